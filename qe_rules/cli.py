@@ -1,0 +1,216 @@
+"""The ``qe-rules`` command line.
+
+``qe-rules variants`` lists the rule sets; ``qe-rules score FILE.json`` scores a game's
+final holdings (``--example`` scores the rulebooks' scoring example). Errors in the input
+print one line on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any, TextIO
+
+from qe_rules.errors import RulesError
+from qe_rules.rulesets import RULESETS, SOURCES, Category, get_ruleset
+from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
+
+__all__ = ["main"]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class _InputError(Exception):
+    """An input problem to report in one line."""
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def _table(rows: Sequence[Sequence[str]], *, right: Sequence[bool] | None = None) -> str:
+    """Align rows of cells in columns; ``right`` marks right-aligned columns."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    align = right or [False] * len(widths)
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(width) if align[i] else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- variants
+
+
+def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    rows = [["id", "language", "players", "source"]]
+    for rs in RULESETS.values():
+        source = SOURCES[rs.source]
+        counts = rs.player_counts
+        players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+        rows.append([rs.id, rs.language, players, source.title])
+    print(_table(rows), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- score
+
+
+def _read_json(path: str) -> Any:
+    try:
+        if path == "-":
+            return json.load(sys.stdin)
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise _InputError(f"{path} is not valid JSON: {error}") from None
+
+
+def _example() -> Any:
+    text = (
+        resources.files("qe_rules")
+        .joinpath("examples/scoring-example.json")
+        .read_text(encoding="utf-8")
+    )
+    return json.loads(text)
+
+
+def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRecord], list[str]]:
+    """Read ``{"ruleset": ..., "players": [...]}`` or a bare list of player records."""
+    ruleset = None
+    if isinstance(data, dict):
+        ruleset = data.get("ruleset")
+        if ruleset is not None and not isinstance(ruleset, str):
+            raise _InputError(f"{where}: 'ruleset' must be a rule set id such as \"en\"")
+        players = data.get("players")
+    else:
+        players = data
+    if not isinstance(players, list):
+        raise _InputError(
+            f"{where}: expected a list of player records, or an object with a 'players' list"
+        )
+    records, names = [], []
+    for seat, entry in enumerate(players):
+        try:
+            records.append(PlayerRecord.from_dict(entry))
+        except RulesError as error:
+            raise _InputError(f"{where}: player {seat}: {error}") from None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        names.append(str(name) if name else f"seat {seat}")
+    return ruleset, records, names
+
+
+def _score_board(result: GameResult, names: Sequence[str]) -> str:
+    rules = get_ruleset(result.ruleset)
+    sheets = result.sheets
+    header = ["", *names]
+    rows: list[list[str]] = [header, ["nation", *(s.nation.code for s in sheets)]]
+
+    def line(label: str, value: Callable[[Any], object]) -> None:
+        rows.append([label, *(str(value(s)) for s in sheets)])
+
+    labels = {
+        Category.COMPANIES: "companies",
+        Category.ZERO_BIDS: "zero bids",
+        Category.NATIONALIZATION: "nationalization",
+        Category.MONOPOLIZATION: "monopolization",
+        Category.DIVERSIFICATION: "diversification",
+    }
+    points_left = sum(1 for c in rules.scoring_order if c is not Category.SPENDING)
+    for category in rules.scoring_order:
+        if category is Category.SPENDING:
+            line("spent", lambda s: s.spent)
+            line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
+            line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
+            continue
+        line(labels[category], functools.partial(ScoreSheet.points, category=category))
+        points_left -= 1
+        if points_left == 0:
+            line("subtotal", lambda s: s.subtotal)
+    line("total", lambda s: s.total)
+    text = [
+        f"Rule set {rules.id}, {len(sheets)} players",
+        "",
+        _table(rows, right=[False] + [True] * len(sheets)),
+    ]
+    text.append("")
+    if result.winner is not None:
+        text.append(f"Winner: {names[result.winner]} ({sheets[result.winner].nation.code})")
+    else:
+        level = ", ".join(names[s] for s in result.winners) or "nobody"
+        text.append(f"No single winner under {rules.id}; still level: {level}")
+    text.extend(f"Rule gap {gap}" for gap in result.gaps)
+    return "\n".join(text)
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    if args.example == (args.file is not None):
+        raise _InputError("give a score file (FILE.json, or - for stdin) or --example")
+    where = "the scoring example" if args.example else args.file
+    data = _example() if args.example else _read_json(args.file)
+    file_ruleset, records, names = _parse_score_file(data, where)
+    ruleset = args.ruleset or file_ruleset or "en"
+    try:
+        result = score_game(ruleset, records)
+    except RulesError as error:
+        raise _InputError(f"{where}: {error}") from None
+    if args.format == "json":
+        json.dump(result.to_dict(), out, indent=2)
+        out.write("\n")
+    else:
+        print(_score_board(result, names), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="qe-rules",
+        description="The rules of the auction game QE: rule sets, scoring and more.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    variants = commands.add_parser("variants", help="list the built-in rule sets")
+    variants.set_defaults(run=_cmd_variants)
+
+    score = commands.add_parser(
+        "score",
+        help="score a game's final holdings",
+        description="Score player records read from a JSON file and print the score board.",
+    )
+    score.add_argument("file", nargs="?", metavar="FILE.json", help="player records (- for stdin)")
+    score.add_argument(
+        "--example", action="store_true", help="score the rulebooks' scoring example"
+    )
+    score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.set_defaults(run=_cmd_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        status: int = args.run(args, stream)
+    except (_InputError, RulesError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        print(f"qe-rules: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""The exceptions of qe_rules.
+
+Every error the library raises on purpose is a :class:`RulesError`, and its message
+says what was wrong and what is allowed::
+
+    >>> import qe_rules as qe
+    >>> qe.get_ruleset("fr")
+    Traceback (most recent call last):
+    ...
+    qe_rules.errors.UnknownRuleSet: unknown rule set 'fr'; built-in rule sets: 'en', 'en-early', 'de', 'de-summary'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GameNotOver",
+    "IllegalAction",
+    "InvalidArgument",
+    "InvalidRecord",
+    "InvalidRuleSet",
+    "RulesError",
+    "UnknownRuleSet",
+]
+
+
+class RulesError(Exception):
+    """Base class of every error that qe_rules raises on purpose."""
+
+
+class InvalidArgument(RulesError, ValueError):
+    """An argument has the wrong type or a value outside what the rules allow.
+
+    Examples: a seat that does not exist, a bid that is not an ``int``, a player record
+    naming a nation that is not in play.
+    """
+
+
+class UnknownRuleSet(RulesError, LookupError):
+    """No rule set has the requested id."""
+
+
+class InvalidRuleSet(RulesError):
+    """A rule set definition is inconsistent or malformed (for example a TOML file)."""
+
+
+class IllegalAction(RulesError):
+    """A well-formed move that the rules do not allow in the current state.
+
+    Examples: bidding out of turn, an opening bid below the minimum, a secret bid equal to
+    the opening bid where the rule set forbids it, a move after the end of the game.
+    """
+
+
+class GameNotOver(RulesError):
+    """A result was asked for before the game ended."""
+
+
+class InvalidRecord(RulesError):
+    """A game record cannot be replayed: malformed, or one of its moves is illegal."""

@@ -1,0 +1,1267 @@
+"""Rule sets: every rule on which the QE texts could differ, as data with its provenance.
+
+A :class:`RuleSet` is frozen. Each rule is a field, and ``ruleset.cite(field)`` says where
+the value comes from (source id, section, a paraphrase, and whether the text states it,
+is silent, or needed an interpretation)::
+
+    >>> import qe_rules as qe
+    >>> en = qe.get_ruleset("en")
+    >>> en.secret_bid_may_equal_opening
+    False
+    >>> print(en.cite("secret_bid_may_equal_opening"))
+    en §Gameplay/2. Secret bids: A secret bid may be zero or any positive whole number except the auctioneer's amount.
+    >>> len(en.companies(5)), en.diversification[5]
+    (15, FrozenDict({3: 8, 4: 12, 5: 17}))
+
+The four built-in rule sets are in :data:`RULESETS`; the engine and the scorer read only
+fields, never a rule set's id.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from qe_rules._frozen import FrozenDict
+from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet
+
+__all__ = [
+    "GAP_CODES",
+    "RULESETS",
+    "SOURCES",
+    "Basis",
+    "BeyondTable",
+    "Category",
+    "FinalTieBreak",
+    "FirstAuctioneer",
+    "Interpretation",
+    "NationAssignment",
+    "Provenance",
+    "RebidScope",
+    "RuleSet",
+    "Source",
+    "TieFallback",
+    "get_ruleset",
+]
+
+
+# --------------------------------------------------------------------------- value types
+
+
+class Category(enum.Enum):
+    """A scoring category of the final scoring."""
+
+    COMPANIES = "companies"
+    ZERO_BIDS = "zero_bids"
+    NATIONALIZATION = "nationalization"
+    MONOPOLIZATION = "monopolization"
+    DIVERSIFICATION = "diversification"
+    SPENDING = "spending"
+    """Total spent: elimination of the highest spender and the lowest-spend bonus."""
+
+
+class TieFallback(enum.Enum):
+    """What decides a sale after too many ties in a row."""
+
+    HIGHEST_UNTIED = "highest-untied"
+    """The highest of the standing bids that no other standing bid equals."""
+    HIGHEST_UNIQUE_IN_SALE = "highest-unique-in-sale"
+    """The highest amount that exactly one bid of the whole sale (all rounds) named."""
+    NONE = "none"
+    """No fallback: tied players keep rebidding."""
+
+
+class RebidScope(enum.Enum):
+    """Who bids again after a tie for the highest bid."""
+
+    TIED = "tied"
+    """Only the players tied for the highest bid; everyone else's bid stands."""
+    ALL = "all"
+    """Every player bids again."""
+
+
+class FinalTieBreak(enum.Enum):
+    """What decides between players equal on points at the end."""
+
+    LOWER_SPEND = "lower-spend"
+    NONE = "none"
+
+
+class BeyondTable(enum.Enum):
+    """How a count above a scoring table's largest entry scores."""
+
+    CAP = "cap"
+    """Score the table's largest entry (and report the rule gap)."""
+    ZERO = "zero"
+    """Score nothing for it (and report the rule gap)."""
+
+
+class NationAssignment(enum.Enum):
+    """How players get their nations at setup (the engine accepts any assignment)."""
+
+    UNSPECIFIED = "unspecified"
+    RANDOM = "random"
+
+
+class FirstAuctioneer(enum.Enum):
+    """How the first auctioneer is chosen at setup (the engine accepts any seat)."""
+
+    MOST_RECENT_BANK_VISIT = "most-recent-bank-visit"
+    TABLE_CHOICE = "table-choice"
+
+
+class Basis(enum.Enum):
+    """How a source supports a rule value."""
+
+    STATED = "stated"
+    """The text says it."""
+    SILENT = "silent"
+    """The text says nothing; the value comes from where the summary says."""
+    INTERPRETATION = "interpretation"
+    """The text allows more than one reading; this is the one the library chose."""
+    CORRECTED = "corrected"
+    """The text contradicts itself or the game; this is the corrected reading."""
+
+
+@attrs.frozen
+class Source:
+    """A text that rule sets cite: one of the four QE texts, or a custom file."""
+
+    id: str
+    title: str
+    language: str
+    kind: str
+    """``"rulebook"``, ``"summary"`` or ``"custom"``."""
+
+
+SOURCES: Final[Mapping[str, Source]] = FrozenDict(
+    (s.id, s)
+    for s in (
+        Source("en", "QE rulebook, retail edition (BoardGameTables.com)", "en", "rulebook"),
+        Source("en-early", "QE rulebook, earlier English edition", "en", "rulebook"),
+        Source("de", "QE Spielregel, Strohmann Games edition (2022)", "de", "rulebook"),
+        Source("de-summary", "QE rules summary, third-party German web page", "de", "summary"),
+    )
+)
+"""The four QE texts, by id."""
+
+
+@attrs.frozen
+class Provenance:
+    """Where a rule value comes from.
+
+    >>> Provenance("en", "Special rules/Tied game", "Lower spend breaks a final tie.")
+    Provenance(source='en', section='Special rules/Tied game', summary='Lower spend breaks a final tie.', basis=<Basis.STATED: 'stated'>)
+    """
+
+    source: str
+    section: str
+    summary: str
+    basis: Basis = Basis.STATED
+
+    def __str__(self) -> str:
+        marker = "" if self.basis is Basis.STATED else f" [{self.basis.value}]"
+        return f"{self.source} §{self.section}: {self.summary}{marker}"
+
+
+@attrs.frozen
+class Interpretation:
+    """A reading the library chose where a text leaves a question open.
+
+    ``gaps`` names the rule-gap codes (see :mod:`qe_rules.scoring` and the engine) that
+    this interpretation acknowledges: the verifier reports them as known, not new.
+    """
+
+    code: str
+    summary: str
+    fields: tuple[str, ...] = ()
+    gaps: tuple[str, ...] = ()
+
+
+GAP_CODES: Final[Mapping[str, str]] = FrozenDict(
+    {
+        "nationalization-beyond-table": (
+            "a player has more tiles of their nation than the nationalization table covers"
+        ),
+        "monopolization-beyond-table": (
+            "a player has more of one industry (token included) than the monopolization "
+            "table covers"
+        ),
+        "diversification-beyond-table": (
+            "a player has more distinct industries than the diversification table covers"
+        ),
+        "everyone-eliminated": "every player ties for the highest spend, so nobody can win",
+        "tie-after-tiebreak": "players tie on points and the tie-break leaves more than one",
+        "no-unique-bid": (
+            "after the last tie no amount was bid exactly once in the sale; the tile is not sold"
+        ),
+        "no-untied-bid": (
+            "after the last tie every standing bid is tied with another; the tile is not sold"
+        ),
+        "endless-ties": "without a fallback, tied players can rebid forever",
+    }
+)
+"""Every rule-gap code the library reports, with what it means. Codes are stable."""
+
+
+# --------------------------------------------------------------------------- validation
+
+PlayerCount = int
+ScoreTable = Mapping[int, int]
+
+
+def _freeze_table(value: Mapping[int, int]) -> FrozenDict[int, int]:
+    return value if isinstance(value, FrozenDict) else FrozenDict(value)
+
+
+def _freeze_per_players_table(
+    value: Mapping[int, Mapping[int, int]],
+) -> FrozenDict[int, FrozenDict[int, int]]:
+    return FrozenDict((n, _freeze_table(t)) for n, t in value.items())
+
+
+def _freeze_per_players_int(value: Mapping[int, int]) -> FrozenDict[int, int]:
+    return _freeze_table(value)
+
+
+def _freeze_per_players_tuple(
+    value: Mapping[int, Iterable[Any]],
+) -> FrozenDict[int, tuple[Any, ...]]:
+    return FrozenDict((n, tuple(v)) for n, v in value.items())
+
+
+def _sorted_counts(value: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(value))
+
+
+def _freeze_provenance(value: Mapping[str, Provenance]) -> FrozenDict[str, Provenance]:
+    return value if isinstance(value, FrozenDict) else FrozenDict(value)
+
+
+def _rule(group: str, label: str, **kwargs: Any) -> Any:
+    """A rule field: ``group`` and ``label`` are used by summaries and diffs."""
+    metadata = {"rule": True, "group": group, "label": label}
+    return attrs.field(metadata=metadata, **kwargs)
+
+
+def _meta(label: str, **kwargs: Any) -> Any:
+    return attrs.field(metadata={"rule": False, "group": "metadata", "label": label}, **kwargs)
+
+
+# --------------------------------------------------------------------------- the rule set
+
+
+@attrs.frozen(kw_only=True, cache_hash=True)
+class RuleSet:
+    """The rules of QE as one text states them.
+
+    Every field but the metadata (``id``, ``title``, ``language``, ``source``,
+    ``provenance``, ``interpretations``) is a rule; ``RuleSet.rule_fields()`` lists them in
+    a fixed order, and ``cite(name)`` gives the provenance of each.
+
+    Per-player-count fields map a player count (3, 4, 5) to a value; scoring tables map a
+    count (of matching companies, of industries in a set) to victory points. A count below
+    a table's smallest key scores 0; above its largest key is a rule gap handled by
+    :attr:`beyond_table`.
+    """
+
+    # metadata
+    id: str = _meta("id")
+    title: str = _meta("title")
+    language: str = _meta("language")
+    source: str = _meta("primary source id")
+
+    # setup
+    player_counts: tuple[int, ...] = _rule("setup", "player counts", converter=_sorted_counts)
+    removed_companies: FrozenDict[int, tuple[Company, ...]] = _rule(
+        "setup", "company tiles removed", converter=_freeze_per_players_tuple
+    )
+    deck_sizes: FrozenDict[int, int] = _rule(
+        "setup", "stated number of tiles in play", converter=_freeze_per_players_int
+    )
+    nations_in_play: FrozenDict[int, tuple[Nation, ...]] = _rule(
+        "setup", "nations in play", converter=_freeze_per_players_tuple
+    )
+    industries_in_play: FrozenDict[int, tuple[Industry, ...]] = _rule(
+        "setup", "industry tokens in play", converter=_freeze_per_players_tuple
+    )
+    nation_assignment: NationAssignment = _rule("setup", "how nations are given out")
+    first_auctioneer: FirstAuctioneer = _rule("setup", "who is the first auctioneer")
+
+    # bidding
+    min_opening_bid: int = _rule("bidding", "smallest opening bid")
+    min_secret_bid: int = _rule("bidding", "smallest secret bid")
+    secret_bid_may_equal_opening: bool = _rule("bidding", "a secret bid may equal the opening bid")
+    rebid_may_equal_opening: bool = _rule("bidding", "a rebid may equal the opening bid")
+    rebidders: RebidScope = _rule("bidding", "who rebids after a tie")
+    ties_before_fallback: int = _rule("bidding", "ties in a row before the fallback")
+    tie_fallback: TieFallback = _rule("bidding", "fallback after too many ties")
+    auctioneer_sees_all_bids: bool = _rule("bidding", "the auctioneer examines every bid")
+    auctioneer_win_public: bool = _rule("bidding", "the amount is public when the auctioneer wins")
+
+    # zero bids
+    zero_bid_player_counts: tuple[int, ...] = _rule(
+        "zero bids", "player counts with zero-bid points", converter=_sorted_counts
+    )
+    zero_bid_points: int = _rule("zero bids", "points for a zero bid")
+    zero_bid_limit_per_round: int = _rule("zero bids", "zero-bid scorings per round (0: no limit)")
+
+    # special rules
+    last_tile_without_auctioneer: tuple[int, ...] = _rule(
+        "special", "player counts whose last tile has no auctioneer", converter=_sorted_counts
+    )
+    last_tile_tie_awards_nothing: bool = _rule(
+        "special", "a tie on the auctioneer-less last tile awards nothing"
+    )
+    peek_player_counts: tuple[int, ...] = _rule(
+        "special", "player counts with the peek at a winning bid", converter=_sorted_counts
+    )
+    peeks_per_player: int = _rule("special", "peeks per player and game")
+
+    # scoring
+    scoring_order: tuple[Category, ...] = _rule("scoring", "order of the scoring categories")
+    token_categories: frozenset[Category] = _rule(
+        "scoring", "categories that count the industry token", converter=frozenset
+    )
+    nationalization: FrozenDict[int, FrozenDict[int, int]] = _rule(
+        "scoring", "nationalization table", converter=_freeze_per_players_table
+    )
+    monopolization: FrozenDict[int, FrozenDict[int, int]] = _rule(
+        "scoring", "monopolization table", converter=_freeze_per_players_table
+    )
+    diversification: FrozenDict[int, FrozenDict[int, int]] = _rule(
+        "scoring", "diversification table", converter=_freeze_per_players_table
+    )
+    beyond_table: BeyondTable = _rule("scoring", "a count beyond a scoring table")
+    lowest_spend_bonus: FrozenDict[int, int] = _rule(
+        "scoring", "bonus for the lowest spend", converter=_freeze_per_players_int
+    )
+    lowest_spend_bonus_to_all_tied: bool = _rule(
+        "scoring", "every player tied for the lowest spend gets the bonus"
+    )
+    eliminate_highest_spender: bool = _rule("scoring", "the highest spender is eliminated")
+    eliminate_all_tied_highest: bool = _rule(
+        "scoring", "every player tied for the highest spend is eliminated"
+    )
+    final_tiebreak: FinalTieBreak = _rule("scoring", "tie-break between equal scores")
+
+    # provenance and interpretations
+    provenance: FrozenDict[str, Provenance] = _meta(
+        "provenance", converter=_freeze_provenance, repr=False
+    )
+    interpretations: tuple[Interpretation, ...] = _meta(
+        "interpretations", converter=tuple, repr=False, default=()
+    )
+
+    _decks: FrozenDict[int, tuple[Company, ...]] = attrs.field(
+        init=False, eq=False, repr=False, hash=False
+    )
+
+    def __attrs_post_init__(self) -> None:
+        _validate(self)
+        decks = FrozenDict((n, _deck(self.removed_companies[n])) for n in self.player_counts)
+        object.__setattr__(self, "_decks", decks)
+
+    # ----------------------------------------------------------------- introspection
+
+    @classmethod
+    def rule_fields(cls) -> tuple[str, ...]:
+        """The names of all rule fields, in a fixed order (setup, bidding, ... scoring)."""
+        return _RULE_FIELDS
+
+    @classmethod
+    def field_group(cls, name: str) -> str:
+        """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
+        return str(_FIELD_META[name]["group"])
+
+    @classmethod
+    def field_label(cls, name: str) -> str:
+        """A short human label of a field, e.g. ``"smallest opening bid"``."""
+        return str(_FIELD_META[name]["label"])
+
+    def cite(self, name: str) -> Provenance:
+        """Where the value of rule field ``name`` comes from.
+
+        >>> import qe_rules as qe
+        >>> qe.get_ruleset("de").cite("ties_before_fallback").section
+        'Sonderregeln/Unentschieden Auktion'
+        """
+        if name not in _FIELD_META or not _FIELD_META[name]["rule"]:
+            raise InvalidRuleSet(
+                f"{name!r} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
+            )
+        return self.provenance[name]
+
+    @property
+    def acknowledged_gaps(self) -> frozenset[str]:
+        """The rule-gap codes that this rule set's interpretations acknowledge."""
+        return frozenset(code for i in self.interpretations for code in i.gaps)
+
+    # ----------------------------------------------------------------- derived rules
+
+    def companies(self, players: int) -> tuple[Company, ...]:
+        """The deck for ``players`` players, in canonical order (see ``COMPANIES``)."""
+        return self._decks[self._check_players(players)]
+
+    def nations(self, players: int) -> tuple[Nation, ...]:
+        """The nations in play for ``players`` players."""
+        return self.nations_in_play[self._check_players(players)]
+
+    def industries(self, players: int) -> tuple[Industry, ...]:
+        """The industry tokens in play for ``players`` players."""
+        return self.industries_in_play[self._check_players(players)]
+
+    def sales(self, players: int) -> int:
+        """How many sales a game has: one per tile in the deck."""
+        return len(self.companies(players))
+
+    def has_last_tile_rule(self, players: int) -> bool:
+        """Whether the last tile is sold without an auctioneer at this player count."""
+        return self._check_players(players) in self.last_tile_without_auctioneer
+
+    def rounds(self, players: int) -> int:
+        """How many rounds a game has (a round: every seat is auctioneer once)."""
+        sales = self.sales(players) - (1 if self.has_last_tile_rule(players) else 0)
+        return math.ceil(sales / players)
+
+    def has_zero_bid_points(self, players: int) -> bool:
+        """Whether zero bids are revealed and score at this player count."""
+        return self._check_players(players) in self.zero_bid_player_counts
+
+    def max_zero_bid_scorings(self, players: int) -> int:
+        """The largest number of zero-bid scorings a player can have in one game."""
+        if not self.has_zero_bid_points(players):
+            return 0
+        if self.zero_bid_limit_per_round:
+            return self.rounds(players) * self.zero_bid_limit_per_round
+        return self.sales(players)
+
+    def has_peek(self, players: int) -> bool:
+        """Whether the peek at a winning bid exists at this player count."""
+        return self._check_players(players) in self.peek_player_counts and (
+            self.peeks_per_player > 0
+        )
+
+    def _check_players(self, players: int) -> int:
+        if type(players) is not int or players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise InvalidArgument(f"{self.id} is played by {counts} players, not {players!r}")
+        return players
+
+
+# --------------------------------------------------------------------------- field metadata
+
+_FIELD_META: Final[dict[str, Mapping[str, Any]]] = {
+    f.name: f.metadata for f in attrs.fields(RuleSet) if f.metadata
+}
+_RULE_FIELDS: Final[tuple[str, ...]] = tuple(
+    name for name, meta in _FIELD_META.items() if meta["rule"]
+)
+
+
+def _deck(removed: Iterable[Company]) -> tuple[Company, ...]:
+    gone = frozenset(removed)
+    return tuple(c for c in COMPANIES if c not in gone)
+
+
+def _fail(ruleset_id: str, name: str, problem: str) -> InvalidRuleSet:
+    return InvalidRuleSet(f"rule set {ruleset_id!r}, field {name!r}: {problem}")
+
+
+def _validate(rs: RuleSet) -> None:
+    """Check a rule set for inconsistencies the engine and the scorer cannot work with."""
+    rid = rs.id
+    counts = rs.player_counts
+    if not counts or any(type(n) is not int or not 2 <= n <= 5 for n in counts):
+        raise _fail(rid, "player_counts", f"needs player counts between 2 and 5, got {counts}")
+    if len(set(counts)) != len(counts):
+        raise _fail(rid, "player_counts", f"repeats a player count: {counts}")
+    for name in (
+        "removed_companies",
+        "deck_sizes",
+        "nations_in_play",
+        "industries_in_play",
+        "nationalization",
+        "monopolization",
+        "diversification",
+        "lowest_spend_bonus",
+    ):
+        value: Mapping[int, Any] = getattr(rs, name)
+        if sorted(value) != list(counts):
+            raise _fail(
+                rid, name, f"needs exactly the player counts {list(counts)}, got {sorted(value)}"
+            )
+    for name in ("zero_bid_player_counts", "last_tile_without_auctioneer", "peek_player_counts"):
+        extra = set(getattr(rs, name)) - set(counts)
+        if extra:
+            raise _fail(rid, name, f"names player counts not played: {sorted(extra)}")
+    for n in counts:
+        removed = rs.removed_companies[n]
+        if any(not isinstance(c, Company) for c in removed):
+            raise _fail(rid, "removed_companies", f"{n} players: not a list of company tiles")
+        if len(set(removed)) != len(removed):
+            raise _fail(rid, "removed_companies", f"{n} players: a tile is removed twice")
+        if len(removed) >= len(COMPANIES):
+            raise _fail(rid, "removed_companies", f"{n} players: no tile is left to sell")
+        nations = rs.nations_in_play[n]
+        if any(not isinstance(x, Nation) for x in nations) or len(set(nations)) != len(nations):
+            raise _fail(rid, "nations_in_play", f"{n} players: needs distinct nations")
+        if len(nations) < n:
+            raise _fail(rid, "nations_in_play", f"{n} players need {n} nations, got {len(nations)}")
+        industries = rs.industries_in_play[n]
+        if any(not isinstance(x, Industry) for x in industries) or len(set(industries)) != len(
+            industries
+        ):
+            raise _fail(rid, "industries_in_play", f"{n} players: needs distinct industries")
+        if len(industries) < n:
+            raise _fail(
+                rid, "industries_in_play", f"{n} players need {n} tokens, got {len(industries)}"
+            )
+        size = rs.deck_sizes[n]
+        if type(size) is not int or size < 1:
+            raise _fail(rid, "deck_sizes", f"{n} players: needs a positive whole number")
+        for name in ("nationalization", "monopolization", "diversification"):
+            _validate_table(rid, name, n, getattr(rs, name)[n])
+        bonus = rs.lowest_spend_bonus[n]
+        if type(bonus) is not int or bonus < 0:
+            raise _fail(rid, "lowest_spend_bonus", f"{n} players: needs a whole number >= 0")
+    for name in (
+        "min_opening_bid",
+        "min_secret_bid",
+        "zero_bid_points",
+        "zero_bid_limit_per_round",
+        "peeks_per_player",
+    ):
+        number = getattr(rs, name)
+        if type(number) is not int or number < 0:
+            raise _fail(rid, name, f"needs a whole number >= 0, got {number!r}")
+    if type(rs.ties_before_fallback) is not int or rs.ties_before_fallback < 1:
+        raise _fail(rid, "ties_before_fallback", "needs a whole number >= 1")
+    for name in (
+        "secret_bid_may_equal_opening",
+        "rebid_may_equal_opening",
+        "auctioneer_sees_all_bids",
+        "auctioneer_win_public",
+        "last_tile_tie_awards_nothing",
+        "lowest_spend_bonus_to_all_tied",
+        "eliminate_highest_spender",
+        "eliminate_all_tied_highest",
+    ):
+        if type(getattr(rs, name)) is not bool:
+            raise _fail(rid, name, "needs true or false")
+    for name, kind in (
+        ("nation_assignment", NationAssignment),
+        ("first_auctioneer", FirstAuctioneer),
+        ("rebidders", RebidScope),
+        ("tie_fallback", TieFallback),
+        ("beyond_table", BeyondTable),
+        ("final_tiebreak", FinalTieBreak),
+    ):
+        if not isinstance(getattr(rs, name), kind):
+            allowed = ", ".join(repr(k.value) for k in kind)
+            raise _fail(rid, name, f"needs one of {allowed}")
+    if sorted(rs.scoring_order, key=lambda c: c.value) != sorted(Category, key=lambda c: c.value):
+        raise _fail(rid, "scoring_order", "needs every scoring category exactly once")
+    if not rs.token_categories <= {Category.MONOPOLIZATION, Category.DIVERSIFICATION}:
+        raise _fail(
+            rid,
+            "token_categories",
+            "the industry token can count only in monopolization and diversification",
+        )
+    missing = [name for name in _RULE_FIELDS if name not in rs.provenance]
+    if missing:
+        raise _fail(rid, "provenance", f"no provenance for {', '.join(missing)}")
+    unknown = [name for name in rs.provenance if name not in _RULE_FIELDS]
+    if unknown:
+        raise _fail(rid, "provenance", f"provenance for unknown fields {', '.join(unknown)}")
+
+
+def _validate_table(rid: str, name: str, players: int, table: Mapping[int, int]) -> None:
+    keys = sorted(table)
+    if not keys:
+        raise _fail(rid, name, f"{players} players: the table is empty")
+    if any(type(k) is not int or k < 1 for k in keys):
+        raise _fail(rid, name, f"{players} players: counts must be whole numbers >= 1")
+    if keys != list(range(keys[0], keys[-1] + 1)):
+        raise _fail(rid, name, f"{players} players: the table skips a count (has {keys})")
+    if any(type(v) is not int or v < 0 for v in table.values()):
+        raise _fail(rid, name, f"{players} players: points must be whole numbers >= 0")
+
+
+# --------------------------------------------------------------------------- built-in data
+#
+# Values are shared where the texts agree; citations are per text. Summaries paraphrase
+# the texts; none of them quotes a rulebook sentence.
+
+
+def _per_count(three_four: Any, five: Any) -> dict[int, Any]:
+    return {3: three_four, 4: three_four, 5: five}
+
+
+_US, _EU, _CN, _JP, _UK = Nation.US, Nation.EU, Nation.CN, Nation.JP, Nation.UK
+_AGR, _HOU, _GOV, _FIN, _MAN = (
+    Industry.AGRICULTURE,
+    Industry.HOUSING,
+    Industry.GOVERNMENT,
+    Industry.FINANCE,
+    Industry.MANUFACTURING,
+)
+
+
+def _tiles(*codes: str) -> tuple[Company, ...]:
+    return tuple(Company.parse(code) for code in codes)
+
+
+_EN_VALUES: Final[dict[str, Any]] = {
+    "player_counts": (3, 4, 5),
+    "removed_companies": _per_count(
+        _tiles("UK-GOV-2", "UK-AGR-3", "UK-FIN-4", "JP-GOV-3", "CN-GOV-4"),
+        _tiles("US-HOU-1", "EU-AGR-1", "CN-MAN-1", "JP-FIN-1", "JP-AGR-3", "CN-FIN-4"),
+    ),
+    "deck_sizes": _per_count(16, 15),
+    "nations_in_play": _per_count((_US, _EU, _CN, _JP), (_US, _EU, _CN, _JP, _UK)),
+    "industries_in_play": _per_count((_AGR, _HOU, _FIN, _MAN), (_AGR, _HOU, _GOV, _FIN, _MAN)),
+    "nation_assignment": NationAssignment.UNSPECIFIED,
+    "first_auctioneer": FirstAuctioneer.MOST_RECENT_BANK_VISIT,
+    "min_opening_bid": 1,
+    "min_secret_bid": 0,
+    "secret_bid_may_equal_opening": False,
+    "rebid_may_equal_opening": False,
+    "rebidders": RebidScope.TIED,
+    "ties_before_fallback": 3,
+    "tie_fallback": TieFallback.HIGHEST_UNTIED,
+    "auctioneer_sees_all_bids": True,
+    "auctioneer_win_public": True,
+    "zero_bid_player_counts": (4, 5),
+    "zero_bid_points": 2,
+    "zero_bid_limit_per_round": 1,
+    "last_tile_without_auctioneer": (3,),
+    "last_tile_tie_awards_nothing": True,
+    "peek_player_counts": (5,),
+    "peeks_per_player": 1,
+    "scoring_order": (
+        Category.COMPANIES,
+        Category.ZERO_BIDS,
+        Category.NATIONALIZATION,
+        Category.MONOPOLIZATION,
+        Category.DIVERSIFICATION,
+        Category.SPENDING,
+    ),
+    "token_categories": frozenset({Category.MONOPOLIZATION, Category.DIVERSIFICATION}),
+    "nationalization": _per_count({1: 1, 2: 3, 3: 6, 4: 10}, {1: 3, 2: 6, 3: 10}),
+    "monopolization": _per_count({2: 3, 3: 6, 4: 10}, {2: 6, 3: 10, 4: 16}),
+    "diversification": _per_count({3: 4, 4: 8}, {3: 8, 4: 12, 5: 17}),
+    "beyond_table": BeyondTable.CAP,
+    "lowest_spend_bonus": _per_count(6, 7),
+    "lowest_spend_bonus_to_all_tied": True,
+    "eliminate_highest_spender": True,
+    "eliminate_all_tied_highest": True,
+    "final_tiebreak": FinalTieBreak.LOWER_SPEND,
+}
+
+_EN_EARLY_CHANGES: Final[dict[str, Any]] = {
+    "nation_assignment": NationAssignment.RANDOM,
+    "first_auctioneer": FirstAuctioneer.TABLE_CHOICE,
+    "secret_bid_may_equal_opening": True,
+    "tie_fallback": TieFallback.HIGHEST_UNIQUE_IN_SALE,
+    "peek_player_counts": (),
+    "peeks_per_player": 0,
+    "scoring_order": (
+        Category.SPENDING,
+        Category.COMPANIES,
+        Category.ZERO_BIDS,
+        Category.NATIONALIZATION,
+        Category.MONOPOLIZATION,
+        Category.DIVERSIFICATION,
+    ),
+    "diversification": _per_count({3: 6, 4: 10}, {3: 10, 4: 15, 5: 21}),
+}
+
+_S, _Q, _I, _C = Basis.STATED, Basis.SILENT, Basis.INTERPRETATION, Basis.CORRECTED
+
+# field -> (shared summary, {source: section or (section, summary, basis)})
+_Cite = str | tuple[str, str, Basis]
+_CITATIONS: Final[dict[str, tuple[str, dict[str, _Cite]]]] = {
+    "player_counts": (
+        "The game is for three to five players.",
+        {
+            "en": "Stats",
+            "en-early": "Components",
+            "de": ("Spielablauf", "Games of three, four and five players are described.", _S),
+            "de-summary": "Die Fakten im Überblick",
+        },
+    ),
+    "removed_companies": (
+        "With 3-4 players the three UK tiles and the JP and CN Government tiles leave the "
+        "game; with 5 players the four 1-VP tiles, JP Agriculture and CN Finance leave it.",
+        {
+            "en": "Setup 3",
+            "en-early": "Setup",
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "deck_sizes": (
+        "Sixteen tiles stay in play with 3-4 players, fifteen with 5.",
+        {
+            "en": "Setup 3",
+            "en-early": "Setup",
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "nations_in_play": (
+        "Each player takes one nation's bid tile and score board; the UK joins only in "
+        "5-player games.",
+        {
+            "en": "Setup 1",
+            "en-early": "Setup",
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "industries_in_play": (
+        "One shuffled industry token is dealt face down to each player; the Government "
+        "token is used only with 5 players.",
+        {
+            "en": "Setup 2",
+            "en-early": "Setup",
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "nation_assignment": (
+        "Every player receives one nation; the text does not say how nations are chosen.",
+        {
+            "en": "Setup 1",
+            "en-early": ("Setup", "Nations are handed out at random.", _S),
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "first_auctioneer": (
+        "Whoever was in a bank most recently is the first auctioneer and keeps the "
+        "first-auctioneer token, which marks the start of each round.",
+        {
+            "en": "Setup 5",
+            "en-early": (
+                "Setup",
+                "The players pick the first auctioneer, who takes the first-auctioneer token.",
+                _S,
+            ),
+            "de": "Spielaufbau",
+            "de-summary": "Spielvorbereitung",
+        },
+    ),
+    "min_opening_bid": (
+        "The auctioneer opens with a positive whole number.",
+        {
+            "en": "Gameplay/1. Opening bid",
+            "en-early": (
+                "Gameplay/1. Opening Bid",
+                "The auctioneer bids in whole numbers and may not bid zero.",
+                _S,
+            ),
+            "de": "Spielablauf/1. Eröffnungsgebot",
+            "de-summary": "Der Spielablauf/Eröffnungsgebot",
+        },
+    ),
+    "min_secret_bid": (
+        "A secret bid is zero or a positive whole number.",
+        {
+            "en": "Gameplay/2. Secret bids",
+            "en-early": "Gameplay/2. Secret Bids",
+            "de": "Spielablauf/2. Geheime Gebote",
+            "de-summary": "Der Spielablauf/Geheime Gebote",
+        },
+    ),
+    "secret_bid_may_equal_opening": (
+        "A secret bid may be zero or any positive whole number except the auctioneer's amount.",
+        {
+            "en": "Gameplay/2. Secret bids",
+            "en-early": (
+                "Gameplay/2. Secret Bids",
+                "A secret bid may be any whole number from zero up; nothing forbids the "
+                "auctioneer's amount.",
+                _S,
+            ),
+            "de": "Spielablauf/2. Geheime Gebote",
+            "de-summary": "Der Spielablauf/Geheime Gebote",
+        },
+    ),
+    "rebid_may_equal_opening": (
+        "Rebids follow the ordinary bidding rules, so they may not equal the auctioneer's "
+        "opening bid either.",
+        {
+            "en": "Special rules/Tied auction",
+            "en-early": (
+                "Equal bids",
+                "A rebid replaces the earlier bid and may be any amount except the "
+                "auctioneer's bid.",
+                _S,
+            ),
+            "de": "Sonderregeln/Unentschieden Auktion",
+            "de-summary": (
+                "Sonderregeln bei QE/Unentschieden bei einer Auktion",
+                "The page only says a rebid need not be higher; the rule that it follows the "
+                "normal bidding rules is taken from de.",
+                _Q,
+            ),
+        },
+    ),
+    "rebidders": (
+        "Only the players tied for the highest bid rebid; then every standing bid is "
+        "compared again.",
+        {
+            "en": "Special rules/Tied auction",
+            "en-early": "Equal bids",
+            "de": "Sonderregeln/Unentschieden Auktion",
+            "de-summary": "Sonderregeln bei QE/Unentschieden bei einer Auktion",
+        },
+    ),
+    "ties_before_fallback": (
+        "The fallback decides at the third tie in a row; the library counts the comparison "
+        "of the first bids as the first tie, so there are at most two rounds of rebids.",
+        {
+            "en": ("Special rules/Tied auction", "", _I),
+            "en-early": ("Equal bids", "", _I),
+            "de": ("Sonderregeln/Unentschieden Auktion", "", _I),
+            "de-summary": ("Sonderregeln bei QE/Unentschieden bei einer Auktion", "", _I),
+        },
+    ),
+    "tie_fallback": (
+        "After the third tie in a row the highest bid that no other standing bid equals wins.",
+        {
+            "en": "Special rules/Tied auction",
+            "en-early": (
+                "Equal bids",
+                "After the third tie in a row the highest amount bid only once in the whole "
+                "sale wins.",
+                _S,
+            ),
+            "de": "Sonderregeln/Unentschieden Auktion",
+            "de-summary": (
+                "Sonderregeln bei QE/Unentschieden bei einer Auktion",
+                "The page says the highest bid outside 'the' tie wins, which could exclude "
+                "only the tie for first place; read like de, where a bid in any tie is out.",
+                _I,
+            ),
+        },
+    ),
+    "auctioneer_sees_all_bids": (
+        "The auctioneer looks at every bid tile and announces the highest bidder; the "
+        "library shows a bidding round's bids to the auctioneer once all are in.",
+        {
+            "en": "Gameplay/3. Award the company tile",
+            "en-early": "Gameplay/3. Award the Company tile",
+            "de": "Spielablauf/3. Vergabe des Unternehmensplättchens",
+            "de-summary": (
+                "Der Spielablauf/Vergabe des Unternehmensplättchens",
+                "The page has the auctioneer look at the company tiles; the bid tiles are meant.",
+                _C,
+            ),
+        },
+    ),
+    "auctioneer_win_public": (
+        "The winning amount is written secretly on the tile, except when the auctioneer "
+        "wins: then it is written openly.",
+        {
+            "en": "Gameplay/3. Award the company tile",
+            "en-early": "Gameplay/3. Award the Company tile",
+            "de": "Spielablauf/3. Vergabe des Unternehmensplättchens",
+            "de-summary": "Der Spielablauf/Vergabe des Unternehmensplättchens",
+        },
+    ),
+    "zero_bid_player_counts": (
+        "Phase 4 (revealing and scoring zero bids) is skipped in 3-player games.",
+        {
+            "en": "Gameplay/4. Reveal zero bids and record VP",
+            "en-early": "Gameplay/4. Reveal zero bids and record VP",
+            "de": "Spielablauf/4. Null-Gebote und SP eintragen",
+            "de-summary": "Der Spielablauf/Null-Gebote und SP eintragen",
+        },
+    ),
+    "zero_bid_points": (
+        "A player whose zero bid is revealed scores 2 VP.",
+        {
+            "en": "Gameplay/4. Reveal zero bids and record VP",
+            "en-early": "Gameplay/4. Reveal zero bids and record VP",
+            "de": "Spielablauf/4. Null-Gebote und SP eintragen",
+            "de-summary": "Der Spielablauf/Null-Gebote und SP eintragen",
+        },
+    ),
+    "zero_bid_limit_per_round": (
+        "A player scores zero-bid points at most once per round; a round ends when every "
+        "player has been auctioneer once.",
+        {
+            "en": "Gameplay/4. Reveal zero bids and record VP",
+            "en-early": "Gameplay/4. Reveal zero bids and record VP",
+            "de": "Spielablauf/4. Null-Gebote und SP eintragen",
+            "de-summary": (
+                "Der Spielablauf/Null-Gebote und SP eintragen",
+                "Once per round, as its phase description says; its scoring section drops "
+                "the limit, a slip.",
+                _S,
+            ),
+        },
+    ),
+    "last_tile_without_auctioneer": (
+        "In a 3-player game the last tile has no auctioneer and all three players bid "
+        "secretly, so that everyone is auctioneer equally often.",
+        {
+            "en": "Special rules/3-player last tile rule",
+            "en-early": "Special 3-Player Last Tile Rule",
+            "de": "Sonderregeln/3-Spieler",
+            "de-summary": "Sonderregeln bei QE/3 Spieler",
+        },
+    ),
+    "last_tile_tie_awards_nothing": (
+        "If the bids for that last tile tie for highest, nobody gets it.",
+        {
+            "en": "Special rules/3-player last tile rule",
+            "en-early": "Special 3-Player Last Tile Rule",
+            "de": "Sonderregeln/3-Spieler",
+            "de-summary": "Sonderregeln bei QE/3 Spieler",
+        },
+    ),
+    "peek_player_counts": (
+        "In a 5-player game a player may ask to see a sale's winning bid; the library allows "
+        "it from the award until the next opening bid, for players who do not know it.",
+        {
+            "en": ("Special rules/5-player one peek rule", "", _I),
+            "en-early": ("(no such rule)", "The text has no peek rule.", _Q),
+            "de": ("Sonderregeln/5-Spieler", "", _I),
+            "de-summary": ("Sonderregeln bei QE/5 Spieler", "", _I),
+        },
+    ),
+    "peeks_per_player": (
+        "Each player may peek once per game and marks it on the score board.",
+        {
+            "en": "Special rules/5-player one peek rule",
+            "en-early": ("(no such rule)", "The text has no peek rule.", _Q),
+            "de": "Sonderregeln/5-Spieler",
+            "de-summary": "Sonderregeln bei QE/5 Spieler",
+        },
+    ),
+    "scoring_order": (
+        "Scoring goes companies, zero bids, nationalization, monopolization, "
+        "diversification, subtotal, then total spent and the grand total.",
+        {
+            "en": "Final scoring",
+            "en-early": (
+                "Final Scoring",
+                "Six numbered categories, the spending one ('Bid') first, then companies, "
+                "zero bids, nationalization, monopolization and diversification.",
+                _S,
+            ),
+            "de": "Schlusswertung",
+            "de-summary": "Ermittlung der Siegpunkte",
+        },
+    ),
+    "token_categories": (
+        "The face-down industry token counts like a company tile in monopolization and "
+        "diversification.",
+        {
+            "en": "Final scoring/Monopolization, Diversification",
+            "en-early": "Final Scoring/Monopolization, Diversification",
+            "de": "Schlusswertung/Monopolisierung, Diversifikation",
+            "de-summary": (
+                "Ermittlung der Siegpunkte",
+                "The page never mentions the token in scoring; taken from de.",
+                _Q,
+            ),
+        },
+    ),
+    "nationalization": (
+        "Tiles of your own nation: with 3-4 players 1, 3, 6, 10 VP for 1 to 4 tiles; with "
+        "5 players 3, 6, 10 VP for 1 to 3.",
+        {
+            "en": "Final scoring/Nationalization",
+            "en-early": "Final Scoring/4. Nationalization",
+            "de": "Schlusswertung/Nationalisierung",
+            "de-summary": "Ermittlung der Siegpunkte/Kategorie Nationalisierung",
+        },
+    ),
+    "monopolization": (
+        "Per industry, by how many of your tiles (token included) share it: with 3-4 "
+        "players 3, 6, 10 VP for 2 to 4; with 5 players 6, 10, 16 VP for 2 to 4.",
+        {
+            "en": "Final scoring/Monopolization",
+            "en-early": "Final Scoring/5. Monopolization",
+            "de": "Schlusswertung/Monopolisierung",
+            "de-summary": "Ermittlung der Siegpunkte/Kategorie Monopolisierung",
+        },
+    ),
+    "diversification": (
+        "Per set of tiles (token included) with distinct industries: with 3-4 players 4 VP "
+        "for 3 industries and 8 for 4; with 5 players 8, 12, 17 VP for 3, 4, 5. Several "
+        "sets may score.",
+        {
+            "en": "Final scoring/Diversification",
+            "en-early": (
+                "Final Scoring/6. Diversification",
+                "With 3-4 players 6 VP for 3 industries and 10 for 4; the 5-player line gives "
+                "10 for 3 and lists both 15 and 21 for 5, read as 15 for 4 and 21 for 5.",
+                _C,
+            ),
+            "de": "Schlusswertung/Diversifikation",
+            "de-summary": "Ermittlung der Siegpunkte/Kategorie Diversifikation",
+        },
+    ),
+    "beyond_table": (
+        "No text scores a count above a table's last entry (possible: five of one industry "
+        "with 3-4 players, four tiles plus the token); the library scores the last entry "
+        "and reports the gap.",
+        {
+            "en": ("Final scoring/Monopolization", "", _I),
+            "en-early": ("Final Scoring/5. Monopolization", "", _I),
+            "de": ("Schlusswertung/Monopolisierung", "", _I),
+            "de-summary": ("Ermittlung der Siegpunkte/Kategorie Monopolisierung", "", _I),
+        },
+    ),
+    "lowest_spend_bonus": (
+        "The player who spent least scores 6 VP with 3-4 players and 7 VP with 5.",
+        {
+            "en": "Final scoring/Total spent",
+            "en-early": "Final Scoring/1. Bid",
+            "de": "Schlusswertung/Gesamtausgaben",
+            "de-summary": "Ermittlung der Siegpunkte/Gesamtausgaben",
+        },
+    ),
+    "lowest_spend_bonus_to_all_tied": (
+        "Players tied for the lowest spend each score the whole bonus.",
+        {
+            "en": "Final scoring/Total spent",
+            "en-early": "Final Scoring/1. Bid",
+            "de": "Schlusswertung/Gesamtausgaben",
+            "de-summary": "Ermittlung der Siegpunkte/Gesamtausgaben",
+        },
+    ),
+    "eliminate_highest_spender": (
+        "The player with the highest total spend over the game cannot win.",
+        {
+            "en": "Final scoring/Total spent",
+            "en-early": (
+                "Winner",
+                "The player with the highest total of bids cannot win; the scoring section "
+                "says only 'highest bid', read as the same total.",
+                _S,
+            ),
+            "de": "Schlusswertung/Gesamtausgaben",
+            "de-summary": (
+                "Ermittlung der Siegpunkte/Gesamtausgaben",
+                "The highest total over the game is out, as its scoring section says; its "
+                "introduction's 'in one round' is a slip.",
+                _S,
+            ),
+        },
+    ),
+    "eliminate_all_tied_highest": (
+        "If several players tie for the highest spend, all of them are out.",
+        {
+            "en": "Final scoring/Total spent",
+            "en-early": "Winner",
+            "de": "Schlusswertung/Gesamtausgaben",
+            "de-summary": "Ermittlung der Siegpunkte/Gesamtausgaben",
+        },
+    ),
+    "final_tiebreak": (
+        "Among remaining players tied on points, the one with the lower total spend wins.",
+        {
+            "en": "Special rules/Tied game",
+            "en-early": "Winner",
+            "de": "Sonderregeln/Unentschieden Schlusswertung",
+            "de-summary": "Sonderregeln bei QE/Gleichstand bei der Schlusswertung",
+        },
+    ),
+}
+
+
+def _provenance_for(source: str) -> FrozenDict[str, Provenance]:
+    result = {}
+    for name, (shared, by_source) in _CITATIONS.items():
+        cite = by_source[source]
+        if isinstance(cite, str):
+            result[name] = Provenance(source, cite, shared, _S)
+        else:
+            section, summary, basis = cite
+            result[name] = Provenance(source, section, summary or shared, basis)
+    return FrozenDict(result)
+
+
+_COMMON_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
+    Interpretation(
+        "first-bids-count-as-first-tie",
+        "The comparison of the first bids counts as the first tie of a sale, so at most two "
+        "rounds of rebids come before the fallback.",
+        ("ties_before_fallback",),
+    ),
+    Interpretation(
+        "auctioneer-sees-closed-rounds",
+        "The auctioneer sees the bids of a bidding round once every bid of that round is in, "
+        "never a round still open.",
+        ("auctioneer_sees_all_bids",),
+    ),
+    Interpretation(
+        "zero-bid-is-standing-bid",
+        "A zero bid counts when it is the player's standing bid at the end of the sale "
+        "(a zero rebid included).",
+        ("zero_bid_points",),
+    ),
+    Interpretation(
+        "last-tile-amount-private",
+        "The amount that wins the auctioneer-less last tile is known only to its winner.",
+        ("last_tile_without_auctioneer",),
+    ),
+    Interpretation(
+        "scoring-is-public",
+        "At the end every player's tiles, token, spend and scores are public.",
+        ("scoring_order",),
+    ),
+    Interpretation(
+        "beyond-table-scores-last-entry",
+        "A count above a scoring table's last entry scores that entry; it is reachable in "
+        "monopolization with 3-4 players (four tiles of one industry plus its token).",
+        ("beyond_table", "monopolization"),
+        ("monopolization-beyond-table",),
+    ),
+    Interpretation(
+        "no-winner-stays-open",
+        "When every player ties for the highest spend, or players tie on points and on "
+        "spend, no text names a winner; the result says so instead of choosing one.",
+        ("eliminate_all_tied_highest", "final_tiebreak"),
+        ("everyone-eliminated", "tie-after-tiebreak"),
+    ),
+)
+
+_PEEK_INTERPRETATION: Final = Interpretation(
+    "peek-window",
+    "A peek may be made from a sale's award until the next opening bid, by a player who is "
+    "neither that sale's auctioneer nor its winner, and only while the amount is secret.",
+    ("peek_player_counts",),
+)
+
+_EARLY_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
+    Interpretation(
+        "early-diversification-five",
+        "The 5-player diversification line lists 15 and 21 VP both for five industries; it "
+        "is read as 10, 15, 21 VP for 3, 4, 5 industries.",
+        ("diversification",),
+    ),
+    Interpretation(
+        "early-tied-auctioneer-rebids",
+        "Secret bids may equal the opening bid, so the auctioneer can be tied; a tied "
+        "auctioneer rebids too, at least the smallest opening bid, and no rebid may equal "
+        "the auctioneer's opening bid.",
+        ("secret_bid_may_equal_opening", "rebid_may_equal_opening", "rebidders"),
+    ),
+    Interpretation(
+        "early-unique-bid",
+        "An amount is unique when exactly one bid of the sale, in any round, named it; when "
+        "no amount is unique the tile is not sold and the game goes on.",
+        ("tie_fallback",),
+        ("no-unique-bid",),
+    ),
+    Interpretation(
+        "early-elimination-by-total",
+        "The spending category's 'highest bid' means the highest total spend, as in the "
+        "Winner section.",
+        ("eliminate_highest_spender",),
+    ),
+)
+
+_SUMMARY_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
+    Interpretation(
+        "summary-slips-follow-de",
+        "Where the page contradicts itself (elimination 'in one round', tiles counting "
+        "'at least once', zero bids without a limit) or is silent (the token in scoring), "
+        "it is read like the de rulebook it summarises.",
+        (
+            "eliminate_highest_spender",
+            "zero_bid_limit_per_round",
+            "token_categories",
+            "rebid_may_equal_opening",
+        ),
+    ),
+    Interpretation(
+        "summary-untied-bid",
+        "After three ties the winning bid must not be tied with any other standing bid, "
+        "not only with the bids of the tie for first place.",
+        ("tie_fallback",),
+    ),
+)
+
+
+def _builtin(
+    source: str,
+    title: str,
+    language: str,
+    changes: Mapping[str, Any],
+    interpretations: tuple[Interpretation, ...],
+) -> RuleSet:
+    values = {**_EN_VALUES, **changes}
+    return RuleSet(
+        id=source,
+        title=title,
+        language=language,
+        source=source,
+        provenance=_provenance_for(source),
+        interpretations=interpretations,
+        **values,
+    )
+
+
+RULESETS: Final[Mapping[str, RuleSet]] = FrozenDict(
+    (rs.id, rs)
+    for rs in (
+        _builtin(
+            "en",
+            SOURCES["en"].title,
+            "en",
+            {},
+            (*_COMMON_INTERPRETATIONS, _PEEK_INTERPRETATION),
+        ),
+        _builtin(
+            "en-early",
+            SOURCES["en-early"].title,
+            "en",
+            _EN_EARLY_CHANGES,
+            (*_COMMON_INTERPRETATIONS, *_EARLY_INTERPRETATIONS),
+        ),
+        _builtin(
+            "de",
+            SOURCES["de"].title,
+            "de",
+            {},
+            (*_COMMON_INTERPRETATIONS, _PEEK_INTERPRETATION),
+        ),
+        _builtin(
+            "de-summary",
+            SOURCES["de-summary"].title,
+            "de",
+            {},
+            (*_COMMON_INTERPRETATIONS, _PEEK_INTERPRETATION, *_SUMMARY_INTERPRETATIONS),
+        ),
+    )
+)
+"""The four built-in rule sets by id: ``en``, ``en-early``, ``de``, ``de-summary``."""
+
+
+def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
+    """The rule set with this id (a ``RuleSet`` is returned as it is).
+
+    >>> get_ruleset("en-early").tie_fallback
+    <TieFallback.HIGHEST_UNIQUE_IN_SALE: 'highest-unique-in-sale'>
+    """
+    if isinstance(ruleset, RuleSet):
+        return ruleset
+    found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    if found is None:
+        valid = ", ".join(repr(k) for k in RULESETS)
+        raise UnknownRuleSet(f"unknown rule set {ruleset!r}; built-in rule sets: {valid}")
+    return found

@@ -1,0 +1,491 @@
+"""Final scoring: from each player's holdings to score sheets, eliminations and the winner.
+
+:func:`score_game` works on its own (a scoring-pad app needs nothing else) and is what the
+game engine calls at the end::
+
+    >>> import qe_rules as qe
+    >>> records = [
+    ...     qe.PlayerRecord("US", "AGRICULTURE",
+    ...                     ["JP-FIN-1", "CN-MAN-1", "US-FIN-2", "US-HOU-1", "CN-FIN-4", "EU-MAN-4"],
+    ...                     spent=20, zero_bid_rounds=3),
+    ...     qe.PlayerRecord("EU", "HOUSING", ["EU-FIN-3", "CN-AGR-2", "JP-MAN-2"], spent=31),
+    ...     qe.PlayerRecord("CN", "FINANCE", ["CN-HOU-3", "JP-AGR-3", "EU-AGR-1"], spent=25),
+    ...     qe.PlayerRecord("JP", "MANUFACTURING", ["JP-HOU-4", "US-AGR-4", "US-MAN-3", "EU-HOU-2"],
+    ...                     spent=38),
+    ... ]
+    >>> result = qe.score_game("en", records)
+    >>> sheet = result.sheets[0]
+    >>> sheet.subtotal, sheet.lowest_spend_bonus, sheet.total
+    (39, 6, 45)
+    >>> result.winners, result.sheets[3].eliminated
+    ((0,), True)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from qe_rules.components import Company, Industry, Nation
+from qe_rules.errors import InvalidArgument
+from qe_rules.rulesets import BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
+
+__all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_game"]
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _to_nation(value: Nation | str) -> Nation:
+    if isinstance(value, Nation):
+        return value
+    if isinstance(value, str):
+        return Nation.parse(value)
+    raise InvalidArgument(f"a nation must be a Nation or its code, got {value!r}")
+
+
+def _to_industry(value: Industry | str) -> Industry:
+    if isinstance(value, Industry):
+        return value
+    if isinstance(value, str):
+        return Industry.parse(value)
+    raise InvalidArgument(f"an industry token must be an Industry or its name, got {value!r}")
+
+
+def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
+    if isinstance(value, tuple) and all(type(c) is Company for c in value):
+        return value
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidArgument(f"companies must be a list of tiles, got {value!r}")
+    tiles = []
+    for item in value:
+        if isinstance(item, Company):
+            tiles.append(item)
+        elif isinstance(item, str):
+            tiles.append(Company.parse(item))
+        else:
+            raise InvalidArgument(f"a company must be a Company or its code, got {item!r}")
+    return tuple(tiles)
+
+
+def _check_count(instance: PlayerRecord, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 0:
+        raise InvalidArgument(f"{attribute.name} must be a whole number (int) >= 0, got {value!r}")
+
+
+@attrs.frozen
+class PlayerRecord:
+    """What one player ends a game with: the scoring input for one seat.
+
+    ``industry`` is the player's face-down industry token; ``spent`` the sum of the
+    player's winning bids; ``zero_bid_rounds`` how many rounds the player scored a zero
+    bid in. Nations, tokens and tiles may be given as their codes.
+
+    >>> PlayerRecord("jp", "fin", ["JP-HOU-4"], spent=7)
+    PlayerRecord(nation=<Nation.JP: 'JP'>, industry=<Industry.FINANCE: 'FIN'>, companies=(Company('JP-HOU-4'),), spent=7, zero_bid_rounds=0)
+    """
+
+    nation: Nation = attrs.field(converter=_to_nation)
+    industry: Industry = attrs.field(converter=_to_industry)
+    companies: tuple[Company, ...] = attrs.field(converter=_to_companies)
+    spent: int = attrs.field(validator=_check_count)
+    zero_bid_rounds: int = attrs.field(default=0, validator=_check_count)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON types; :meth:`from_dict` reads it back."""
+        return {
+            "nation": self.nation.code,
+            "industry": self.industry.name,
+            "companies": [str(c) for c in self.companies],
+            "spent": self.spent,
+            "zero_bid_rounds": self.zero_bid_rounds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayerRecord:
+        """Read a record from a mapping with the keys of :meth:`to_dict`.
+
+        ``zero_bid_rounds`` may be left out (0); other keys (a player's ``name``) are
+        ignored. Raises :class:`~qe_rules.InvalidArgument` naming what is missing or wrong.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidArgument(f"a player record must be an object, got {data!r}")
+        missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
+        if missing:
+            raise InvalidArgument(f"a player record needs {', '.join(missing)}")
+        return cls(
+            data["nation"],
+            data["industry"],
+            data["companies"],
+            data["spent"],
+            data.get("zero_bid_rounds", 0),
+        )
+
+
+# --------------------------------------------------------------------------- output
+
+
+@attrs.frozen
+class Gap:
+    """A situation the rule set's text does not decide, met in a real game or scoring.
+
+    ``code`` is one of :data:`qe_rules.GAP_CODES`; ``seats`` the seats concerned.
+    """
+
+    code: str
+    message: str
+    seats: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@attrs.frozen
+class ScoreSheet:
+    """One player's score board.
+
+    ``subtotal`` sums the five point categories; ``total`` adds the lowest-spend bonus.
+    ``eliminated`` is true for the highest spender(s), who cannot win.
+    """
+
+    seat: int
+    nation: Nation
+    companies: int
+    zero_bids: int
+    nationalization: int
+    monopolization: int
+    diversification: int
+    subtotal: int
+    lowest_spend_bonus: int
+    total: int
+    spent: int
+    eliminated: bool
+
+    def points(self, category: Category) -> int:
+        """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
+        if category is Category.SPENDING:
+            return self.lowest_spend_bonus
+        value: int = getattr(self, category.value)
+        return value
+
+
+@attrs.frozen
+class GameResult:
+    """Everyone's score sheet, the winner(s), and the rule gaps met while scoring.
+
+    ``winners`` holds exactly one seat in a normal game. Where the text names no winner it
+    holds the seats still level (several, or none when everyone is eliminated) and
+    ``gaps`` says why.
+    """
+
+    ruleset: str
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+    gaps: tuple[Gap, ...] = ()
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` where the rules name no single winner."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON types."""
+        return {
+            "ruleset": self.ruleset,
+            "sheets": [
+                {
+                    **{f.name: getattr(sheet, f.name) for f in attrs.fields(ScoreSheet)},
+                    "nation": sheet.nation.code,
+                }
+                for sheet in self.sheets
+            ],
+            "winners": list(self.winners),
+            "gaps": [
+                {"code": g.code, "message": g.message, "seats": list(g.seats)} for g in self.gaps
+            ],
+        }
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@attrs.frozen
+class _Tables:
+    """One rule set's scoring data for one player count, ready for lookups."""
+
+    nations: frozenset[Nation]
+    industries: tuple[Industry, ...]
+    deck: frozenset[Company]
+    nationalization: tuple[int, ...]  # points by count, beyond-table policy applied
+    nationalization_max: int
+    monopolization: tuple[int, ...]
+    monopolization_max: int
+    set_points: tuple[int, ...]  # diversification points by set size
+    diversification_max: int
+    token_in_monopolization: bool
+    token_in_diversification: bool
+    max_zero_bid_rounds: int
+    zero_bid_points: int
+    bonus: int
+
+
+def _by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
+    top = max(table)
+    over = table[top] if policy is BeyondTable.CAP else 0
+    return tuple(table.get(count, 0) if count <= top else over for count in range(size + 1))
+
+
+_CACHE: Final[dict[tuple[RuleSet, int], _Tables]] = {}
+_TILE_LIMIT: Final = 22  # more than any count a player can reach (21 tiles + a token)
+
+
+def _tables(ruleset: RuleSet, players: int) -> _Tables:
+    key = (ruleset, players)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    policy = ruleset.beyond_table
+    industries = ruleset.industries(players)
+    tables = _Tables(
+        nations=frozenset(ruleset.nations(players)),
+        industries=industries,
+        deck=frozenset(ruleset.companies(players)),
+        nationalization=_by_count(ruleset.nationalization[players], _TILE_LIMIT, policy),
+        nationalization_max=max(ruleset.nationalization[players]),
+        monopolization=_by_count(ruleset.monopolization[players], _TILE_LIMIT, policy),
+        monopolization_max=max(ruleset.monopolization[players]),
+        set_points=_by_count(ruleset.diversification[players], len(Industry), policy),
+        diversification_max=max(ruleset.diversification[players]),
+        token_in_monopolization=Category.MONOPOLIZATION in ruleset.token_categories,
+        token_in_diversification=Category.DIVERSIFICATION in ruleset.token_categories,
+        max_zero_bid_rounds=ruleset.max_zero_bid_scorings(players),
+        zero_bid_points=ruleset.zero_bid_points,
+        bonus=ruleset.lowest_spend_bonus[players],
+    )
+    _CACHE[key] = tables
+    return tables
+
+
+@functools.lru_cache(maxsize=65536)
+def _best_diversification(counts: tuple[int, ...], set_points: tuple[int, ...]) -> int:
+    """The most diversification points from items with these per-industry ``counts``.
+
+    Each item (a tile or the token) may be used in at most one set; a set holds items of
+    distinct industries and scores ``set_points[size]``. This is an exact search over
+    every choice of sets, not a greedy one:
+
+    >>> _best_diversification((2, 2, 1, 1), (0, 0, 0, 8, 12, 17))
+    16
+    """
+    present = tuple(sorted((c for c in counts if c > 0), reverse=True))
+    if present != counts:
+        return _best_diversification(present, set_points)
+    best = 0
+    width = len(present)
+    for size in range(1, width + 1):
+        points = set_points[size]
+        if points <= 0:
+            continue
+        for chosen in itertools.combinations(range(width), size):
+            rest = list(present)
+            for index in chosen:
+                rest[index] -= 1
+            best = max(best, points + _best_diversification(tuple(rest), set_points))
+    return best
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameResult:
+    """Score a finished game: one :class:`PlayerRecord` per seat, in seat order.
+
+    Raises :class:`~qe_rules.InvalidArgument` when the records cannot come from one game
+    under this rule set (player count, nations and tokens in play and distinct, tiles in
+    the deck and held once, zero-bid rounds within the game's rounds).
+    """
+    rules = get_ruleset(ruleset)
+    if isinstance(records, str | bytes) or not isinstance(records, Sequence):
+        raise InvalidArgument(f"records must be a sequence of PlayerRecord, got {records!r}")
+    players = len(records)
+    if players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise InvalidArgument(
+            f"{rules.id} is played by {counts} players; got {players} player records"
+        )
+    tables = _tables(rules, players)
+    _check_records(rules, tables, records)
+
+    gaps: list[Gap] = []
+    partial = [_score_points(seat, record, tables, gaps) for seat, record in enumerate(records)]
+
+    spends = [record.spent for record in records]
+    highest, lowest = max(spends), min(spends)
+    eliminated = [False] * players
+    if rules.eliminate_highest_spender:
+        top = [seat for seat, spent in enumerate(spends) if spent == highest]
+        if len(top) == 1 or rules.eliminate_all_tied_highest:
+            for seat in top:
+                eliminated[seat] = True
+    low = [seat for seat, spent in enumerate(spends) if spent == lowest]
+    bonus_seats = low if (len(low) == 1 or rules.lowest_spend_bonus_to_all_tied) else []
+
+    sheets = []
+    for seat, (record, points) in enumerate(zip(records, partial, strict=True)):
+        subtotal = sum(points)
+        bonus = tables.bonus if seat in bonus_seats else 0
+        sheets.append(
+            ScoreSheet(
+                seat,
+                record.nation,
+                *points,
+                subtotal,
+                bonus,
+                subtotal + bonus,
+                record.spent,
+                eliminated[seat],
+            )
+        )
+
+    winners = _winners(rules, sheets, gaps)
+    return GameResult(rules.id, tuple(sheets), winners, tuple(gaps))
+
+
+def _score_points(
+    seat: int, record: PlayerRecord, tables: _Tables, gaps: list[Gap]
+) -> tuple[int, int, int, int, int]:
+    tiles = record.companies
+    own = 0
+    counts = dict.fromkeys(Industry, 0)
+    vp = 0
+    for tile in tiles:
+        vp += tile.vp
+        counts[tile.industry] += 1
+        if tile.nation is record.nation:
+            own += 1
+
+    if own > tables.nationalization_max:
+        gaps.append(_beyond("nationalization", seat, own, tables.nationalization_max))
+    nationalization = tables.nationalization[own]
+
+    mono_counts = dict(counts)
+    if tables.token_in_monopolization:
+        mono_counts[record.industry] += 1
+    monopolization = 0
+    for industry, count in mono_counts.items():
+        if count > tables.monopolization_max:
+            gaps.append(_beyond("monopolization", seat, count, tables.monopolization_max, industry))
+        monopolization += tables.monopolization[count]
+
+    if tables.token_in_diversification:
+        counts[record.industry] += 1
+    distinct = sum(1 for c in counts.values() if c)
+    if distinct > tables.diversification_max:
+        gaps.append(_beyond("diversification", seat, distinct, tables.diversification_max))
+    diversification = _best_diversification(
+        tuple(sorted(counts.values(), reverse=True)), tables.set_points
+    )
+    zero = record.zero_bid_rounds * tables.zero_bid_points
+    return vp, zero, nationalization, monopolization, diversification
+
+
+def _beyond(
+    category: str, seat: int, count: int, top: int, industry: Industry | None = None
+) -> Gap:
+    what = f"{count} {industry.label}" if industry else str(count)
+    return Gap(
+        f"{category}-beyond-table",
+        f"seat {seat} reaches {what} in {category}, but the table stops at {top}",
+        (seat,),
+    )
+
+
+def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple[int, ...]:
+    candidates = [s for s in sheets if not s.eliminated]
+    if not candidates:
+        gaps.append(
+            Gap(
+                "everyone-eliminated",
+                "every player tied for the highest spend, so every player is eliminated",
+                tuple(s.seat for s in sheets),
+            )
+        )
+        return ()
+    best = max(s.total for s in candidates)
+    leaders = [s for s in candidates if s.total == best]
+    if len(leaders) > 1 and rules.final_tiebreak is FinalTieBreak.LOWER_SPEND:
+        least = min(s.spent for s in leaders)
+        leaders = [s for s in leaders if s.spent == least]
+    seats = tuple(s.seat for s in leaders)
+    if len(seats) > 1:
+        gaps.append(
+            Gap(
+                "tie-after-tiebreak",
+                f"seats {', '.join(map(str, seats))} tie with {best} points"
+                + (
+                    " and equal spend"
+                    if rules.final_tiebreak is FinalTieBreak.LOWER_SPEND
+                    else " and the rule set has no tie-break"
+                ),
+                seats,
+            )
+        )
+    return seats
+
+
+def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
+    players = len(records)
+    seen_nations: dict[Nation, int] = {}
+    seen_tokens: dict[Industry, int] = {}
+    held: dict[Company, int] = {}
+    for seat, record in enumerate(records):
+        if not isinstance(record, PlayerRecord):
+            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {record!r}")
+        if record.nation not in tables.nations:
+            allowed = ", ".join(n.code for n in rules.nations(players))
+            raise InvalidArgument(
+                f"seat {seat}: nation {record.nation.code} is not in play with {players} "
+                f"players; nations in play: {allowed}"
+            )
+        if record.nation in seen_nations:
+            raise InvalidArgument(
+                f"seat {seat}: nation {record.nation.code} is already seat "
+                f"{seen_nations[record.nation]}'s"
+            )
+        seen_nations[record.nation] = seat
+        if record.industry not in tables.industries:
+            allowed = ", ".join(i.label for i in tables.industries)
+            raise InvalidArgument(
+                f"seat {seat}: industry token {record.industry.label} is not in play with "
+                f"{players} players; tokens in play: {allowed}"
+            )
+        if record.industry in seen_tokens:
+            raise InvalidArgument(
+                f"seat {seat}: industry token {record.industry.label} is already seat "
+                f"{seen_tokens[record.industry]}'s"
+            )
+        seen_tokens[record.industry] = seat
+        for tile in record.companies:
+            if tile not in tables.deck:
+                raise InvalidArgument(
+                    f"seat {seat}: {tile} is not in the {players}-player deck of {rules.id}"
+                )
+            if tile in held:
+                owner = held[tile]
+                where = "twice" if owner == seat else f"also by seat {owner}"
+                raise InvalidArgument(f"seat {seat}: {tile} is held {where}")
+            held[tile] = seat
+        if record.zero_bid_rounds > tables.max_zero_bid_rounds:
+            if tables.max_zero_bid_rounds == 0:
+                raise InvalidArgument(
+                    f"seat {seat}: zero bids score nothing with {players} players under "
+                    f"{rules.id}; zero_bid_rounds must be 0, got {record.zero_bid_rounds}"
+                )
+            raise InvalidArgument(
+                f"seat {seat}: {record.zero_bid_rounds} zero-bid rounds, but a "
+                f"{players}-player game allows at most {tables.max_zero_bid_rounds}"
+            )

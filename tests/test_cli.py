@@ -1,0 +1,88 @@
+"""The qe-rules command line: output, exit status, one-line errors."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from qe_rules.cli import main
+
+
+def run(*argv):
+    out = io.StringIO()
+    status = main(list(argv), out=out)
+    return status, out.getvalue()
+
+
+def test_score_example_prints_the_board_and_the_winner():
+    status, text = run("score", "--example")
+    assert status == 0
+    assert "subtotal                         39" in text
+    assert "total                            45" in text
+    assert "Winner: Example player (US)" in text
+
+
+def test_score_follows_the_rule_sets_category_order():
+    _, text = run("score", "--example", "--ruleset", "en-early")
+    labels = [line.split("  ")[0] for line in text.splitlines()[3:14]]
+    assert labels[:4] == ["nation", "spent", "lowest-spend bonus", "out (highest spend)"]
+    assert labels[-2:] == ["subtotal", "total"]
+
+
+def test_score_json(tmp_path):
+    status, text = run("score", "--example", "--format", "json")
+    data = json.loads(text)
+    assert status == 0
+    assert data["winners"] == [0]
+    assert data["sheets"][0]["total"] == 45
+
+
+def test_variants_lists_the_four_rule_sets():
+    status, text = run("variants")
+    assert status == 0
+    for rs_id in ("en", "en-early", "de", "de-summary"):
+        assert any(line.split()[0] == rs_id for line in text.splitlines()[1:])
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "is not valid JSON"),
+        ('{"players": 3}', "expected a list of player records"),
+        ('[{"nation": "US"}]', "needs industry, companies, spent"),
+        ('{"ruleset": "fr", "players": []}', "unknown rule set 'fr'"),
+        ('{"ruleset": 5, "players": []}', "'ruleset' must be a rule set id"),
+        ('[{"nation": "US", "industry": "FIN", "companies": [], "spent": -3}]', "spent must be"),
+        ("[]", "got 0 player records"),
+    ],
+)
+def test_malformed_files_give_one_line_and_status_2(tmp_path, capsys, content, message):
+    path = tmp_path / "game.json"
+    path.write_text(content, encoding="utf-8")
+    status, text = run("score", str(path))
+    err = capsys.readouterr().err
+    assert status == 2
+    assert text == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("qe-rules: error: ")
+    assert message in err
+
+
+def test_missing_file_and_missing_argument(capsys):
+    assert run("score", "/no/such/file.json")[0] == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert run("score")[0] == 2
+    assert "give a score file" in capsys.readouterr().err
+
+
+def test_installed_entry_point_runs():
+    done = subprocess.run(
+        [sys.executable, "-m", "qe_rules.cli", "score", "--example"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "Winner: Example player" in done.stdout

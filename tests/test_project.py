@@ -1,0 +1,78 @@
+"""Project hygiene: public API, module order, docs coverage."""
+
+import ast
+import importlib
+import inspect
+import pathlib
+
+import qe_rules as qe
+from qe_rules import RuleSet
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "qe_rules"
+
+# The order data flows in; a module may import only from modules before it.
+MODULE_ORDER = [
+    "errors",
+    "_frozen",
+    "components",
+    "rulesets",
+    "scoring",
+    "strategies",
+    "cli",
+]
+
+
+def test_every_module_is_in_the_order():
+    modules = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
+    assert modules == set(MODULE_ORDER)
+
+
+def test_modules_import_only_from_earlier_modules():
+    for position, name in enumerate(MODULE_ORDER):
+        tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("qe_rules")
+            ):
+                imported = node.module.split(".")[1] if "." in node.module else "__init__"
+                assert imported in MODULE_ORDER[:position], f"{name} imports {node.module}"
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("qe_rules"), f"{name} imports {alias.name}"
+
+
+def test_public_names_exist_and_have_docstrings():
+    for name in qe.__all__:
+        obj = getattr(qe, name)
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            assert obj.__doc__ and obj.__doc__.strip(), name
+    assert len(set(qe.__all__)) == len(qe.__all__)
+
+
+def test_each_module_all_lists_defined_names():
+    for name in MODULE_ORDER:
+        module = importlib.import_module(f"qe_rules.{name}")
+        for public in getattr(module, "__all__", []):
+            assert hasattr(module, public), f"{name}.{public}"
+
+
+def test_py_typed_is_shipped():
+    assert (PACKAGE / "py.typed").exists()
+
+
+def test_every_rule_field_is_documented():
+    text = (ROOT / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    for field in RuleSet.rule_fields():
+        assert f"`{field}`" in text, field
+
+
+def test_import_does_not_need_hypothesis():
+    source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    assert "strategies" not in {
+        node.module.split(".")[-1]
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
