@@ -211,17 +211,18 @@ GAP_CODES: Final[Mapping[str, str]] = FrozenDict(
 
 # --------------------------------------------------------------------------- validation
 
-PlayerCount = int
-ScoreTable = Mapping[int, int]
-
 
 def _freeze_table(value: Mapping[int, int]) -> FrozenDict[int, int]:
-    return value if isinstance(value, FrozenDict) else FrozenDict(value)
+    if isinstance(value, FrozenDict) or not isinstance(value, Mapping):
+        return value  # a non-mapping is reported by validation, with the field's name
+    return FrozenDict(value)
 
 
 def _freeze_per_players_table(
     value: Mapping[int, Mapping[int, int]],
 ) -> FrozenDict[int, FrozenDict[int, int]]:
+    if not isinstance(value, Mapping):
+        return value
     return FrozenDict((n, _freeze_table(t)) for n, t in value.items())
 
 
@@ -229,14 +230,27 @@ def _freeze_per_players_int(value: Mapping[int, int]) -> FrozenDict[int, int]:
     return _freeze_table(value)
 
 
-def _freeze_per_players_tuple(
-    value: Mapping[int, Iterable[Any]],
-) -> FrozenDict[int, tuple[Any, ...]]:
-    return FrozenDict((n, tuple(v)) for n, v in value.items())
+def _freeze_per_players_tuple(value: Any) -> Any:
+    # Values that are not lists are kept as they are, for validation to report.
+    if not isinstance(value, Mapping):
+        return value
+    return FrozenDict(
+        (n, tuple(v) if isinstance(v, Iterable) and not isinstance(v, str) else v)
+        for n, v in value.items()
+    )
 
 
-def _sorted_counts(value: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(value))
+def _sorted_counts(value: Any) -> Any:
+    if not isinstance(value, Iterable) or isinstance(value, str):
+        return value
+    items = tuple(value)
+    return tuple(sorted(items)) if all(type(n) is int for n in items) else items
+
+
+def _freeze_categories(value: Any) -> Any:
+    if not isinstance(value, Iterable) or isinstance(value, str):
+        return value
+    return frozenset(value)
 
 
 def _freeze_provenance(value: Mapping[str, Provenance]) -> FrozenDict[str, Provenance]:
@@ -324,9 +338,11 @@ class RuleSet:
     peeks_per_player: int = _rule("special", "peeks per player and game")
 
     # scoring
-    scoring_order: tuple[Category, ...] = _rule("scoring", "order of the scoring categories")
+    scoring_order: tuple[Category, ...] = _rule(
+        "scoring", "order of the scoring categories", converter=tuple
+    )
     token_categories: frozenset[Category] = _rule(
-        "scoring", "categories that count the industry token", converter=frozenset
+        "scoring", "categories that count the industry token", converter=_freeze_categories
     )
     nationalization: FrozenDict[int, FrozenDict[int, int]] = _rule(
         "scoring", "nationalization table", converter=_freeze_per_players_table
@@ -397,6 +413,29 @@ class RuleSet:
             )
         return self.provenance[name]
 
+    def to_data(self) -> dict[str, Any]:
+        """The rule set as plain data (str, int, bool, lists, dicts with str keys).
+
+        The shape is the one TOML files and game records use; :meth:`from_data` reads it
+        back to an equal rule set.
+
+        >>> en = get_ruleset("en")
+        >>> RuleSet.from_data(en.to_data()) == en
+        True
+        >>> en.to_data()["rules"]["monopolization"]["5"]
+        {'2': 6, '3': 10, '4': 16}
+        """
+        return _to_data(self)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Build a rule set from :meth:`to_data`'s shape; every rule field is required.
+
+        Raises :class:`~qe_rules.InvalidRuleSet` naming the key that is missing, unknown
+        or of the wrong type, and what is allowed.
+        """
+        return _from_data(data)
+
     @property
     def acknowledged_gaps(self) -> frozenset[str]:
         """The rule-gap codes that this rule set's interpretations acknowledge."""
@@ -464,6 +503,18 @@ _RULE_FIELDS: Final[tuple[str, ...]] = tuple(
 )
 
 
+_PER_PLAYER_FIELDS: Final = (
+    "removed_companies",
+    "deck_sizes",
+    "nations_in_play",
+    "industries_in_play",
+    "nationalization",
+    "monopolization",
+    "diversification",
+    "lowest_spend_bonus",
+)
+
+
 def _deck(removed: Iterable[Company]) -> tuple[Company, ...]:
     gone = frozenset(removed)
     return tuple(c for c in COMPANIES if c not in gone)
@@ -476,23 +527,29 @@ def _fail(ruleset_id: str, name: str, problem: str) -> InvalidRuleSet:
 def _validate(rs: RuleSet) -> None:
     """Check a rule set for inconsistencies the engine and the scorer cannot work with."""
     rid = rs.id
+    for name in ("id", "title", "language", "source"):
+        if not isinstance(getattr(rs, name), str) or not getattr(rs, name):
+            raise _fail(str(rid), name, "needs a non-empty string")
     counts = rs.player_counts
-    if not counts or any(type(n) is not int or not 2 <= n <= 5 for n in counts):
+    for name in (
+        "player_counts",
+        "zero_bid_player_counts",
+        "last_tile_without_auctioneer",
+        "peek_player_counts",
+    ):
+        value = getattr(rs, name)
+        if not isinstance(value, tuple) or any(type(n) is not int for n in value):
+            raise _fail(rid, name, "needs a list of player counts (whole numbers)")
+    for name in _PER_PLAYER_FIELDS:
+        if not isinstance(getattr(rs, name), Mapping):
+            raise _fail(rid, name, "needs a value per player count")
+    if not counts or any(not 2 <= n <= 5 for n in counts):
         raise _fail(rid, "player_counts", f"needs player counts between 2 and 5, got {counts}")
     if len(set(counts)) != len(counts):
         raise _fail(rid, "player_counts", f"repeats a player count: {counts}")
-    for name in (
-        "removed_companies",
-        "deck_sizes",
-        "nations_in_play",
-        "industries_in_play",
-        "nationalization",
-        "monopolization",
-        "diversification",
-        "lowest_spend_bonus",
-    ):
-        value: Mapping[int, Any] = getattr(rs, name)
-        if sorted(value) != list(counts):
+    for name in _PER_PLAYER_FIELDS:
+        value = getattr(rs, name)
+        if sorted(value, key=repr) != sorted(counts, key=repr):
             raise _fail(
                 rid, name, f"needs exactly the player counts {list(counts)}, got {sorted(value)}"
             )
@@ -502,20 +559,26 @@ def _validate(rs: RuleSet) -> None:
             raise _fail(rid, name, f"names player counts not played: {sorted(extra)}")
     for n in counts:
         removed = rs.removed_companies[n]
-        if any(not isinstance(c, Company) for c in removed):
+        if not isinstance(removed, tuple) or any(not isinstance(c, Company) for c in removed):
             raise _fail(rid, "removed_companies", f"{n} players: not a list of company tiles")
         if len(set(removed)) != len(removed):
             raise _fail(rid, "removed_companies", f"{n} players: a tile is removed twice")
         if len(removed) >= len(COMPANIES):
             raise _fail(rid, "removed_companies", f"{n} players: no tile is left to sell")
         nations = rs.nations_in_play[n]
-        if any(not isinstance(x, Nation) for x in nations) or len(set(nations)) != len(nations):
+        if (
+            not isinstance(nations, tuple)
+            or any(not isinstance(x, Nation) for x in nations)
+            or len(set(nations)) != len(nations)
+        ):
             raise _fail(rid, "nations_in_play", f"{n} players: needs distinct nations")
         if len(nations) < n:
             raise _fail(rid, "nations_in_play", f"{n} players need {n} nations, got {len(nations)}")
         industries = rs.industries_in_play[n]
-        if any(not isinstance(x, Industry) for x in industries) or len(set(industries)) != len(
-            industries
+        if (
+            not isinstance(industries, tuple)
+            or any(not isinstance(x, Industry) for x in industries)
+            or len(set(industries)) != len(industries)
         ):
             raise _fail(rid, "industries_in_play", f"{n} players: needs distinct industries")
         if len(industries) < n:
@@ -565,6 +628,10 @@ def _validate(rs: RuleSet) -> None:
         if not isinstance(getattr(rs, name), kind):
             allowed = ", ".join(repr(k.value) for k in kind)
             raise _fail(rid, name, f"needs one of {allowed}")
+    if not isinstance(rs.token_categories, frozenset) or any(
+        not isinstance(c, Category) for c in (*rs.scoring_order, *rs.token_categories)
+    ):
+        raise _fail(rid, "scoring_order", "needs scoring categories")
     if sorted(rs.scoring_order, key=lambda c: c.value) != sorted(Category, key=lambda c: c.value):
         raise _fail(rid, "scoring_order", "needs every scoring category exactly once")
     if not rs.token_categories <= {Category.MONOPOLIZATION, Category.DIVERSIFICATION}:
@@ -582,15 +649,346 @@ def _validate(rs: RuleSet) -> None:
 
 
 def _validate_table(rid: str, name: str, players: int, table: Mapping[int, int]) -> None:
-    keys = sorted(table)
+    if not isinstance(table, Mapping):
+        raise _fail(rid, name, f"{players} players: needs a table of count -> points")
+    keys = sorted(table, key=repr)
     if not keys:
         raise _fail(rid, name, f"{players} players: the table is empty")
     if any(type(k) is not int or k < 1 for k in keys):
         raise _fail(rid, name, f"{players} players: counts must be whole numbers >= 1")
+    keys = sorted(keys)
     if keys != list(range(keys[0], keys[-1] + 1)):
         raise _fail(rid, name, f"{players} players: the table skips a count (has {keys})")
     if any(type(v) is not int or v < 0 for v in table.values()):
         raise _fail(rid, name, f"{players} players: points must be whole numbers >= 0")
+
+
+# --------------------------------------------------------------------------- plain data
+
+
+class _DataError(Exception):
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+def _enum_codec(kind: type[enum.Enum]) -> tuple[Any, Any, str]:
+    allowed = ", ".join(repr(m.value) for m in kind)
+
+    def decode(value: Any, path: str) -> Any:
+        for member in kind:
+            if value == member.value and isinstance(value, str):
+                return member
+        raise _DataError(path, f"needs one of {allowed}, got {value!r}")
+
+    return (lambda v: v.value), decode, f"one of {allowed}"
+
+
+def _int_decode(value: Any, path: str) -> int:
+    if type(value) is not int:
+        raise _DataError(path, f"needs a whole number, got {value!r}")
+    return value
+
+
+def _bool_decode(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise _DataError(path, f"needs true or false, got {value!r}")
+    return value
+
+
+def _list_decode(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise _DataError(path, f"needs a list, got {value!r}")
+    return list(value)
+
+
+def _key_decode(key: Any, path: str) -> int:
+    if type(key) is int:
+        return key
+    if isinstance(key, str) and key.isdigit() and key.isascii():
+        return int(key)
+    raise _DataError(path, f"keys must be whole numbers, got {key!r}")
+
+
+def _map_decode(value: Any, path: str, item: Any) -> dict[int, Any]:
+    if not isinstance(value, Mapping):
+        raise _DataError(path, f"needs a table keyed by number, got {value!r}")
+    result = {}
+    for key, inner in value.items():
+        number = _key_decode(key, path)
+        if number in result:
+            raise _DataError(path, f"key {number} appears twice")
+        result[number] = item(inner, f"{path}.{key}")
+    return result
+
+
+def _parse_each(parse: Any, what: str) -> Any:
+    def decode(value: Any, path: str) -> tuple[Any, ...]:
+        items = []
+        for index, entry in enumerate(_list_decode(value, path)):
+            try:
+                if not isinstance(entry, str):
+                    raise InvalidArgument(f"needs a {what} code, got {entry!r}")
+                items.append(parse(entry))
+            except InvalidArgument as error:
+                raise _DataError(f"{path}[{index}]", str(error)) from None
+        return tuple(items)
+
+    return decode
+
+
+_decode_companies = _parse_each(Company.parse, "company")
+_decode_nations = _parse_each(Nation.parse, "nation")
+_decode_industries = _parse_each(Industry.parse, "industry")
+
+
+def _decode_categories(value: Any, path: str) -> tuple[Category, ...]:
+    decode = _enum_codec(Category)[1]
+    return tuple(decode(v, f"{path}[{i}]") for i, v in enumerate(_list_decode(value, path)))
+
+
+def _decode_counts(value: Any, path: str) -> tuple[int, ...]:
+    return tuple(_int_decode(v, f"{path}[{i}]") for i, v in enumerate(_list_decode(value, path)))
+
+
+def _decode_table(value: Any, path: str) -> dict[int, int]:
+    return _map_decode(value, path, _int_decode)
+
+
+def _per_players(item: Any) -> Any:
+    return lambda value, path: _map_decode(value, path, item)
+
+
+def _encode_per_players(item: Any) -> Any:
+    return lambda value: {str(n): item(v) for n, v in value.items()}
+
+
+def _encode_table(table: Mapping[int, int]) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(table.items())}
+
+
+# field -> (encode, decode, description of the allowed value)
+_CODECS: Final[dict[str, tuple[Any, Any, str]]] = {}
+for _name in (
+    "player_counts",
+    "zero_bid_player_counts",
+    "last_tile_without_auctioneer",
+    "peek_player_counts",
+):
+    _CODECS[_name] = (list, _decode_counts, "a list of player counts, e.g. [4, 5]")
+_CODECS["removed_companies"] = (
+    _encode_per_players(lambda v: [str(c) for c in v]),
+    _per_players(_decode_companies),
+    'tile codes per player count, e.g. {"5": ["US-HOU-1"]}',
+)
+_CODECS["nations_in_play"] = (
+    _encode_per_players(lambda v: [n.code for n in v]),
+    _per_players(_decode_nations),
+    'nation codes per player count, e.g. {"3": ["US", "EU", "CN", "JP"]}',
+)
+_CODECS["industries_in_play"] = (
+    _encode_per_players(lambda v: [i.name for i in v]),
+    _per_players(_decode_industries),
+    'industries per player count, e.g. {"5": ["AGRICULTURE", "HOUSING"]}',
+)
+for _name in ("deck_sizes", "lowest_spend_bonus"):
+    _CODECS[_name] = (
+        _encode_table,
+        _per_players(_int_decode),
+        'a whole number per player count, e.g. {"3": 6, "4": 6, "5": 7}',
+    )
+for _name in ("nationalization", "monopolization", "diversification"):
+    _CODECS[_name] = (
+        _encode_per_players(_encode_table),
+        _per_players(_decode_table),
+        'a points table per player count, e.g. {"5": {"3": 8, "4": 12, "5": 17}}',
+    )
+for _name in (
+    "min_opening_bid",
+    "min_secret_bid",
+    "ties_before_fallback",
+    "zero_bid_points",
+    "zero_bid_limit_per_round",
+    "peeks_per_player",
+):
+    _CODECS[_name] = ((lambda v: v), _int_decode, "a whole number")
+for _name in (
+    "secret_bid_may_equal_opening",
+    "rebid_may_equal_opening",
+    "auctioneer_sees_all_bids",
+    "auctioneer_win_public",
+    "last_tile_tie_awards_nothing",
+    "lowest_spend_bonus_to_all_tied",
+    "eliminate_highest_spender",
+    "eliminate_all_tied_highest",
+):
+    _CODECS[_name] = ((lambda v: v), _bool_decode, "true or false")
+for _name, _kind in (
+    ("nation_assignment", NationAssignment),
+    ("first_auctioneer", FirstAuctioneer),
+    ("rebidders", RebidScope),
+    ("tie_fallback", TieFallback),
+    ("beyond_table", BeyondTable),
+    ("final_tiebreak", FinalTieBreak),
+):
+    _CODECS[_name] = _enum_codec(_kind)
+_CODECS["scoring_order"] = (
+    lambda v: [c.value for c in v],
+    _decode_categories,
+    "every scoring category once, in order",
+)
+_CODECS["token_categories"] = (
+    lambda v: sorted(c.value for c in v),
+    _decode_categories,
+    'a list of categories, e.g. ["monopolization", "diversification"]',
+)
+assert set(_CODECS) == set(_RULE_FIELDS)
+
+
+def field_value_help(name: str) -> str:
+    """What a rule field's value looks like in TOML or JSON (for error messages)."""
+    return str(_CODECS[name][2])
+
+
+def encode_field(name: str, value: Any) -> Any:
+    """One rule field's value as plain data."""
+    return _CODECS[name][0](value)
+
+
+def decode_field(name: str, value: Any, path: str | None = None) -> Any:
+    """One rule field's value from plain data; raises InvalidRuleSet naming ``path``."""
+    try:
+        return _CODECS[name][1](value, path or name)
+    except _DataError as error:
+        raise InvalidRuleSet(str(error)) from None
+
+
+def _to_data(rs: RuleSet) -> dict[str, Any]:
+    return {
+        "id": rs.id,
+        "title": rs.title,
+        "language": rs.language,
+        "source": rs.source,
+        "rules": {name: encode_field(name, getattr(rs, name)) for name in _RULE_FIELDS},
+        "provenance": {
+            name: {
+                "source": p.source,
+                "section": p.section,
+                "summary": p.summary,
+                "basis": p.basis.value,
+            }
+            for name, p in rs.provenance.items()
+        },
+        "interpretations": [
+            {"code": i.code, "summary": i.summary, "fields": list(i.fields), "gaps": list(i.gaps)}
+            for i in rs.interpretations
+        ],
+    }
+
+
+_TOP_KEYS: Final = ("id", "title", "language", "source", "rules", "provenance", "interpretations")
+
+
+def _string(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _DataError(path, f"needs a non-empty string, got {value!r}")
+    return value
+
+
+def decode_provenance(value: Any, path: str) -> Provenance:
+    """A provenance entry from plain data (``source``, ``section``, ``summary``, ``basis``)."""
+    try:
+        if not isinstance(value, Mapping):
+            raise _DataError(path, "needs a table with source, section and summary")
+        unknown = set(value) - {"source", "section", "summary", "basis"}
+        if unknown:
+            raise _DataError(
+                path, f"unknown keys {sorted(unknown)}; allowed: source, section, summary, basis"
+            )
+        for key in ("source", "section", "summary"):
+            if key not in value:
+                raise _DataError(path, f"missing {key!r}")
+        basis = _enum_codec(Basis)[1](value.get("basis", "stated"), f"{path}.basis")
+        return Provenance(
+            _string(value["source"], f"{path}.source"),
+            _string(value["section"], f"{path}.section"),
+            _string(value["summary"], f"{path}.summary"),
+            basis,
+        )
+    except _DataError as error:
+        raise InvalidRuleSet(str(error)) from None
+
+
+def decode_interpretation(value: Any, path: str) -> Interpretation:
+    """An interpretation from plain data (``code``, ``summary``, ``fields``, ``gaps``)."""
+    try:
+        if not isinstance(value, Mapping):
+            raise _DataError(path, "needs a table with code and summary")
+        unknown = set(value) - {"code", "summary", "fields", "gaps"}
+        if unknown:
+            raise _DataError(path, f"unknown keys {sorted(unknown)}")
+        fields = tuple(_list_decode(value.get("fields", []), f"{path}.fields"))
+        gaps = tuple(_list_decode(value.get("gaps", []), f"{path}.gaps"))
+        for index, name in enumerate(fields):
+            if name not in _RULE_FIELDS:
+                raise _DataError(f"{path}.fields[{index}]", f"{name!r} is not a rule field")
+        for index, code in enumerate(gaps):
+            if code not in GAP_CODES:
+                raise _DataError(
+                    f"{path}.gaps[{index}]",
+                    f"{code!r} is not a gap code; codes: {', '.join(GAP_CODES)}",
+                )
+        return Interpretation(
+            _string(value.get("code"), f"{path}.code"),
+            _string(value.get("summary"), f"{path}.summary"),
+            fields,
+            gaps,
+        )
+    except _DataError as error:
+        raise InvalidRuleSet(str(error)) from None
+
+
+def _from_data(data: Mapping[str, Any]) -> RuleSet:
+    try:
+        if not isinstance(data, Mapping):
+            raise _DataError("rule set", "needs a table of keys")
+        unknown = set(data) - set(_TOP_KEYS)
+        if unknown:
+            raise _DataError(
+                "rule set", f"unknown keys {sorted(unknown)}; allowed: {', '.join(_TOP_KEYS)}"
+            )
+        rules = data.get("rules")
+        if not isinstance(rules, Mapping):
+            raise _DataError("rules", "needs a table of rule fields")
+        unknown = set(rules) - set(_RULE_FIELDS)
+        if unknown:
+            raise _DataError("rules", f"unknown rule fields {sorted(unknown)}")
+        missing = [name for name in _RULE_FIELDS if name not in rules]
+        if missing:
+            raise _DataError("rules", f"missing rule fields {', '.join(missing)}")
+        values = {name: decode_field(name, rules[name], f"rules.{name}") for name in _RULE_FIELDS}
+        provenance = data.get("provenance")
+        if not isinstance(provenance, Mapping):
+            raise _DataError("provenance", "needs a table with an entry per rule field")
+        interpretations = _list_decode(data.get("interpretations", []), "interpretations")
+        return RuleSet(
+            id=_string(data.get("id"), "id"),
+            title=_string(data.get("title", data.get("id")), "title"),
+            language=_string(data.get("language", "en"), "language"),
+            source=_string(data.get("source", data.get("id")), "source"),
+            provenance=FrozenDict(
+                (str(name), decode_provenance(entry, f"provenance.{name}"))
+                for name, entry in provenance.items()
+            ),
+            interpretations=tuple(
+                decode_interpretation(entry, f"interpretations[{index}]")
+                for index, entry in enumerate(interpretations)
+            ),
+            **values,
+        )
+    except _DataError as error:
+        raise InvalidRuleSet(str(error)) from None
 
 
 # --------------------------------------------------------------------------- built-in data
