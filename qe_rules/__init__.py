@@ -5,11 +5,13 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``cli``.
+``errors`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
+``views`` -> ``records`` -> ``engine`` -> tools (``strategies``, ``cli``).
 """
 
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.engine import Game, new_game, replay
 from qe_rules.errors import (
     GameNotOver,
     IllegalAction,
@@ -19,6 +21,19 @@ from qe_rules.errors import (
     RulesError,
     UnknownRuleSet,
 )
+from qe_rules.events import (
+    Awarded,
+    Event,
+    GameEnded,
+    NotAwarded,
+    OpeningBid,
+    Peeked,
+    SaleOpened,
+    SecretBid,
+    Tie,
+    ZeroBids,
+)
+from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import (
     GAP_CODES,
     RULESETS,
@@ -37,7 +52,9 @@ from qe_rules.rulesets import (
     TieFallback,
     get_ruleset,
 )
+from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
+from qe_rules.views import Phase, PlayerView, SaleView
 
 __version__ = "0.1.0.dev0"
 
@@ -46,14 +63,21 @@ __all__ = [
     "GAP_CODES",
     "RULESETS",
     "SOURCES",
+    "Award",
+    "Awarded",
     "Basis",
     "BeyondTable",
+    "BidLimits",
     "Category",
     "Company",
+    "Event",
     "FinalTieBreak",
     "FirstAuctioneer",
     "FrozenDict",
+    "Game",
+    "GameEnded",
     "GameNotOver",
+    "GameRecord",
     "GameResult",
     "Gap",
     "IllegalAction",
@@ -62,18 +86,33 @@ __all__ = [
     "InvalidArgument",
     "InvalidRecord",
     "InvalidRuleSet",
+    "Move",
     "Nation",
     "NationAssignment",
+    "NoAward",
+    "NotAwarded",
+    "OpeningBid",
+    "Peeked",
+    "Phase",
     "PlayerRecord",
+    "PlayerView",
     "Provenance",
+    "Rebid",
     "RebidScope",
     "RuleSet",
     "RulesError",
+    "SaleOpened",
+    "SaleView",
     "ScoreSheet",
+    "SecretBid",
     "Source",
+    "Tie",
     "TieFallback",
     "UnknownRuleSet",
+    "ZeroBids",
     "__version__",
     "get_ruleset",
+    "new_game",
+    "replay",
     "score_game",
 ]

@@ -317,9 +317,14 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
         raise InvalidArgument(
             f"{rules.id} is played by {counts} players; got {players} player records"
         )
-    tables = _tables(rules, players)
-    _check_records(rules, tables, records)
+    _check_records(rules, _tables(rules, players), records)
+    return score_checked(rules, records)
 
+
+def score_checked(rules: RuleSet, records: Sequence[PlayerRecord]) -> GameResult:
+    """:func:`score_game` for records already known to be valid (the engine's)."""
+    players = len(records)
+    tables = _tables(rules, players)
     gaps: list[Gap] = []
     partial = [_score_points(seat, record, tables, gaps) for seat, record in enumerate(records)]
 

@@ -1,0 +1,1089 @@
+"""The game engine: an immutable state machine that accepts exactly the legal moves.
+
+>>> import qe_rules as qe
+>>> game = qe.new_game("en", 4, seed=7)
+>>> game.auctioneer, sorted(game.to_act), game.current_company
+(0, [0], Company('US-AGR-4'))
+>>> game = game.bid(0, 5)                      # the opening bid
+>>> for seat, amount in [(1, 0), (2, 9), (3, 4)]:
+...     game = game.bid(seat, amount)          # secret bids, in any order
+>>> for event in game.last_events:
+...     print(event)
+SecretBid(sale=0, seat=3, amount=4, rebid=0)
+Awarded(sale=0, company=Company('US-AGR-4'), seat=2, amount=9, public=False, fallback=False)
+ZeroBids(sale=0, round=0, seats=(1,), scoring=(1,))
+SaleOpened(sale=1, round=0, company=Company('JP-AGR-3'), auctioneer=1)
+>>> game.auctioneer, game.view(1).holdings[2]
+(1, (Company('US-AGR-4'),))
+
+Every move returns a new :class:`Game`; an illegal move raises
+:class:`~qe_rules.IllegalAction` (a malformed argument :class:`~qe_rules.InvalidArgument`)
+and changes nothing. Each move has ``can_*`` (a bool) and ``verify_*`` (raises the error
+the move would raise).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, NamedTuple, NoReturn
+
+import attrs
+
+from qe_rules.components import Company, Industry, Nation
+from qe_rules.errors import GameNotOver, IllegalAction, InvalidArgument, InvalidRecord, RulesError
+from qe_rules.events import (
+    Awarded,
+    Event,
+    GameEnded,
+    NotAwarded,
+    OpeningBid,
+    Peeked,
+    SaleOpened,
+    SecretBid,
+    Tie,
+    ZeroBids,
+)
+from qe_rules.records import GameRecord, Move
+from qe_rules.rulesets import RuleSet, get_ruleset
+from qe_rules.sales import Award, BidLimits, NoAward, Rebid, limits_of, settle
+from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_checked
+from qe_rules.views import Phase, PlayerView, SaleView
+
+__all__ = ["Game", "new_game", "replay"]
+
+_OPENING, _BIDDING, _REBIDDING, _OVER = Phase.OPENING, Phase.BIDDING, Phase.REBIDDING, Phase.OVER
+_NO_SEATS: Final[frozenset[int]] = frozenset()
+
+
+# --------------------------------------------------------------------------- internal state
+
+
+@attrs.frozen
+class _Setup:
+    """What does not change during a game: the rules, the seats and the deck order."""
+
+    ruleset: RuleSet
+    players: int
+    deck: tuple[Company, ...]
+    nations: tuple[Nation, ...]
+    industries: tuple[Industry, ...]
+    first_auctioneer: int
+    # derived from the above
+    sales: int = attrs.field(eq=False)
+    last_tile: bool = attrs.field(eq=False)
+    zero_bids: bool = attrs.field(eq=False)
+    peek: bool = attrs.field(eq=False)
+    others: tuple[frozenset[int], ...] = attrs.field(eq=False)  # per seat: every other seat
+    singletons: tuple[frozenset[int], ...] = attrs.field(eq=False)  # per seat: {seat}
+    everyone: frozenset[int] = attrs.field(eq=False)
+    no_bids: tuple[None, ...] = attrs.field(eq=False)
+
+
+class _PeekTarget(NamedTuple):
+    """The last finished sale, which a peek may look at until the next opening bid."""
+
+    sale: int
+    auctioneer: int | None
+    winner: int | None
+    amount: int | None
+    public: bool
+
+
+class _SaleFacts:
+    """A finished sale as the referee knows it, with each seat's redacted view made on
+    first use (a sale's facts never change, so its views can be kept)."""
+
+    __slots__ = (
+        "amount",
+        "auctioneer",
+        "closed",
+        "company",
+        "number",
+        "opening",
+        "public",
+        "reason",
+        "round",
+        "ties",
+        "views",
+        "winner",
+        "zero_seats",
+    )
+
+    def __init__(
+        self,
+        sale: _Sale,
+        company: Company,
+        ties: tuple[tuple[int, ...], ...],
+        winner: int | None,
+        amount: int | None,
+        public: bool,
+        reason: str | None,
+        zero_seats: tuple[int, ...],
+        closed: tuple[tuple[tuple[int, int], ...], ...],
+        players: int,
+    ) -> None:
+        self.number = sale.number
+        self.round = sale.round
+        self.company = company
+        self.auctioneer = sale.auctioneer
+        self.opening = sale.opening
+        self.ties = ties
+        self.winner = winner
+        self.amount = amount
+        self.public = public
+        self.reason = reason
+        self.zero_seats = zero_seats
+        self.closed = closed
+        self.views: list[SaleView | None] = [None] * players
+
+    def view_for(self, seat: int, sees_all: bool, peeked: bool) -> SaleView:
+        """The sale as ``seat`` knows it."""
+        view = self.views[seat]
+        if view is None:
+            runs_it = seat == self.auctioneer and sees_all
+            view = SaleView(
+                self.number,
+                self.round,
+                self.company,
+                self.auctioneer,
+                self.opening,
+                self.ties,
+                self.winner,
+                self.amount if self.public or seat == self.winner or runs_it else None,
+                self.reason,
+                self.zero_seats,
+                tuple(amount for rnd in self.closed for who, amount in rnd if who == seat),
+                self.closed if runs_it else (),
+                False,
+            )
+            self.views[seat] = view
+        if peeked:
+            return view._replace(amount=self.amount, peeked=True)
+        return view
+
+
+class _Table(NamedTuple):
+    """Progress that changes only when a sale ends (or on a peek)."""
+
+    holdings: tuple[tuple[Company, ...], ...]
+    spent: tuple[int, ...]
+    zero_rounds: tuple[tuple[int, ...], ...]  # per seat: the round of each zero-bid scoring
+    zero_counts: tuple[int, ...]
+    peeks: tuple[int, ...]
+    peeked: tuple[frozenset[int], ...]  # per seat: the sales it peeked at
+    facts: tuple[_SaleFacts, ...]
+    gaps: tuple[Gap, ...]
+    peek_target: _PeekTarget | None
+    result: list[GameResult]  # at the end: holds the result once it is first asked for
+    # per seat, its history of sales, made on first use; ``parent`` is the cache of the
+    # table before the last sale ended, whose histories are one sale shorter
+    cache: dict[int, tuple[SaleView, ...]]
+    parent: dict[int, tuple[SaleView, ...]] | None
+
+    def history(self, seat: int, sees_all: bool) -> tuple[SaleView, ...]:
+        """The finished sales as ``seat`` knows them."""
+        found = self.cache.get(seat)
+        if found is not None:
+            return found
+        peeked = self.peeked[seat]
+        facts = self.facts
+        before = None if self.parent is None else self.parent.get(seat)
+        if before is not None and len(before) == len(facts) - 1:
+            last = facts[-1]
+            found = (*before, last.view_for(seat, sees_all, last.number in peeked))
+        else:
+            found = tuple(f.view_for(seat, sees_all, f.number in peeked) for f in facts)
+        self.cache[seat] = found
+        return found
+
+
+class _Sale(NamedTuple):
+    """The sale in progress (or the end of the game, with phase OVER)."""
+
+    number: int
+    round: int
+    company: Company | None
+    auctioneer: int | None
+    phase: Phase
+    opening: int | None
+    standing: tuple[int | None, ...]
+    awaiting: frozenset[int]
+    rebid: int  # 0 while first bids are made, k during the k-th rebid
+    open_bids: tuple[tuple[int, int], ...]  # (seat, amount) of the bidding round in progress
+    closed: tuple[tuple[tuple[int, int], ...], ...]  # finished bidding rounds, by seat
+    ties: int
+    tie_log: tuple[tuple[int, ...], ...]
+    floor: int  # the smallest bid of a seat other than the auctioneer, this bidding round
+    forbidden: int | None  # the amount such a seat may not bid, if any
+
+
+def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
+    raise AttributeError(f"{type(self).__name__} is immutable; moves return a new game")
+
+
+def _frozen_delattr(self: object, name: str) -> NoReturn:
+    raise AttributeError(f"{type(self).__name__} is immutable; moves return a new game")
+
+
+_Raw = tuple[Any, ...]  # an event as (event class, *arguments)
+_new_object = object.__new__
+
+_tuple_new: Any = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class Game:
+    """One game of QE at one moment. Immutable; compares by value.
+
+    Make one with :func:`new_game` or :func:`replay`. Moves (:meth:`bid`, :meth:`peek`)
+    return a new game; queries never change anything.
+    """
+
+    __slots__ = ("_events", "_last", "_log", "_sale", "_setup", "_table")
+
+    _setup: _Setup
+    _table: _Table
+    _sale: _Sale
+    _log: tuple[_Raw, ...]  # events as (class, *arguments), made typed on demand
+    _events: tuple[Event, ...] | None  # cache of the typed events
+    _last: int
+
+    __setattr__ = _frozen_setattr
+    __delattr__ = _frozen_delattr
+
+    def __init__(self) -> None:
+        raise TypeError("use qe.new_game(...) or qe.replay(record) to make a Game")
+
+    @classmethod
+    def _make(
+        cls, setup: _Setup, table: _Table, sale: _Sale, log: tuple[_Raw, ...], last: int
+    ) -> Game:
+        game = _new_object(cls)
+        _SET_SETUP(game, setup)
+        _SET_TABLE(game, table)
+        _SET_SALE(game, sale)
+        _SET_LOG(game, log)
+        _SET_LAST(game, last)
+        _SET_EVENTS(game, None)
+        return game
+
+    # ----------------------------------------------------------------- value semantics
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._setup == other._setup and self._log == other._log
+
+    def __hash__(self) -> int:
+        return hash((self._setup, len(self._log), self._log[-1]))
+
+    def __repr__(self) -> str:
+        sale = self._sale
+        return (
+            f"<Game {self.ruleset.id} {self.players} players, sale {sale.number}, "
+            f"{sale.phase.value}, to act {sorted(sale.awaiting)}>"
+        )
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        return (replay, (self.to_record(),))
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The rule set this game is played by."""
+        return self._setup.ruleset
+
+    @property
+    def players(self) -> int:
+        """The number of players (seats 0 to players - 1)."""
+        return self._setup.players
+
+    @property
+    def nations(self) -> tuple[Nation, ...]:
+        """Each seat's nation."""
+        return self._setup.nations
+
+    @property
+    def industries(self) -> tuple[Industry, ...]:
+        """Each seat's secret industry token (referee knowledge: not for players)."""
+        return self._setup.industries
+
+    @property
+    def deck(self) -> tuple[Company, ...]:
+        """The tiles in the order they are sold (referee knowledge: not for players)."""
+        return self._setup.deck
+
+    @property
+    def first_auctioneer(self) -> int:
+        """The seat holding the first-auctioneer token."""
+        return self._setup.first_auctioneer
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        """The seats whose bid is awaited; empty when the game is over."""
+        return self._sale.awaiting
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current sale stands."""
+        return self._sale.phase
+
+    @property
+    def auctioneer(self) -> int | None:
+        """The current sale's auctioneer; ``None`` on a last tile without one, or at the end."""
+        return self._sale.auctioneer
+
+    @property
+    def current_company(self) -> Company | None:
+        """The tile being sold; ``None`` at the end."""
+        return self._sale.company
+
+    @property
+    def sale(self) -> int:
+        """The index of the current sale (from 0); the number of sales at the end."""
+        return self._sale.number
+
+    @property
+    def round(self) -> int:
+        """The current round (from 0): every seat is auctioneer once per round."""
+        return self._sale.round
+
+    @property
+    def opening_bid(self) -> int | None:
+        """The current sale's opening bid, once made."""
+        return self._sale.opening
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deck is empty."""
+        return self._sale.phase is _OVER
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The whole history (referee knowledge, including secret bids)."""
+        events = self._events
+        if events is None:
+            events = tuple(raw[0](*raw[1:]) for raw in self._log)
+            _SET_EVENTS(self, events)
+        return events
+
+    @property
+    def last_events(self) -> tuple[Event, ...]:
+        """The events of the last move: what happened."""
+        if self._events is not None:
+            return self._events[self._last :]
+        return tuple(raw[0](*raw[1:]) for raw in self._log[self._last :])
+
+    @property
+    def gaps(self) -> tuple[Gap, ...]:
+        """Rule gaps met so far: in play (e.g. a tile without a unique bid) and, at the
+        end, in scoring."""
+        if self._sale.phase is not _OVER:
+            return self._table.gaps
+        return self._table.gaps + self.result().gaps
+
+    def records(self) -> tuple[PlayerRecord, ...]:
+        """Each seat's scoring input so far: nation, token, tiles, spend, zero-bid rounds."""
+        setup, table = self._setup, self._table
+        return tuple(
+            PlayerRecord(
+                setup.nations[seat],
+                setup.industries[seat],
+                table.holdings[seat],
+                table.spent[seat],
+                table.zero_counts[seat],
+            )
+            for seat in range(setup.players)
+        )
+
+    def result(self) -> GameResult:
+        """The final scoring, ``score_game(ruleset, records())``; raises
+        :class:`~qe_rules.GameNotOver` before the end."""
+        if self._sale.phase is not _OVER:
+            raise GameNotOver(
+                f"the game is not over: sale {self._sale.number + 1} of {self._setup.sales} "
+                "is in progress"
+            )
+        scored = self._table.result
+        if not scored:  # scored on first use: the engine's records need no checking
+            scored.append(score_checked(self._setup.ruleset, self.records()))
+        return scored[0]
+
+    # ----------------------------------------------------------------- bidding
+
+    def bid(self, seat: int, amount: int) -> Game:
+        """The bid that is due from ``seat``: the opening bid, a secret bid or a rebid."""
+        sale = self._sale
+        setup = self._setup
+        if type(seat) is not int or type(amount) is not int or seat not in sale.awaiting:
+            self._check_bid(seat, amount)  # raises with the precise message
+        if seat == sale.auctioneer:
+            minimum, forbidden = limits_of(setup.ruleset, sale.opening, True, sale.rebid > 0)
+        else:
+            minimum, forbidden = sale.floor, sale.forbidden
+        if amount < minimum or amount == forbidden:
+            self._check_bid(seat, amount)
+        events = self._log
+        standing = list(sale.standing)
+        standing[seat] = amount
+        if sale.phase is _OPENING:
+            floor, forbid = limits_of(setup.ruleset, amount, False, False)
+            new_sale = _Sale(
+                sale.number,
+                sale.round,
+                sale.company,
+                sale.auctioneer,
+                _BIDDING,
+                amount,
+                tuple(standing),
+                setup.others[seat],
+                0,
+                ((seat, amount),),
+                (),
+                0,
+                (),
+                floor,
+                forbid,
+            )
+            table = self._table
+            if table.peek_target is not None:
+                table = table._replace(peek_target=None)
+            event: _Raw = (OpeningBid, sale.number, seat, amount)
+            return Game._make(setup, table, new_sale, (*events, event), len(events))
+        awaiting = sale.awaiting - setup.singletons[seat]
+        open_bids = (*sale.open_bids, (seat, amount))
+        event = (SecretBid, sale.number, seat, amount, sale.rebid)
+        if awaiting:
+            next_sale: _Sale = _tuple_new(
+                _Sale,
+                (
+                    sale.number,
+                    sale.round,
+                    sale.company,
+                    sale.auctioneer,
+                    sale.phase,
+                    sale.opening,
+                    tuple(standing),
+                    awaiting,
+                    sale.rebid,
+                    open_bids,
+                    sale.closed,
+                    sale.ties,
+                    sale.tie_log,
+                    sale.floor,
+                    sale.forbidden,
+                ),
+            )
+            return Game._make(setup, self._table, next_sale, (*events, event), len(events))
+        return self._close_round(tuple(standing), open_bids, event)
+
+    def can_bid(self, seat: int, amount: int) -> bool:
+        """Whether :meth:`bid` would accept this bid."""
+        try:
+            self._check_bid(seat, amount)
+        except RulesError:
+            return False
+        return True
+
+    def verify_bid(self, seat: int, amount: int) -> None:
+        """Raise the error :meth:`bid` would raise; return ``None`` if the bid is legal."""
+        self._check_bid(seat, amount)
+
+    def bid_limits(self, seat: int) -> BidLimits | None:
+        """What ``seat`` may bid now, or ``None`` if its bid is not awaited."""
+        self._check_seat(seat)
+        if seat not in self._sale.awaiting:
+            return None
+        return self._limits(seat)
+
+    def _limits(self, seat: int) -> BidLimits:
+        sale = self._sale
+        return BidLimits(
+            *limits_of(self._setup.ruleset, sale.opening, seat == sale.auctioneer, sale.rebid > 0)
+        )
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self._setup.players:
+            raise InvalidArgument(
+                f"a seat is a whole number from 0 to {self._setup.players - 1}, got {seat!r}"
+            )
+
+    def _check_bid(self, seat: int, amount: int) -> BidLimits:
+        self._check_seat(seat)
+        if type(amount) is not int:
+            raise InvalidArgument(f"a bid is a whole number (int), got {amount!r}")
+        sale = self._sale
+        if seat not in sale.awaiting:
+            raise IllegalAction(self._why_not_to_act(seat))
+        limits = self._limits(seat)
+        if amount < limits.minimum:
+            what = _bid_name(sale, seat)
+            raise IllegalAction(
+                f"seat {seat}: {what} must be at least {limits.minimum}, got {amount}"
+            )
+        if amount == limits.forbidden:
+            what = _bid_name(sale, seat)
+            raise IllegalAction(
+                f"seat {seat}: {what} may not equal the opening bid ({amount}) under "
+                f"{self._setup.ruleset.id}; bid any other whole number >= {limits.minimum}"
+            )
+        return limits
+
+    def _why_not_to_act(self, seat: int) -> str:
+        sale = self._sale
+        if sale.phase is _OVER:
+            return "the game is over; no more moves are possible"
+        where = f"sale {sale.number}"
+        if sale.phase is _OPENING:
+            return (
+                f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
+                f"{sale.auctioneer}, the auctioneer"
+            )
+        waiting = ", ".join(map(str, sorted(sale.awaiting)))
+        if sale.phase is _REBIDDING and not any(s == seat for s, _ in sale.open_bids):
+            tied = ", ".join(map(str, sale.tie_log[-1]))
+            return f"seat {seat} is not tied in {where}; only seats {tied} rebid (waiting for {waiting})"
+        return (
+            f"seat {seat} has already bid in this bidding round of {where}; waiting for "
+            f"seat{'s' if len(sale.awaiting) > 1 else ''} {waiting}"
+        )
+
+    # ----------------------------------------------------------------- peeking
+
+    def peek(self, seat: int) -> Game:
+        """Look at the winning amount of the sale just awarded (5 players, once a game)."""
+        target = self._check_peek(seat)
+        assert target.amount is not None
+        table = self._table
+        cache = {k: v for k, v in table.cache.items() if k != seat}
+        new_table = table._replace(
+            peeks=_replace_at(table.peeks, seat, table.peeks[seat] + 1),
+            peeked=_replace_at(table.peeked, seat, table.peeked[seat] | {target.sale}),
+            cache=cache,
+        )
+        events = self._log
+        event = (Peeked, target.sale, seat, target.amount)
+        return Game._make(self._setup, new_table, self._sale, (*events, event), len(events))
+
+    def can_peek(self, seat: int) -> bool:
+        """Whether :meth:`peek` would be accepted."""
+        try:
+            self._check_peek(seat)
+        except RulesError:
+            return False
+        return True
+
+    def verify_peek(self, seat: int) -> None:
+        """Raise the error :meth:`peek` would raise; return ``None`` if it is allowed."""
+        self._check_peek(seat)
+
+    def _check_peek(self, seat: int) -> _PeekTarget:
+        self._check_seat(seat)
+        setup, table = self._setup, self._table
+        if self._sale.phase is _OVER:
+            raise IllegalAction("the game is over; no more moves are possible")
+        if not setup.peek:
+            raise IllegalAction(
+                f"{setup.ruleset.id} has no peek with {setup.players} players"
+                + (
+                    f" (only with {', '.join(map(str, setup.ruleset.peek_player_counts))})"
+                    if setup.ruleset.peek_player_counts
+                    else ""
+                )
+            )
+        target = table.peek_target
+        if target is None:
+            raise IllegalAction(
+                "nothing to peek at: a peek is allowed after a sale is awarded and before "
+                "the next opening bid"
+            )
+        sale = f"sale {target.sale}"
+        if target.winner is None:
+            raise IllegalAction(f"nothing to peek at: {sale} was not awarded")
+        if target.public:
+            raise IllegalAction(f"the amount of {sale} is public: its auctioneer won it")
+        if seat == target.auctioneer:
+            raise IllegalAction(f"seat {seat} ran {sale} and saw every bid")
+        if seat == target.winner:
+            raise IllegalAction(f"seat {seat} won {sale} and knows the amount")
+        if target.sale in table.peeked[seat]:
+            raise IllegalAction(f"seat {seat} has already seen the amount of {sale}")
+        limit = setup.ruleset.peeks_per_player
+        if table.peeks[seat] >= limit:
+            raise IllegalAction(
+                f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
+                "for this game"
+            )
+        return target
+
+    # ----------------------------------------------------------------- sale resolution
+
+    def _close_round(
+        self,
+        standing: tuple[int | None, ...],
+        open_bids: tuple[tuple[int, int], ...],
+        event: _Raw,
+    ) -> Game:
+        setup, sale = self._setup, self._sale
+        closed = (*sale.closed, tuple(sorted(open_bids)))
+        bids: tuple[int, ...] = standing  # type: ignore[assignment]  # every seat has bid now
+        outcome = settle(
+            setup.ruleset,
+            bids,
+            ties=sale.ties,
+            history=closed,
+            last_tile=sale.auctioneer is None,
+        )
+        events = self._log
+        if isinstance(outcome, Rebid):
+            new_sale = _Sale(
+                sale.number,
+                sale.round,
+                sale.company,
+                sale.auctioneer,
+                _REBIDDING,
+                sale.opening,
+                standing,
+                frozenset(outcome.seats),
+                sale.rebid + 1,
+                (),
+                closed,
+                outcome.ties,
+                (*sale.tie_log, outcome.seats),
+                *limits_of(setup.ruleset, sale.opening, False, True),
+            )
+            tie = (Tie, sale.number, outcome.seats, outcome.ties)
+            return Game._make(setup, self._table, new_sale, (*events, event, tie), len(events))
+        return self._finish_sale(bids, closed, outcome, (*events, event), len(events))
+
+    def _finish_sale(
+        self,
+        standing: tuple[int, ...],
+        closed: tuple[tuple[tuple[int, int], ...], ...],
+        outcome: Award | NoAward,
+        events: tuple[_Raw, ...],
+        last: int,
+    ) -> Game:
+        setup, sale, table = self._setup, self._sale, self._table
+        rules = setup.ruleset
+        players = setup.players
+        company = sale.company
+        assert company is not None
+        auctioneer = sale.auctioneer
+        new: list[_Raw] = []
+        holdings, spent, gaps = table.holdings, table.spent, table.gaps
+        winner: int | None = None
+        amount: int | None = None
+        public = False
+        reason: str | None = None
+        tie_log = sale.tie_log
+        if outcome.ties > len(tie_log):  # a last tie, decided by the fallback or unsold
+            highest = max(standing)
+            final = tuple(seat for seat in range(players) if standing[seat] == highest)
+            tie_log = (*tie_log, final)
+            new.append((Tie, sale.number, final, outcome.ties))
+        if isinstance(outcome, Award):
+            winner, amount = outcome.seat, outcome.amount
+            public = winner == auctioneer and rules.auctioneer_win_public
+            new.append((Awarded, sale.number, company, winner, amount, public, outcome.fallback))
+            holdings = _replace_at(holdings, winner, (*holdings[winner], company))
+            spent = _replace_at(spent, winner, spent[winner] + amount)
+        else:
+            reason = outcome.reason
+            new.append((NotAwarded, sale.number, company, reason))
+            if reason != "last-tile-tie":
+                gaps = (
+                    *gaps,
+                    Gap(
+                        reason,
+                        f"sale {sale.number} ({company}): after {outcome.ties} ties in a row "
+                        + (
+                            "no amount was bid exactly once in the sale"
+                            if reason == "no-unique-bid"
+                            else "every standing bid is tied"
+                        )
+                        + "; the tile is not sold",
+                    ),
+                )
+
+        zero_rounds, zero_counts = table.zero_rounds, table.zero_counts
+        zero_seats: tuple[int, ...] = ()
+        if setup.zero_bids and 0 in standing:
+            zero_seats = tuple(seat for seat in range(players) if standing[seat] == 0)
+            if zero_seats:
+                limit = rules.zero_bid_limit_per_round
+                scoring = tuple(
+                    seat
+                    for seat in zero_seats
+                    if not limit or zero_rounds[seat].count(sale.round) < limit
+                )
+                new.append((ZeroBids, sale.number, sale.round, zero_seats, scoring))
+                for seat in scoring:
+                    zero_rounds = _replace_at(zero_rounds, seat, (*zero_rounds[seat], sale.round))
+                    zero_counts = _replace_at(zero_counts, seat, zero_counts[seat] + 1)
+
+        facts = _SaleFacts(
+            sale, company, tie_log, winner, amount, public, reason, zero_seats, closed, players
+        )
+        peek_target = (
+            _PeekTarget(sale.number, auctioneer, winner, amount, public) if setup.peek else None
+        )
+        next_number = sale.number + 1
+        over = next_number == setup.sales
+        if over:
+            new.append((GameEnded, setup.sales))
+            peek_target = None
+        new_table = _Table(
+            holdings,
+            spent,
+            zero_rounds,
+            zero_counts,
+            table.peeks,
+            table.peeked,
+            (*table.facts, facts),
+            gaps,
+            peek_target,
+            [],
+            {},
+            table.cache,
+        )
+        if over:
+            next_sale = _Sale(
+                setup.sales,
+                sale.round,
+                None,
+                None,
+                _OVER,
+                None,
+                setup.no_bids,
+                _NO_SEATS,
+                0,
+                (),
+                (),
+                0,
+                (),
+                0,
+                None,
+            )
+        else:
+            next_sale = _opening_sale(setup, next_number)
+            new.append(_sale_opened(next_sale))
+        return Game._make(setup, new_table, next_sale, (*events, *new), last)
+
+    # ----------------------------------------------------------------- views and records
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now (see :mod:`qe_rules.views`)."""
+        self._check_seat(seat)
+        setup, table, sale = self._setup, self._table, self._sale
+        over = sale.phase is _OVER
+        is_auctioneer = seat == sale.auctioneer
+        my_bids = tuple(
+            amount for rnd in (*sale.closed, sale.open_bids) for who, amount in rnd if who == seat
+        )
+        target = table.peek_target
+        can_peek = (
+            target is not None
+            and target.winner is not None
+            and not target.public
+            and seat != target.auctioneer
+            and seat != target.winner
+            and target.sale not in table.peeked[seat]
+            and table.peeks[seat] < setup.ruleset.peeks_per_player
+        )
+        return PlayerView(
+            seat=seat,
+            ruleset=setup.ruleset.id,
+            players=setup.players,
+            nations=setup.nations,
+            industry=setup.industries[seat],
+            first_auctioneer=setup.first_auctioneer,
+            sales=setup.sales,
+            sale=sale.number,
+            round=sale.round,
+            phase=sale.phase,
+            auctioneer=sale.auctioneer,
+            company=sale.company,
+            remaining=0 if over else setup.sales - sale.number - 1,
+            to_act=sale.awaiting,
+            opening_bid=sale.opening,
+            tied=sale.tie_log[-1] if sale.phase is _REBIDDING else (),
+            ties=sale.ties,
+            my_bids=my_bids,
+            seen_bids=sale.closed
+            if is_auctioneer and setup.ruleset.auctioneer_sees_all_bids
+            else (),
+            limits=self._limits(seat) if seat in sale.awaiting else None,
+            holdings=table.holdings,
+            spent=table.spent[seat],
+            zero_bid_rounds=table.zero_counts,
+            peeks_used=table.peeks,
+            can_peek=can_peek,
+            history=table.history(seat, setup.ruleset.auctioneer_sees_all_bids),
+            industries=setup.industries if over else None,
+            result=self.result() if over else None,
+        )
+
+    def moves(self) -> tuple[Move, ...]:
+        """The moves made so far, in order."""
+        moves = []
+        for raw in self._log:
+            kind = raw[0]
+            if kind is OpeningBid or kind is SecretBid:
+                moves.append(Move("bid", raw[2], raw[3]))
+            elif kind is Peeked:
+                moves.append(Move("peek", raw[2]))
+        return tuple(moves)
+
+    def to_record(self) -> dict[str, Any]:
+        """The setup and the moves as JSON types; :func:`replay` reads it back."""
+        setup = self._setup
+        return GameRecord(
+            ruleset=setup.ruleset,
+            players=setup.players,
+            deck=setup.deck,
+            nations=setup.nations,
+            industries=setup.industries,
+            first_auctioneer=setup.first_auctioneer,
+            moves=self.moves(),
+        ).to_dict()
+
+    def apply(self, move: Move) -> Game:
+        """Play a :class:`~qe_rules.records.Move` (a bid or a peek)."""
+        if move.kind == "bid":
+            assert move.amount is not None
+            return self.bid(move.seat, move.amount)
+        if move.kind == "peek":
+            return self.peek(move.seat)
+        raise InvalidArgument(f"a move is 'bid' or 'peek', got {move.kind!r}")
+
+
+# Slot setters: Game's own __setattr__ refuses every change, so Game._make fills the slots
+# through their descriptors.
+_SET_SETUP = Game.__dict__["_setup"].__set__
+_SET_TABLE = Game.__dict__["_table"].__set__
+_SET_SALE = Game.__dict__["_sale"].__set__
+_SET_LOG = Game.__dict__["_log"].__set__
+_SET_LAST = Game.__dict__["_last"].__set__
+_SET_EVENTS = Game.__dict__["_events"].__set__
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _bid_name(sale: _Sale, seat: int) -> str:
+    if sale.phase is _OPENING:
+        return "the opening bid"
+    if sale.rebid:
+        return "a rebid"
+    return "a secret bid"
+
+
+def _opening_sale(setup: _Setup, index: int) -> _Sale:
+    players = setup.players
+    company = setup.deck[index]
+    round_ = index // players
+    if setup.last_tile and index == setup.sales - 1:
+        return _Sale(
+            index,
+            round_,
+            company,
+            None,
+            _BIDDING,
+            None,
+            setup.no_bids,
+            setup.everyone,
+            0,
+            (),
+            (),
+            0,
+            (),
+            *limits_of(setup.ruleset, None, False, False),
+        )
+    auctioneer = (setup.first_auctioneer + index) % players
+    return _Sale(
+        index,
+        round_,
+        company,
+        auctioneer,
+        _OPENING,
+        None,
+        setup.no_bids,
+        setup.singletons[auctioneer],
+        0,
+        (),
+        (),
+        0,
+        (),
+        setup.ruleset.min_secret_bid,
+        None,
+    )
+
+
+def _sale_opened(sale: _Sale) -> _Raw:
+    return (SaleOpened, sale.number, sale.round, sale.company, sale.auctioneer)
+
+
+def _distinct(
+    values: Iterable[Any] | None,
+    what: str,
+    parse: Any,
+    kind: type,
+    allowed: Sequence[Any],
+    count: int,
+) -> tuple[Any, ...] | None:
+    if values is None:
+        return None
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise InvalidArgument(f"{what} must be a list, got {values!r}")
+    items = []
+    for value in values:
+        if isinstance(value, kind):
+            items.append(value)
+        elif isinstance(value, str):
+            items.append(parse(value))
+        else:
+            raise InvalidArgument(f"{what}: {value!r} is not a {kind.__name__}")
+    names = ", ".join(getattr(a, "code", str(a)) for a in allowed)
+    if len(items) != count:
+        raise InvalidArgument(f"{what}: needs one per seat ({count}), got {len(items)}")
+    for item in items:
+        if item not in allowed:
+            raise InvalidArgument(
+                f"{what}: {getattr(item, 'code', item)} is not in play; in play: {names}"
+            )
+    if len(set(items)) != len(items):
+        raise InvalidArgument(f"{what}: each must be different, got a repeat")
+    return tuple(items)
+
+
+_CONSTANTS: Final[dict[tuple[RuleSet, int], tuple[Any, ...]]] = {}
+
+
+def _constants(rules: RuleSet, players: int) -> tuple[Any, ...]:
+    """The derived fields of ``_Setup``, the same for every game of a rule set and size."""
+    key = (rules, players)
+    found = _CONSTANTS.get(key)
+    if found is None:
+        found = (
+            len(rules.companies(players)),
+            rules.has_last_tile_rule(players),
+            rules.has_zero_bid_points(players),
+            rules.has_peek(players),
+            tuple(frozenset(range(players)) - {seat} for seat in range(players)),
+            tuple(frozenset((seat,)) for seat in range(players)),
+            frozenset(range(players)),
+            (None,) * players,
+        )
+        _CONSTANTS[key] = found
+    return found
+
+
+def new_game(
+    ruleset: RuleSet | str,
+    players: int,
+    *,
+    seed: int | str | None = None,
+    deck: Sequence[Company | str] | None = None,
+    nations: Sequence[Nation | str] | None = None,
+    industries: Sequence[Industry | str] | None = None,
+    first_auctioneer: int = 0,
+) -> Game:
+    """Set up a game.
+
+    ``ruleset`` is a :class:`~qe_rules.RuleSet` or a built-in id. Without ``deck``,
+    ``nations`` or ``industries`` these are dealt at random from ``seed`` (the same seed
+    gives the same game); given, they are checked and used as they are: ``deck`` is the
+    order of sale (a permutation of ``ruleset.companies(players)``), ``nations`` and
+    ``industries`` hold one per seat.
+    """
+    rules = get_ruleset(ruleset)
+    if type(players) is not int or players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise InvalidArgument(f"{rules.id} is played by {counts} players, not {players!r}")
+    if seed is not None and not isinstance(seed, int | str):
+        raise InvalidArgument(f"a seed is an int or a str, got {seed!r}")
+    if type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
+        raise InvalidArgument(
+            f"first_auctioneer is a seat from 0 to {players - 1}, got {first_auctioneer!r}"
+        )
+    rng = random.Random(seed)
+    canonical = rules.companies(players)
+    dealt_deck = list(canonical)
+    rng.shuffle(dealt_deck)
+    dealt_nations = list(rules.nations(players))
+    rng.shuffle(dealt_nations)
+    dealt_industries = list(rules.industries(players))
+    rng.shuffle(dealt_industries)
+
+    if deck is not None:
+        if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
+            raise InvalidArgument(f"deck must be a list of tiles, got {deck!r}")
+        tiles = tuple(c if isinstance(c, Company) else Company.parse(c) for c in deck)
+        if sorted(map(str, tiles)) != sorted(map(str, canonical)):
+            raise InvalidArgument(
+                f"deck must hold each of the {len(canonical)} tiles of the {players}-player "
+                f"deck of {rules.id} exactly once"
+            )
+        dealt_deck = list(tiles)
+    chosen_nations = _distinct(
+        nations, "nations", Nation.parse, Nation, rules.nations(players), players
+    )
+    chosen_industries = _distinct(
+        industries,
+        "industries",
+        Industry.parse,
+        Industry,
+        rules.industries(players),
+        players,
+    )
+    setup = _Setup(
+        rules,
+        players,
+        tuple(dealt_deck),
+        chosen_nations or tuple(dealt_nations[:players]),
+        chosen_industries or tuple(dealt_industries[:players]),
+        first_auctioneer,
+        *_constants(rules, players),
+    )
+    empty: tuple[tuple[Any, ...], ...] = ((),) * players
+    zeros = (0,) * players
+    table = _Table(
+        empty, zeros, empty, zeros, zeros, (_NO_SEATS,) * players, (), (), None, [], {}, None
+    )
+    sale = _opening_sale(setup, 0)
+    return Game._make(setup, table, sale, (_sale_opened(sale),), 0)
+
+
+def replay(record: dict[str, Any] | GameRecord) -> Game:
+    """Rebuild a game from ``Game.to_record()`` output, checking every move.
+
+    Raises :class:`~qe_rules.InvalidRecord` (and no other exception) for a malformed
+    record, naming the key or the move that failed.
+    """
+    data = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    try:
+        game = new_game(
+            data.ruleset,
+            data.players,
+            deck=data.deck,
+            nations=data.nations,
+            industries=data.industries,
+            first_auctioneer=data.first_auctioneer,
+        )
+    except RulesError as error:
+        raise InvalidRecord(f"setup: {error}") from None
+    for index, move in enumerate(data.moves):
+        try:
+            game = game.apply(move)
+        except RulesError as error:
+            raise InvalidRecord(f"move {index} ({move}): {error}") from None
+    return game

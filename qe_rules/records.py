@@ -1,0 +1,185 @@
+"""Game records: the setup of a game plus its moves, as JSON types.
+
+A record is what ``Game.to_record()`` returns and ``qe.replay()`` reads::
+
+    {
+      "format": "qe-rules/game", "version": 1,
+      "ruleset": "en",                  # a built-in id, or a whole rule set as data
+      "players": 4,
+      "deck": ["JP-FIN-1", ...],        # in the order the tiles are sold
+      "nations": ["US", "EU", "CN", "JP"],
+      "industries": ["AGRICULTURE", ...],
+      "first_auctioneer": 0,
+      "moves": [{"move": "bid", "seat": 0, "amount": 5}, {"move": "peek", "seat": 2}, ...]
+    }
+
+This module checks a record's shape; the engine replays its moves and checks each one.
+Every problem raises :class:`~qe_rules.InvalidRecord`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from qe_rules.components import Company, Industry, Nation
+from qe_rules.errors import InvalidRecord, RulesError
+from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "Move"]
+
+RECORD_FORMAT: Final = "qe-rules/game"
+RECORD_VERSION: Final = 1
+
+
+@attrs.frozen
+class Move:
+    """One move: ``Move("bid", seat, amount)`` or ``Move("peek", seat)``."""
+
+    kind: str
+    seat: int
+    amount: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The move as JSON types."""
+        if self.kind == "bid":
+            return {"move": "bid", "seat": self.seat, "amount": self.amount}
+        return {"move": self.kind, "seat": self.seat}
+
+    def __str__(self) -> str:
+        if self.kind == "bid":
+            return f"seat {self.seat} bids {self.amount}"
+        return f"seat {self.seat} {self.kind}s"
+
+
+@attrs.frozen(kw_only=True)
+class GameRecord:
+    """A game's setup and moves; ``to_dict``/``from_dict`` convert to and from JSON types."""
+
+    ruleset: RuleSet
+    players: int
+    deck: tuple[Company, ...]
+    nations: tuple[Nation, ...]
+    industries: tuple[Industry, ...]
+    first_auctioneer: int
+    moves: tuple[Move, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON types; a built-in rule set is written as its id."""
+        builtin = RULESETS.get(self.ruleset.id)
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "ruleset": self.ruleset.id if builtin == self.ruleset else self.ruleset.to_data(),
+            "players": self.players,
+            "deck": [str(c) for c in self.deck],
+            "nations": [n.code for n in self.nations],
+            "industries": [i.name for i in self.industries],
+            "first_auctioneer": self.first_auctioneer,
+            "moves": [m.to_dict() for m in self.moves],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Read a record's shape; raises :class:`~qe_rules.InvalidRecord` naming the key."""
+        if not isinstance(data, Mapping):
+            raise InvalidRecord(f"a game record must be an object, got {_short(data)}")
+        unknown = set(data) - set(_KEYS)
+        if unknown:
+            raise InvalidRecord(
+                f"unknown keys in the game record: {sorted(map(str, unknown))}; "
+                f"allowed: {', '.join(_KEYS)}"
+            )
+        missing = [key for key in _KEYS if key not in data]
+        if missing:
+            raise InvalidRecord(f"the game record lacks {', '.join(missing)}")
+        if data["format"] != RECORD_FORMAT:
+            raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {_short(data['format'])}")
+        if data["version"] != RECORD_VERSION or type(data["version"]) is not int:
+            raise InvalidRecord(
+                f"this library reads record version {RECORD_VERSION}, got {_short(data['version'])}"
+            )
+        return cls(
+            ruleset=_ruleset(data["ruleset"]),
+            players=_int(data["players"], "players"),
+            deck=_codes(data["deck"], "deck", Company.parse),
+            nations=_codes(data["nations"], "nations", Nation.parse),
+            industries=_codes(data["industries"], "industries", Industry.parse),
+            first_auctioneer=_int(data["first_auctioneer"], "first_auctioneer"),
+            moves=_moves(data["moves"]),
+        )
+
+
+_KEYS: Final = (
+    "format",
+    "version",
+    "ruleset",
+    "players",
+    "deck",
+    "nations",
+    "industries",
+    "first_auctioneer",
+    "moves",
+)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(value: Any, key: str) -> int:
+    if type(value) is not int:
+        raise InvalidRecord(f"'{key}' must be a whole number, got {_short(value)}")
+    return value
+
+
+def _ruleset(value: Any) -> RuleSet:
+    try:
+        if isinstance(value, str):
+            return get_ruleset(value)
+        if isinstance(value, Mapping):
+            return RuleSet.from_data(value)
+    except RulesError as error:
+        raise InvalidRecord(f"'ruleset': {error}") from None
+    raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {_short(value)}")
+
+
+def _codes(value: Any, key: str, parse: Any) -> tuple[Any, ...]:
+    if not isinstance(value, list):
+        raise InvalidRecord(f"'{key}' must be a list, got {_short(value)}")
+    items = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InvalidRecord(f"'{key}'[{index}] must be a string, got {_short(item)}")
+        try:
+            items.append(parse(item))
+        except RulesError as error:
+            raise InvalidRecord(f"'{key}'[{index}]: {error}") from None
+    return tuple(items)
+
+
+def _moves(value: Any) -> tuple[Move, ...]:
+    if not isinstance(value, list):
+        raise InvalidRecord(f"'moves' must be a list, got {_short(value)}")
+    moves = []
+    for index, item in enumerate(value):
+        where = f"move {index}"
+        if not isinstance(item, Mapping):
+            raise InvalidRecord(f"{where} must be an object, got {_short(item)}")
+        kind = item.get("move")
+        allowed = {"bid": {"move", "seat", "amount"}, "peek": {"move", "seat"}}
+        if not isinstance(kind, str) or kind not in allowed:
+            raise InvalidRecord(f"{where}: 'move' must be 'bid' or 'peek', got {_short(kind)}")
+        keys = set(item)
+        if keys != allowed[kind]:
+            raise InvalidRecord(
+                f"{where}: a {kind} move has exactly the keys {sorted(allowed[kind])}, "
+                f"got {sorted(map(str, keys))}"
+            )
+        seat = _int(item["seat"], f"{where}.seat")
+        amount = _int(item["amount"], f"{where}.amount") if kind == "bid" else None
+        moves.append(Move(kind, seat, amount))
+    return tuple(moves)

@@ -1,0 +1,145 @@
+"""One sale, as pure functions: which bids are legal, and how a bidding round ends.
+
+The engine and the verifier share these functions, so the verifier explores exactly the
+rules the engine enforces. A sale's bidding rounds are: the first bids (the opening bid
+and the secret bids), then rebids after ties. When a round closes, :func:`settle` says
+what happens: an award, a rebid by some seats, or no award.
+
+>>> import qe_rules as qe
+>>> from qe_rules.sales import settle
+>>> en = qe.get_ruleset("en")
+>>> settle(en, (5, 7, 7, 2), ties=0, history=(), last_tile=False)
+Rebid(seats=(1, 2), ties=1)
+>>> settle(en, (5, 6, 6, 2), ties=2, history=(), last_tile=False)
+Award(seat=0, amount=5, fallback=True, ties=3)
+>>> early = qe.get_ruleset("en-early")
+>>> rounds = [[(0, 5), (1, 5), (2, 5)], [(0, 3), (1, 3), (2, 3)], [(0, 4), (1, 4), (2, 4)]]
+>>> settle(early, (4, 4, 4), ties=2, history=rounds, last_tile=False)
+NoAward(reason='no-unique-bid', ties=3)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import attrs
+
+from qe_rules.rulesets import RebidScope, RuleSet, TieFallback
+
+__all__ = ["Award", "BidLimits", "NoAward", "Outcome", "Rebid", "bid_limits", "settle"]
+
+
+@attrs.frozen
+class Award:
+    """The sale is won by ``seat`` for ``amount``; ``fallback`` if the tie fallback chose it.
+
+    ``ties`` counts the ties in a row before the award (the last one included when the
+    fallback decided).
+    """
+
+    seat: int
+    amount: int
+    fallback: bool = False
+    ties: int = 0
+
+
+@attrs.frozen
+class Rebid:
+    """A tie for the highest bid: ``seats`` bid again; ``ties`` counts ties in a row."""
+
+    seats: tuple[int, ...]
+    ties: int
+
+
+@attrs.frozen
+class NoAward:
+    """The tile is not sold. ``reason`` is ``"last-tile-tie"`` (a rule of the text) or a
+    gap code (``"no-unique-bid"``, ``"no-untied-bid"``) where the text decides nothing."""
+
+    reason: str
+    ties: int
+
+
+Outcome = Award | Rebid | NoAward
+
+
+@attrs.frozen
+class BidLimits:
+    """What a bid may be: at least ``minimum``, and not ``forbidden`` (when set)."""
+
+    minimum: int
+    forbidden: int | None = None
+
+    def allows(self, amount: int) -> bool:
+        """Whether ``amount`` is a legal bid."""
+        return amount >= self.minimum and amount != self.forbidden
+
+
+def bid_limits(rules: RuleSet, *, opening: int | None, auctioneer: bool, rebid: bool) -> BidLimits:
+    """The limits on one bid.
+
+    ``opening`` is the sale's opening bid (``None`` while it is awaited, and on a last tile
+    without auctioneer); ``auctioneer`` whether the bidder runs the sale; ``rebid`` whether
+    this is a rebid after a tie. An auctioneer's rebid keeps the opening minimum (the
+    ``early-tied-auctioneer-rebids`` interpretation).
+    """
+    return BidLimits(*limits_of(rules, opening, auctioneer, rebid))
+
+
+def limits_of(
+    rules: RuleSet, opening: int | None, auctioneer: bool, rebid: bool
+) -> tuple[int, int | None]:
+    """:func:`bid_limits` as a plain ``(minimum, forbidden)`` pair, for hot loops."""
+    if auctioneer:
+        if not rebid:
+            return rules.min_opening_bid, None
+        return rules.min_opening_bid, None if rules.rebid_may_equal_opening else opening
+    if opening is None:
+        return rules.min_secret_bid, None
+    may_equal = rules.rebid_may_equal_opening if rebid else rules.secret_bid_may_equal_opening
+    return rules.min_secret_bid, None if may_equal else opening
+
+
+def settle(
+    rules: RuleSet,
+    standing: Sequence[int],
+    *,
+    ties: int,
+    history: Sequence[Sequence[tuple[int, int]]],
+    last_tile: bool,
+) -> Outcome:
+    """What happens when a bidding round closes.
+
+    ``standing`` holds each seat's current bid (by seat); ``ties`` how many ties in a row
+    came before this comparison; ``history`` every bidding round of the sale so far, each a
+    sequence of ``(seat, amount)`` (used by the ``highest-unique-in-sale`` fallback);
+    ``last_tile`` whether this is a last tile without auctioneer.
+    """
+    highest = max(standing)
+    if standing.count(highest) == 1:
+        return Award(standing.index(highest), highest, ties=ties)
+    top = tuple(seat for seat, amount in enumerate(standing) if amount == highest)
+    tie = ties + 1
+    if last_tile and rules.last_tile_tie_awards_nothing:
+        return NoAward("last-tile-tie", tie)
+    fallback = rules.tie_fallback
+    if tie >= rules.ties_before_fallback and fallback is not TieFallback.NONE:
+        if fallback is TieFallback.HIGHEST_UNTIED:
+            counts = Counter(standing)
+            untied = [amount for amount, n in counts.items() if n == 1]
+            if not untied:
+                return NoAward("no-untied-bid", tie)
+            amount = max(untied)
+            return Award(standing.index(amount), amount, fallback=True, ties=tie)
+        bids = [bid for rnd in history for bid in rnd]
+        counts = Counter(amount for _, amount in bids)
+        unique = [amount for amount, n in counts.items() if n == 1]
+        if not unique:
+            return NoAward("no-unique-bid", tie)
+        amount = max(unique)
+        seat = next(seat for seat, named in bids if named == amount)
+        return Award(seat, amount, fallback=True, ties=tie)
+    if rules.rebidders is RebidScope.ALL:
+        return Rebid(tuple(range(len(standing))), tie)
+    return Rebid(top, tie)
