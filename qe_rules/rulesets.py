@@ -1370,8 +1370,10 @@ _CITATIONS: Final[dict[str, tuple[str, dict[str, _Cite]]]] = {
             "de": "Schlusswertung/Monopolisierung, Diversifikation",
             "de-summary": (
                 "Ermittlung der Siegpunkte",
-                "The page never mentions the token in scoring; taken from de.",
-                _Q,
+                "The introduction lets every tile and 'Industrieplättchen' count in all "
+                "categories, but the monopolization and diversification paragraphs leave the "
+                "token out; read like de, where the token counts in those two.",
+                _I,
             ),
         },
     ),
@@ -1508,8 +1510,14 @@ _COMMON_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
     Interpretation(
         "zero-bid-is-standing-bid",
         "A zero bid counts when it is the player's standing bid at the end of the sale "
-        "(a zero rebid included).",
+        "(a zero rebid included), whether or not the sale awards the tile.",
         ("zero_bid_points",),
+    ),
+    Interpretation(
+        "diversification-best-partition",
+        "No text says how a player's tiles and token are split into diversification sets; "
+        "the split that scores the most is used.",
+        ("diversification",),
     ),
     Interpretation(
         "last-tile-amount-private",
@@ -1540,7 +1548,8 @@ _COMMON_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
 _PEEK_INTERPRETATION: Final = Interpretation(
     "peek-window",
     "A peek may be made from a sale's award until the next opening bid, by a player who is "
-    "neither that sale's auctioneer nor its winner, and only while the amount is secret.",
+    "neither that sale's auctioneer nor its winner, and only while the amount is secret; it "
+    "shows the winning amount (after a tie fallback, not the tied highest bid).",
     ("peek_player_counts",),
 )
 
@@ -1566,6 +1575,12 @@ _EARLY_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
         ("no-unique-bid",),
     ),
     Interpretation(
+        "early-owner-knows-token",
+        "The text deals the tokens face down without saying that owners may look at their "
+        "own; read like the other texts: each player knows their own token only.",
+        ("industries_in_play",),
+    ),
+    Interpretation(
         "early-elimination-by-total",
         "The spending category's 'highest bid' means the highest total spend, as in the "
         "Winner section.",
@@ -1576,14 +1591,16 @@ _EARLY_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
 _SUMMARY_INTERPRETATIONS: Final[tuple[Interpretation, ...]] = (
     Interpretation(
         "summary-slips-follow-de",
-        "Where the page contradicts itself (elimination 'in one round', tiles counting "
-        "'at least once', zero bids without a limit) or is silent (the token in scoring), "
-        "it is read like the de rulebook it summarises.",
+        "Where the page contradicts itself or the rulebook (elimination 'in one round', "
+        "tiles counting 'at least once', zero bids without a limit, nationalization of "
+        "tiles 'zu einer Nation' rather than one's own) or is unclear (the token in "
+        "scoring, the rules for rebids), it is read like the de rulebook it summarises.",
         (
             "eliminate_highest_spender",
             "zero_bid_limit_per_round",
             "token_categories",
             "rebid_may_equal_opening",
+            "nationalization",
         ),
     ),
     Interpretation(

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for QE: rule sets, player records, games.
+"""Hypothesis strategies for QE: rule sets, player records, moves and games.
 
 Needs the ``verify`` extra (``pip install 'qe-rules[verify]'``); ``import qe_rules``
 works without it. Apps that embed the library can property-test themselves with these::
@@ -6,25 +6,45 @@ works without it. Apps that embed the library can property-test themselves with 
     from hypothesis import given
     from qe_rules import strategies as qst
 
-    @given(qst.scoring_inputs())
-    def test_my_scoreboard(case):
-        ruleset, records = case
+    @given(qst.games(finished=True))
+    def test_my_scoreboard_shows_the_winner(game):
+        board = my_app.render(game.result())
         ...
+
+Bids are drawn from small ranges on purpose, so that ties, rebids, fallbacks and zero bids
+are common.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 
-from qe_rules.rulesets import RULESETS, RuleSet
+from qe_rules.engine import Game, new_game
+from qe_rules.records import Move
+from qe_rules.rulesets import (
+    RULESETS,
+    BeyondTable,
+    FinalTieBreak,
+    RebidScope,
+    RuleSet,
+    TieFallback,
+)
 from qe_rules.scoring import PlayerRecord
 
 __all__ = [
+    "bids",
     "builtin_rulesets",
+    "games",
+    "illegal_moves",
+    "legal_moves",
     "player_counts",
     "player_records",
+    "ruleset_variations",
+    "rulesets",
     "scoring_inputs",
 ]
 
@@ -32,6 +52,59 @@ __all__ = [
 def builtin_rulesets() -> st.SearchStrategy[RuleSet]:
     """One of the four built-in rule sets."""
     return st.sampled_from(list(RULESETS.values()))
+
+
+@st.composite
+def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
+    """A valid rule set that differs from a built-in (or ``base``) in random rules.
+
+    The variations keep every game finite: the tie fallback is never ``none`` here.
+    """
+    rules = base or draw(builtin_rulesets())
+    changes: dict[str, Any] = {}
+    for name in (
+        "secret_bid_may_equal_opening",
+        "rebid_may_equal_opening",
+        "auctioneer_win_public",
+        "last_tile_tie_awards_nothing",
+        "lowest_spend_bonus_to_all_tied",
+        "eliminate_all_tied_highest",
+    ):
+        if draw(st.booleans()):
+            changes[name] = not getattr(rules, name)
+    if draw(st.booleans()):
+        changes["tie_fallback"] = draw(
+            st.sampled_from([TieFallback.HIGHEST_UNTIED, TieFallback.HIGHEST_UNIQUE_IN_SALE])
+        )
+    if draw(st.booleans()):
+        changes["ties_before_fallback"] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        changes["rebidders"] = draw(st.sampled_from(list(RebidScope)))
+    if draw(st.booleans()):
+        changes["min_opening_bid"] = draw(st.integers(0, 3))
+    if draw(st.booleans()):
+        changes["zero_bid_player_counts"] = draw(st.sampled_from([(), (4, 5), (3, 4, 5)]))
+        changes["zero_bid_limit_per_round"] = draw(st.integers(0, 2))
+    if draw(st.booleans()):
+        changes["peek_player_counts"] = draw(st.sampled_from([(), (5,), (4, 5)]))
+        changes["peeks_per_player"] = draw(st.integers(0, 2))
+    if draw(st.booleans()):
+        changes["final_tiebreak"] = draw(st.sampled_from(list(FinalTieBreak)))
+        changes["beyond_table"] = draw(st.sampled_from(list(BeyondTable)))
+    if draw(st.booleans()):
+        small = draw(st.lists(st.integers(0, 12), min_size=2, max_size=2))
+        large = draw(st.lists(st.integers(0, 25), min_size=3, max_size=3))
+        changes["diversification"] = {
+            3: {3: small[0], 4: small[1]},
+            4: {3: small[0], 4: small[1]},
+            5: {3: large[0], 4: large[1], 5: large[2]},
+        }
+    return attrs.evolve(rules, id=f"{rules.id}-variation", **changes)
+
+
+def rulesets() -> st.SearchStrategy[RuleSet]:
+    """A built-in rule set or a random variation of one."""
+    return st.one_of(builtin_rulesets(), ruleset_variations())
 
 
 def player_counts(ruleset: RuleSet) -> st.SearchStrategy[int]:
@@ -82,3 +155,88 @@ def scoring_inputs(
     ruleset = draw(st.sampled_from(list(rulesets or RULESETS.values())))
     players = draw(player_counts(ruleset))
     return ruleset, draw(player_records(ruleset, players))
+
+
+@st.composite
+def bids(draw: st.DrawFn, game: Game, seat: int, *, spread: int = 4) -> int:
+    """A legal bid for ``seat`` (whose bid must be awaited): mostly within ``spread`` of
+    the minimum, sometimes larger."""
+    limits = game.bid_limits(seat)
+    if limits is None:
+        raise ValueError(f"seat {seat} is not to act")
+    top = limits.minimum + draw(st.sampled_from((spread, spread, spread, 40)))
+    amount = draw(st.integers(limits.minimum, top))
+    if amount == limits.forbidden:
+        amount += 1
+    return amount
+
+
+@st.composite
+def legal_moves(draw: st.DrawFn, game: Game, *, peek_chance: float = 0.1) -> Move:
+    """A legal move in a game that is not over: a bid by a seat to act, or now and then
+    a peek by a seat that may peek."""
+    if game.is_over:
+        raise ValueError("the game is over")
+    peekers = [s for s in range(game.players) if game.can_peek(s)]
+    if peekers and draw(st.floats(0, 1)) < peek_chance:
+        return Move("peek", draw(st.sampled_from(peekers)))
+    seat = draw(st.sampled_from(sorted(game.to_act)))
+    return Move("bid", seat, draw(bids(game, seat)))
+
+
+@st.composite
+def illegal_moves(draw: st.DrawFn, game: Game) -> tuple[str, Any, Any]:
+    """A move the game must refuse, as ``(kind, seat, amount)``: out of turn, below the
+    minimum, equal to a forbidden amount, a peek that is not allowed, or a malformed
+    seat or amount (which may not even be an int)."""
+    players = game.players
+    options: list[tuple[str, Any, Any]] = []
+    waiting = sorted(game.to_act)
+    idle = [s for s in range(players) if s not in game.to_act]
+    if idle:
+        options.append(("bid", draw(st.sampled_from(idle)), draw(st.integers(0, 20))))
+    for seat in waiting:
+        limits = game.bid_limits(seat)
+        assert limits is not None
+        options.append(("bid", seat, limits.minimum - draw(st.integers(1, 5))))
+        if limits.forbidden is not None:
+            options.append(("bid", seat, limits.forbidden))
+    blocked = [s for s in range(players) if not game.can_peek(s)]
+    if blocked:
+        options.append(("peek", draw(st.sampled_from(blocked)), None))
+    bad_seat = draw(st.one_of(st.integers(-3, -1), st.integers(players, players + 3)))
+    options.append(("bid", bad_seat, 3))
+    options.append(("peek", draw(st.sampled_from([bad_seat, True, "1", 1.0])), None))
+    bad_amount = draw(st.sampled_from([2.0, True, False, "3", None, 2.5]))
+    options.append(("bid", draw(st.sampled_from(waiting or [0])), bad_amount))
+    return draw(st.sampled_from(options))
+
+
+@st.composite
+def games(
+    draw: st.DrawFn,
+    rulesets: Sequence[RuleSet] | None = None,
+    players: int | None = None,
+    *,
+    finished: bool = False,
+    peek_chance: float = 0.1,
+) -> Game:
+    """A game after a random number of legal moves (all of them if ``finished``).
+
+    Rule sets are the built-ins unless given; the setup (deck order, nations, tokens,
+    first auctioneer) is random.
+    """
+    ruleset = draw(st.sampled_from(list(rulesets or RULESETS.values())))
+    count = players if players is not None else draw(player_counts(ruleset))
+    game = new_game(
+        ruleset,
+        count,
+        seed=draw(st.integers(0, 2**32 - 1)),
+        first_auctioneer=draw(st.integers(0, count - 1)),
+    )
+    stop = None if finished else draw(st.integers(0, 3 * count * game.ruleset.sales(count)))
+    moves = 0
+    while not game.is_over and (stop is None or moves < stop):
+        game = game.apply(draw(legal_moves(game, peek_chance=peek_chance)))
+        moves += 1
+    return game
