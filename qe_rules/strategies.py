@@ -209,7 +209,8 @@ def illegal_moves(draw: st.DrawFn, game: Game) -> tuple[str, Any, Any]:
     options.append(("peek", draw(st.sampled_from([bad_seat, True, "1", 1.0])), None))
     bad_amount = draw(st.sampled_from([2.0, True, False, "3", None, 2.5]))
     options.append(("bid", draw(st.sampled_from(waiting or [0])), bad_amount))
-    return draw(st.sampled_from(options))
+    chosen: tuple[str, Any, Any] = draw(st.sampled_from(options))
+    return chosen
 
 
 @st.composite
