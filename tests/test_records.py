@@ -1,0 +1,160 @@
+"""Game records: round trips through JSON, and corrupt records raise InvalidRecord only."""
+
+import copy
+import json
+import pickle
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import qe_rules as qe
+from qe_rules import strategies as qst
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@given(qst.games())
+@SETTINGS
+def test_replay_of_a_json_record_is_the_same_game(game):
+    record = json.loads(json.dumps(game.to_record()))
+    again = qe.replay(record)
+    assert again == game
+    assert hash(again) == hash(game)
+    assert again.events == game.events
+    assert [again.view(s) for s in range(game.players)] == [
+        game.view(s) for s in range(game.players)
+    ]
+    assert again.to_record() == record
+
+
+def test_a_custom_rule_set_travels_inside_the_record():
+    house = attrs.evolve(qe.get_ruleset("en"), id="house", secret_bid_may_equal_opening=True)
+    game = qe.new_game(house, 4, seed=1).bid(0, 5).bid(1, 5)
+    record = json.loads(json.dumps(game.to_record()))
+    assert isinstance(record["ruleset"], dict) and record["ruleset"]["id"] == "house"
+    assert qe.replay(record) == game
+    renamed = attrs.evolve(qe.get_ruleset("en"), id="en", zero_bid_points=3)
+    record = qe.new_game(renamed, 4, seed=1).to_record()
+    assert isinstance(record["ruleset"], dict)  # not the built-in en, despite its id
+
+
+@given(qst.rulesets(), st.data())
+@settings(max_examples=30, deadline=None)
+def test_games_under_random_rule_sets_round_trip(rules, data):
+    game = data.draw(qst.games(rulesets=[rules]))
+    assert qe.replay(json.loads(json.dumps(game.to_record()))) == game
+
+
+def test_builtin_rule_sets_are_written_as_ids():
+    record = qe.new_game("de", 3, seed=1).to_record()
+    assert record["ruleset"] == "de"
+    assert record["format"] == "qe-rules/game" and record["version"] == 1
+    assert record["moves"] == []
+
+
+def test_games_pickle_and_copy_by_their_record():
+    game = qe.new_game("en", 5, seed=2).bid(0, 3)
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert copy.deepcopy(game) == game
+
+
+def test_a_failing_move_is_named():
+    record = qe.new_game("en", 4, seed=2).bid(0, 3).bid(1, 5).to_record()
+    record["moves"][1]["amount"] = 3
+    with pytest.raises(qe.InvalidRecord, match=r"move 1 \(seat 1 bids 3\): .*may not equal"):
+        qe.replay(record)
+    record["moves"][1] = {"move": "bid", "seat": 0, "amount": 4}
+    with pytest.raises(qe.InvalidRecord, match=r"move 1 \(seat 0 bids 4\): .*already bid"):
+        qe.replay(record)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.pop("deck"), "lacks deck"),
+        (lambda r: r.update(extra=1), "unknown keys"),
+        (lambda r: r.update(format="chess"), "'format' must be"),
+        (lambda r: r.update(version=2), "record version 1"),
+        (lambda r: r.update(ruleset="fr"), "unknown rule set 'fr'"),
+        (lambda r: r.update(ruleset={"id": "x"}), "'ruleset'"),
+        (lambda r: r.update(players="4"), "'players' must be a whole number"),
+        (lambda r: r.update(players=6), "setup: .*not 6"),
+        (lambda r: r["deck"].pop(), "setup: deck must hold"),
+        (lambda r: r["deck"].__setitem__(0, "XX-FIN-2"), r"'deck'\[0\]"),
+        (lambda r: r["nations"].__setitem__(0, 7), r"'nations'\[0\] must be a string"),
+        (lambda r: r.update(first_auctioneer=True), "'first_auctioneer' must be"),
+        (lambda r: r.update(moves={}), "'moves' must be a list"),
+        (lambda r: r["moves"].append([]), "move 0 must be an object"),
+        (lambda r: r["moves"].append({"move": "pass", "seat": 0}), "'bid' or 'peek'"),
+        (lambda r: r["moves"].append({"move": "bid", "seat": 0}), "exactly the keys"),
+        (lambda r: r["moves"].append({"move": "bid", "seat": 0, "amount": 1.5}), "amount"),
+        (lambda r: r["moves"].append({"move": "peek", "seat": 1}), "move 0 .*nothing to peek"),
+    ],
+)
+def test_corrupt_records(change, message):
+    record = qe.new_game("en", 5, seed=2).to_record()
+    change(record)
+    with pytest.raises(qe.InvalidRecord, match=message):
+        qe.replay(record)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=20,
+)
+
+
+@given(JSON)
+@settings(max_examples=200, deadline=None)
+def test_random_json_raises_only_invalid_record(data):
+    with pytest.raises(qe.InvalidRecord):
+        qe.replay(data)
+
+
+def mutate(record, data):
+    """One random corruption of a valid record."""
+    record = json.loads(json.dumps(record))
+    target = data.draw(st.sampled_from(["top", "deck", "nations", "industries", "moves"]))
+    value = data.draw(JSON)
+    if target == "top":
+        key = data.draw(st.sampled_from([*record, "other"]))
+        if data.draw(st.booleans()):
+            record.pop(key, None)
+        else:
+            record[key] = value
+    elif target == "moves" and record["moves"]:
+        moves = record["moves"]
+        index = data.draw(st.integers(0, len(moves) - 1))
+        how = data.draw(st.sampled_from(["amount", "seat", "drop", "swap", "value", "key"]))
+        if how == "amount" and "amount" in moves[index]:
+            moves[index]["amount"] = data.draw(st.integers(-5, 50))
+        elif how == "seat":
+            moves[index]["seat"] = data.draw(st.integers(-1, 6))
+        elif how == "drop":
+            moves.pop(index)
+        elif how == "swap":
+            other = data.draw(st.integers(0, len(moves) - 1))
+            moves[index], moves[other] = moves[other], moves[index]
+        elif how == "value":
+            moves[index] = value
+        else:
+            moves[index][data.draw(st.sampled_from(["move", "seat", "amount", "x"]))] = value
+    elif isinstance(record.get(target), list) and record[target]:
+        items = record[target]
+        items[data.draw(st.integers(0, len(items) - 1))] = value
+    return record
+
+
+@given(qst.games(), st.data())
+@settings(max_examples=150, deadline=None)
+def test_mutated_records_replay_or_raise_invalid_record(game, data):
+    record = mutate(game.to_record(), data)
+    try:
+        replayed = qe.replay(record)
+    except qe.InvalidRecord as error:
+        assert str(error)
+    else:
+        assert isinstance(replayed, qe.Game)
