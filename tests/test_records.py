@@ -154,7 +154,6 @@ def test_mutated_records_replay_or_raise_invalid_record(game, data):
     record = mutate(game.to_record(), data)
     try:
         replayed = qe.replay(record)
-    except qe.InvalidRecord as error:
-        assert str(error)
-    else:
-        assert isinstance(replayed, qe.Game)
+    except qe.InvalidRecord:
+        return
+    assert isinstance(replayed, qe.Game)

@@ -12,8 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import qe_rules as qe
-from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
-from qe_rules import engine
+from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids, engine
 from qe_rules import strategies as qst
 
 SETTINGS = settings(max_examples=60, deadline=None)
