@@ -4,6 +4,7 @@ import re
 
 import attrs
 import pytest
+from hypothesis import event as note_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -351,13 +352,14 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def a_finished_game_has_one_winner_or_a_gap(self):
+        note_event("over" if self.game.is_over else "in progress")
         if self.game.is_over:
             result = self.game.result()
             assert len(result.winners) == 1 or result.gaps
             assert result == qe.score_game(self.game.ruleset, self.game.records())
 
 
-GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=40, deadline=None)
+GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=80, deadline=None)
 test_game_machine = GameMachine.TestCase
 
 
