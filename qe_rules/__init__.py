@@ -6,11 +6,21 @@
 
 Modules, in the order data flows (a module imports only from modules above it):
 ``errors`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
-``views`` -> ``records`` -> ``engine`` -> tools (``strategies``, ``cli``).
+``views`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
+``reports``, ``verify``, ``agents``, ``simulate``, ``strategies``, ``cli``).
 """
 
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
+from qe_rules.discrepancies import (
+    DISCREPANCIES,
+    Discrepancy,
+    DiscrepancyKind,
+    Reading,
+    find_discrepancies,
+    get_discrepancy,
+)
 from qe_rules.engine import Game, new_game, replay
 from qe_rules.errors import (
     GameNotOver,
@@ -33,6 +43,7 @@ from qe_rules.events import (
     Tie,
     ZeroBids,
 )
+from qe_rules.glossary import GLOSSARY, Term, lookup_term, translate_term
 from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import (
     GAP_CODES,
@@ -51,6 +62,7 @@ from qe_rules.rulesets import (
     Source,
     TieFallback,
     get_ruleset,
+    load_ruleset,
 )
 from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
@@ -60,7 +72,9 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "COMPANIES",
+    "DISCREPANCIES",
     "GAP_CODES",
+    "GLOSSARY",
     "RULESETS",
     "SOURCES",
     "Award",
@@ -70,7 +84,10 @@ __all__ = [
     "BidLimits",
     "Category",
     "Company",
+    "Discrepancy",
+    "DiscrepancyKind",
     "Event",
+    "FieldDiff",
     "FinalTieBreak",
     "FirstAuctioneer",
     "FrozenDict",
@@ -86,6 +103,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidRecord",
     "InvalidRuleSet",
+    "MetadataDiff",
     "Move",
     "Nation",
     "NationAssignment",
@@ -97,22 +115,31 @@ __all__ = [
     "PlayerRecord",
     "PlayerView",
     "Provenance",
+    "Reading",
     "Rebid",
     "RebidScope",
     "RuleSet",
+    "RuleSetDiff",
     "RulesError",
     "SaleOpened",
     "SaleView",
     "ScoreSheet",
     "SecretBid",
     "Source",
+    "Term",
     "Tie",
     "TieFallback",
     "UnknownRuleSet",
     "ZeroBids",
     "__version__",
+    "diff",
+    "find_discrepancies",
+    "get_discrepancy",
     "get_ruleset",
+    "load_ruleset",
+    "lookup_term",
     "new_game",
     "replay",
     "score_game",
+    "translate_term",
 ]

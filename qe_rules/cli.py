@@ -1,8 +1,15 @@
 """The ``qe-rules`` command line.
 
-``qe-rules variants`` lists the rule sets; ``qe-rules score FILE.json`` scores a game's
-final holdings (``--example`` scores the rulebooks' scoring example). Errors in the input
-print one line on stderr and exit with status 2.
+- ``qe-rules variants``: the built-in rule sets.
+- ``qe-rules score FILE.json``: score a game's final holdings (``--example`` scores the
+  rulebooks' scoring example).
+- ``qe-rules rules ID``: every rule of a rule set with its citation.
+- ``qe-rules diff A B``: where two rule sets differ.
+- ``qe-rules discrepancies``: the register of differences between the texts.
+- ``qe-rules glossary [TERM]``: German-English game terms.
+
+A rule set argument is a built-in id or a TOML file. Errors in the input print one line on
+stderr and exit with status 2.
 """
 
 from __future__ import annotations
@@ -10,13 +17,18 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, TextIO
 
+from qe_rules import reports
+from qe_rules.diffs import diff
+from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.errors import RulesError
-from qe_rules.rulesets import RULESETS, SOURCES, Category, get_ruleset
+from qe_rules.glossary import GLOSSARY, lookup_term
+from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, get_ruleset, load_ruleset
 from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
 
 __all__ = ["main"]
@@ -171,6 +183,102 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- rule sets
+
+
+def _ruleset_arg(text: str) -> RuleSet:
+    """A built-in id or a TOML file."""
+    if text in RULESETS:
+        return RULESETS[text]
+    if text.endswith(".toml") or os.path.exists(text):
+        return load_ruleset(text)
+    raise _InputError(
+        f"unknown rule set {text!r}: give a built-in id ({', '.join(RULESETS)}) or a .toml file"
+    )
+
+
+def _emit(out: TextIO, data: Any) -> None:
+    json.dump(data, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    if args.format == "json":
+        _emit(out, ruleset.to_data())
+    elif args.format == "toml":
+        out.write(ruleset.to_toml(base=args.base))
+    elif args.format == "markdown":
+        out.write(reports.ruleset_markdown(ruleset))
+    else:
+        print(reports.ruleset_text(ruleset), file=out)
+    return EXIT_OK
+
+
+def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    change = diff(_ruleset_arg(args.a), _ruleset_arg(args.b))
+    if args.format == "json":
+        _emit(out, change.to_dict())
+    elif args.format == "markdown":
+        out.write(reports.diff_markdown(change))
+    else:
+        print(reports.diff_text(change), file=out)
+    return EXIT_OK
+
+
+def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
+    entries = find_discrepancies(kind=args.kind, source=args.source, topic=args.topic)
+    if args.format == "json":
+        _emit(
+            out,
+            [
+                {
+                    "id": e.id,
+                    "topic": e.topic,
+                    "kind": e.kind.value,
+                    "summary": e.summary,
+                    "readings": [
+                        {"source": r.source, "section": r.section, "says": r.says}
+                        for r in e.readings
+                    ],
+                    "resolution": e.resolution,
+                    "fields": list(e.fields),
+                    "interpretations": list(e.interpretations),
+                }
+                for e in entries
+            ],
+        )
+    elif args.format == "markdown":
+        out.write(reports.discrepancies_markdown(entries))
+    else:
+        print(reports.discrepancies_text(entries), file=out)
+    return EXIT_OK
+
+
+def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
+    terms = lookup_term(args.term) if args.term else GLOSSARY
+    if not terms:
+        raise _InputError(f"no glossary term matches {args.term!r}; run qe-rules glossary")
+    if args.format == "json":
+        _emit(
+            out,
+            [
+                {
+                    "en": t.en,
+                    "de": t.de,
+                    "kind": t.kind,
+                    "note": t.note,
+                    "en_variants": list(t.en_variants),
+                    "de_variants": list(t.de_variants),
+                }
+                for t in terms
+            ],
+        )
+    else:
+        print(reports.glossary_text(terms), file=out)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -196,6 +304,54 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
     score.add_argument("--format", choices=("text", "json"), default="text")
     score.set_defaults(run=_cmd_score)
+
+    rules = commands.add_parser(
+        "rules",
+        help="show every rule of a rule set with its citation",
+        description="Show a rule set: every rule, its value and where it comes from. "
+        "--format toml writes a file that load_ruleset reads back (with --base, only what "
+        "differs from that built-in rule set).",
+    )
+    rules.add_argument("ruleset", metavar="ID", help="a built-in id or a .toml file")
+    rules.add_argument("--format", choices=("text", "markdown", "json", "toml"), default="text")
+    rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
+    rules.set_defaults(run=_cmd_rules)
+
+    differ = commands.add_parser(
+        "diff",
+        help="show where two rule sets differ",
+        description="List every rule on which rule set B differs from rule set A, with both "
+        "values and both citations. Exits 0 whether or not they differ.",
+    )
+    differ.add_argument("a", metavar="A", help="a built-in id or a .toml file")
+    differ.add_argument("b", metavar="B", help="a built-in id or a .toml file")
+    differ.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    differ.set_defaults(run=_cmd_diff)
+
+    register = commands.add_parser(
+        "discrepancies",
+        help="list where the QE texts differ or are unclear",
+        description=f"The discrepancy register ({len(DISCREPANCIES)} entries).",
+    )
+    register.add_argument(
+        "--class",
+        dest="kind",
+        choices=[k.value for k in DiscrepancyKind],
+        help="only entries of this class",
+    )
+    register.add_argument("--source", choices=list(SOURCES), help="only entries citing a text")
+    register.add_argument("--topic", choices=list(TOPICS), metavar="TOPIC", help="only a topic")
+    register.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    register.set_defaults(run=_cmd_discrepancies)
+
+    glossary = commands.add_parser(
+        "glossary",
+        help="German-English game terms",
+        description="The glossary, or the terms matching TERM in either language.",
+    )
+    glossary.add_argument("term", nargs="?", metavar="TERM")
+    glossary.add_argument("--format", choices=("text", "json"), default="text")
+    glossary.set_defaults(run=_cmd_glossary)
     return parser
 
 

@@ -5,7 +5,7 @@ a slip, or an ambiguity), what every relevant text says (a paraphrase with its s
 and section, never a quotation), and how the built-in rule sets resolve it: the rule
 fields that encode it and the interpretation codes that settle it::
 
-    >>> from qe_rules.discrepancies import DiscrepancyKind, discrepancies, get_discrepancy
+    >>> from qe_rules.discrepancies import DiscrepancyKind, find_discrepancies, get_discrepancy
     >>> entry = get_discrepancy("secret-bid-equal-to-opening")
     >>> entry.kind, entry.fields
     (<DiscrepancyKind.RULE: 'rule'>, ('secret_bid_may_equal_opening',))
@@ -13,7 +13,7 @@ fields that encode it and the interpretation codes that settle it::
     ('en', 'en-early', 'de', 'de-summary')
     >>> print(entry.readings[1])
     en-early §Gameplay/2. Secret Bids: Any whole number from zero up; the text makes no exception for the auctioneer's amount.
-    >>> [d.id for d in discrepancies(kind="slip", topic="elimination")]
+    >>> [d.id for d in find_discrepancies(kind="slip", topic="elimination")]
     ['summary-elimination-in-a-round']
 
 Sections are named as in the rule sets' citations (``RuleSet.cite``).
@@ -38,7 +38,7 @@ __all__ = [
     "Discrepancy",
     "DiscrepancyKind",
     "Reading",
-    "discrepancies",
+    "find_discrepancies",
     "get_discrepancy",
 ]
 
@@ -649,7 +649,7 @@ DISCREPANCIES: Final[tuple[Discrepancy, ...]] = (
             Reading(
                 "en",
                 "Gameplay/3. Award the company tile",
-                "The auctioneer examines every bid tile and names the highest bidder.",
+                "All bid tiles go to the auctioneer, who looks at them and names the highest bidder.",
             ),
             Reading(
                 "en",
@@ -697,7 +697,7 @@ DISCREPANCIES: Final[tuple[Discrepancy, ...]] = (
             Reading(
                 "en",
                 "Gameplay/3. Award the company tile",
-                "The auctioneer examines every bid tile.",
+                "All bid tiles are looked at by the auctioneer.",
             ),
         ),
         "Corrected to the bid tiles, as in de: auctioneer_sees_all_bids is True, and the "
@@ -1372,7 +1372,7 @@ def _to_kind(kind: DiscrepancyKind | str) -> DiscrepancyKind:
     raise InvalidArgument(f"unknown discrepancy kind {kind!r}; kinds are {allowed}")
 
 
-def discrepancies(
+def find_discrepancies(
     *,
     kind: DiscrepancyKind | str | None = None,
     source: str | None = None,
@@ -1383,11 +1383,11 @@ def discrepancies(
     ``kind`` is a :class:`DiscrepancyKind` or its value; ``source`` keeps entries with a
     reading from that text; ``topic`` is one of :data:`TOPICS`.
 
-    >>> len(discrepancies()) == len(DISCREPANCIES)
+    >>> len(find_discrepancies()) == len(DISCREPANCIES)
     True
-    >>> [d.id for d in discrepancies(topic="3-player")]
+    >>> [d.id for d in find_discrepancies(topic="3-player")]
     ['three-player-last-tile']
-    >>> discrepancies(kind="typo")
+    >>> find_discrepancies(kind="typo")
     Traceback (most recent call last):
     ...
     qe_rules.errors.InvalidArgument: unknown discrepancy kind 'typo'; kinds are 'rule', 'wording', 'slip', 'ambiguity'

@@ -48,7 +48,7 @@ from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, NoAward, Rebid, limits_of, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_checked
-from qe_rules.views import Phase, PlayerView, SaleView
+from qe_rules.views import Phase, PlayerView, SaleView, _view_from_fields
 
 __all__ = ["Game", "new_game", "replay"]
 
@@ -778,55 +778,92 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (see :mod:`qe_rules.views`)."""
-        self._check_seat(seat)
+        setup = self._setup
+        if type(seat) is not int or not 0 <= seat < setup.players:
+            self._check_seat(seat)
+        sale, table = self._sale, self._table
+        last = _last_public
+        if last[0] is sale and last[1] is table:
+            fields = last[2].copy()
+        else:
+            public = self._public_fields()
+            _last_public[:] = (sale, table, public)
+            fields = public.copy()
+        fields["seat"] = seat
+        fields["industry"] = setup.industries[seat]
+        rules = setup.ruleset
+        runs_it = seat == sale.auctioneer
+        closed, open_bids = sale.closed, sale.open_bids
+        if closed:
+            fields["my_bids"] = tuple(
+                amount for rnd in (*closed, open_bids) for who, amount in rnd if who == seat
+            )
+            if runs_it and rules.auctioneer_sees_all_bids:
+                fields["seen_bids"] = closed
+        else:
+            for who, amount in open_bids:
+                if who == seat:
+                    fields["my_bids"] = (amount,)
+                    break
+        if seat in sale.awaiting:
+            if runs_it:
+                fields["limits"] = _bid_limits(
+                    *limits_of(rules, sale.opening, True, sale.rebid > 0)
+                )
+            else:
+                fields["limits"] = _bid_limits(sale.floor, sale.forbidden)
+        fields["spent"] = table.spent[seat]
+        target = table.peek_target
+        if target is not None:
+            fields["can_peek"] = (
+                target.winner is not None
+                and not target.public
+                and seat != target.auctioneer
+                and seat != target.winner
+                and target.sale not in table.peeked[seat]
+                and table.peeks[seat] < rules.peeks_per_player
+            )
+        history = table.cache.get(seat)
+        fields["history"] = (
+            table.history(seat, rules.auctioneer_sees_all_bids) if history is None else history
+        )
+        return _view_from_fields(fields)
+
+    def _public_fields(self) -> dict[str, Any]:
+        """The fields of a view that are the same for every seat, in field order; the
+        others hold the values of a seat that has not bid, cannot bid and cannot peek."""
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        is_auctioneer = seat == sale.auctioneer
-        my_bids = tuple(
-            amount for rnd in (*sale.closed, sale.open_bids) for who, amount in rnd if who == seat
-        )
-        target = table.peek_target
-        can_peek = (
-            target is not None
-            and target.winner is not None
-            and not target.public
-            and seat != target.auctioneer
-            and seat != target.winner
-            and target.sale not in table.peeked[seat]
-            and table.peeks[seat] < setup.ruleset.peeks_per_player
-        )
-        return PlayerView(
-            seat=seat,
-            ruleset=setup.ruleset.id,
-            players=setup.players,
-            nations=setup.nations,
-            industry=setup.industries[seat],
-            first_auctioneer=setup.first_auctioneer,
-            sales=setup.sales,
-            sale=sale.number,
-            round=sale.round,
-            phase=sale.phase,
-            auctioneer=sale.auctioneer,
-            company=sale.company,
-            remaining=0 if over else setup.sales - sale.number - 1,
-            to_act=sale.awaiting,
-            opening_bid=sale.opening,
-            tied=sale.tie_log[-1] if sale.phase is _REBIDDING else (),
-            ties=sale.ties,
-            my_bids=my_bids,
-            seen_bids=sale.closed
-            if is_auctioneer and setup.ruleset.auctioneer_sees_all_bids
-            else (),
-            limits=self._limits(seat) if seat in sale.awaiting else None,
-            holdings=table.holdings,
-            spent=table.spent[seat],
-            zero_bid_rounds=table.zero_counts,
-            peeks_used=table.peeks,
-            can_peek=can_peek,
-            history=table.history(seat, setup.ruleset.auctioneer_sees_all_bids),
-            industries=setup.industries if over else None,
-            result=self.result() if over else None,
-        )
+        return {
+            "seat": 0,
+            "ruleset": setup.ruleset.id,
+            "players": setup.players,
+            "nations": setup.nations,
+            "industry": None,
+            "first_auctioneer": setup.first_auctioneer,
+            "sales": setup.sales,
+            "sale": sale.number,
+            "round": sale.round,
+            "phase": sale.phase,
+            "auctioneer": sale.auctioneer,
+            "company": sale.company,
+            "remaining": 0 if over else setup.sales - sale.number - 1,
+            "to_act": sale.awaiting,
+            "opening_bid": sale.opening,
+            "tied": sale.tie_log[-1] if sale.phase is _REBIDDING else (),
+            "ties": sale.ties,
+            "my_bids": (),
+            "seen_bids": (),
+            "limits": None,
+            "holdings": table.holdings,
+            "spent": 0,
+            "zero_bid_rounds": table.zero_counts,
+            "peeks_used": table.peeks,
+            "can_peek": False,
+            "history": (),
+            "industries": setup.industries if over else None,
+            "result": self.result() if over else None,
+        }
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
@@ -873,6 +910,23 @@ _SET_EVENTS = Game.__dict__["_events"].__set__
 
 
 # --------------------------------------------------------------------------- helpers
+
+# The public fields of the last state a view was made of, as (sale, table, fields): the
+# seats of one bidding round are shown the same state, so their views share this part.
+_last_public: list[Any] = [None, None, None]
+
+_LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
+
+
+def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
+    """``BidLimits(minimum, forbidden)``, shared between views (it is immutable)."""
+    key = (minimum, forbidden)
+    found = _LIMITS.get(key)
+    if found is None:
+        found = BidLimits(minimum, forbidden)
+        if len(_LIMITS) < 4096:
+            _LIMITS[key] = found
+    return found
 
 
 def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

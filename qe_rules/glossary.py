@@ -4,12 +4,12 @@ Preferred forms are those of the ``en`` and ``de`` rulebooks; variants come from
 texts (``en-early``, ``de-summary``) or from other places in the same rulebook. Notes warn
 about false friends::
 
-    >>> from qe_rules.glossary import lookup, translate
-    >>> translate("Sparte"), translate("Industrie"), translate("Industry Token")
+    >>> from qe_rules.glossary import lookup_term, translate_term
+    >>> translate_term("Sparte"), translate_term("Industrie"), translate_term("Industry Token")
     ('Industry', 'Manufacturing', 'Spartenplättchen')
-    >>> [t.en for t in lookup("industrieplättchen")]
+    >>> [t.en for t in lookup_term("industrieplättchen")]
     ['Industry Token']
-    >>> translate("Bid")
+    >>> translate_term("Bid")
     Traceback (most recent call last):
     ...
     qe_rules.errors.InvalidArgument: 'Bid' is ambiguous: Total Spent (Gesamtausgaben), Bid (Gebot)
@@ -25,7 +25,7 @@ import attrs
 
 from qe_rules.errors import InvalidArgument
 
-__all__ = ["GLOSSARY", "KINDS", "Term", "lookup", "translate"]
+__all__ = ["GLOSSARY", "KINDS", "Term", "lookup_term", "translate_term"]
 
 KINDS: Final[tuple[str, ...]] = (
     "component",
@@ -479,17 +479,17 @@ def _query(term: object) -> str:
     return key
 
 
-def lookup(term: str) -> tuple[Term, ...]:
+def lookup_term(term: str) -> tuple[Term, ...]:
     """The terms that have ``term`` as an English or German form or variant.
 
     Case and surrounding whitespace are ignored. Exact matches win; when there is none,
     every term with a form containing ``term`` is returned (possibly none).
 
-    >>> [t.de for t in lookup("auction tile")]
+    >>> [t.de for t in lookup_term("auction tile")]
     ['Unternehmensplättchen']
-    >>> [t.en for t in lookup("gebot")]
+    >>> [t.en for t in lookup_term("gebot")]
     ['Bid']
-    >>> [t.en for t in lookup("plättchen")][:2]
+    >>> [t.en for t in lookup_term("plättchen")][:2]
     ['Company Tile', 'Industry Token']
     """
     key = _query(term)
@@ -499,15 +499,15 @@ def lookup(term: str) -> tuple[Term, ...]:
     return tuple(t for t, en, de in _INDEX if any(key in form for form in en | de))
 
 
-def translate(term: str) -> str:
+def translate_term(term: str) -> str:
     """The preferred form of ``term`` in the other language (German in, English out).
 
     Only exact forms are translated; an unknown or ambiguous term raises
     :class:`~qe_rules.errors.InvalidArgument` naming the candidates.
 
-    >>> translate("Runde"), translate("round"), translate("Startspielmarker")
+    >>> translate_term("Runde"), translate_term("round"), translate_term("Startspielmarker")
     ('Round', 'Runde', 'First Auctioneer Token')
-    >>> translate("Tafel")
+    >>> translate_term("Tafel")
     Traceback (most recent call last):
     ...
     qe_rules.errors.InvalidArgument: unknown term 'Tafel'; terms containing it: Gebotstafel, Wertungstafel
@@ -520,7 +520,7 @@ def translate(term: str) -> str:
     if found:
         names = ", ".join(f"{t.en} ({t.de})" for t, _, _ in found)
         raise InvalidArgument(f"{term!r} is ambiguous: {names}")
-    near = lookup(term)
+    near = lookup_term(term)
     if near:
         names = ", ".join(_matching_form(t, key) for t in near[:5])
         raise InvalidArgument(f"unknown term {term!r}; terms containing it: {names}")

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import enum
 import math
+import os
+import tomllib
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 import attrs
 
+from qe_rules import _toml
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet
@@ -47,6 +50,7 @@ __all__ = [
     "Source",
     "TieFallback",
     "get_ruleset",
+    "load_ruleset",
 ]
 
 
@@ -427,6 +431,40 @@ class RuleSet:
         """
         return _to_data(self)
 
+    def to_toml(self, base: RuleSet | str | None = None) -> str:
+        """The rule set as a TOML file that :func:`load_ruleset` reads back equal.
+
+        Without ``base`` the file is complete. With a built-in ``base`` it says
+        ``extends = "<base>"`` and holds only what differs: the rules, their provenance and
+        the added interpretations.
+
+        >>> import attrs
+        >>> house = attrs.evolve(get_ruleset("en"), id="house", zero_bid_points=3)
+        >>> print(house.to_toml(base="en").split("[provenance")[0])
+        # QE rule set 'house': QE rulebook, retail edition (BoardGameTables.com)
+        # Load it with qe_rules.load_ruleset(path); rule fields: see RuleSet.rule_fields().
+        <BLANKLINE>
+        id = "house"
+        title = "QE rulebook, retail edition (BoardGameTables.com)"
+        language = "en"
+        source = "en"
+        extends = "en"
+        <BLANKLINE>
+        [rules]
+        zero_bid_points = 3
+        <BLANKLINE>
+        <BLANKLINE>
+        >>> RuleSet.from_toml(house.to_toml(base="en")) == house
+        True
+        """
+        return _to_toml(self, base)
+
+    @classmethod
+    def from_toml(cls, text: str, *, origin: str = "<string>") -> RuleSet:
+        """Read a rule set from TOML text (see :func:`load_ruleset`); ``origin`` names the
+        text in error messages. ``extends`` paths are relative to the current directory."""
+        return _from_toml(text, origin=origin, base_dir=None, seen=())
+
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleSet:
         """Build a rule set from :meth:`to_data`'s shape; every rule field is required.
@@ -528,7 +566,8 @@ def _validate(rs: RuleSet) -> None:
     """Check a rule set for inconsistencies the engine and the scorer cannot work with."""
     rid = rs.id
     for name in ("id", "title", "language", "source"):
-        if not isinstance(getattr(rs, name), str) or not getattr(rs, name):
+        text = getattr(rs, name)
+        if not isinstance(text, str) or not text.strip():
             raise _fail(str(rid), name, "needs a non-empty string")
     counts = rs.player_counts
     for name in (
@@ -989,6 +1028,176 @@ def _from_data(data: Mapping[str, Any]) -> RuleSet:
         )
     except _DataError as error:
         raise InvalidRuleSet(str(error)) from None
+
+
+# --------------------------------------------------------------------------- TOML
+
+_TOML_KEYS: Final = (
+    "id",
+    "title",
+    "language",
+    "source",
+    "extends",
+    "inherit_interpretations",
+    "rules",
+    "provenance",
+    "interpretations",
+)
+
+
+def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
+    data = rs.to_data()
+    title = rs.title if rs.title.isprintable() else repr(rs.title)
+    header = (
+        f"QE rule set {rs.id!r}: {title}\n"
+        "Load it with qe_rules.load_ruleset(path); rule fields: see RuleSet.rule_fields()."
+    )
+    if base is None:
+        return _toml.dumps(data, header=header)
+    base_rs = get_ruleset(base)
+    if RULESETS.get(base_rs.id) != base_rs:
+        raise InvalidArgument(
+            f"a TOML file can extend only a built-in rule set ({', '.join(RULESETS)}), "
+            f"not {base_rs.id!r}"
+        )
+    base_data = base_rs.to_data()
+    rules = {k: v for k, v in data["rules"].items() if base_data["rules"][k] != v}
+    provenance = {
+        k: v for k, v in data["provenance"].items() if k in rules or base_data["provenance"][k] != v
+    }
+    out: dict[str, Any] = {key: data[key] for key in ("id", "title", "language", "source")}
+    out["extends"] = base_rs.id
+    inherited = base_data["interpretations"]
+    own = data["interpretations"]
+    if own[: len(inherited)] == inherited:
+        extra = own[len(inherited) :]
+    else:
+        out["inherit_interpretations"] = False
+        extra = own
+    out["rules"] = rules
+    if provenance:
+        out["provenance"] = provenance
+    if extra:
+        out["interpretations"] = extra
+    return _toml.dumps(out, header=header)
+
+
+def load_ruleset(path: str | os.PathLike[str]) -> RuleSet:
+    """Read a rule set from a TOML file.
+
+    The file names a base with ``extends = "en"`` (a built-in id, or a ``.toml`` path
+    relative to the file) and overrides rule fields under ``[rules]``; each override may be
+    cited under ``[provenance.<field>]`` (``section``, ``summary``, optional ``source`` and
+    ``basis``), otherwise the file itself is cited. Without ``extends`` every rule field is
+    required. ``[[interpretations]]`` add readings the text needed. Errors raise
+    :class:`~qe_rules.InvalidRuleSet` naming the file, the key and what is allowed.
+    """
+    return _load(os.fspath(path), seen=())
+
+
+def _load(path: str, seen: tuple[str, ...]) -> RuleSet:
+    real = os.path.realpath(path)
+    if real in seen:
+        raise InvalidRuleSet(f"{path}: extends itself (through {' -> '.join(seen)})")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise InvalidRuleSet(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidRuleSet(f"{path}: not UTF-8 text ({error.reason})") from None
+    return _from_toml(text, origin=path, base_dir=os.path.dirname(path), seen=(*seen, real))
+
+
+def _from_toml(text: str, *, origin: str, base_dir: str | None, seen: tuple[str, ...]) -> RuleSet:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidRuleSet(f"{origin}: not valid TOML: {error}") from None
+    try:
+        return RuleSet.from_data(_merge_toml(data, origin, base_dir, seen))
+    except InvalidRuleSet as error:
+        if str(error).startswith(f"{origin}:"):
+            raise
+        raise InvalidRuleSet(f"{origin}: {error}") from None
+    except _DataError as error:
+        raise InvalidRuleSet(f"{origin}: {error}") from None
+
+
+def _merge_toml(
+    data: dict[str, Any], origin: str, base_dir: str | None, seen: tuple[str, ...]
+) -> dict[str, Any]:
+    unknown = sorted(set(data) - set(_TOML_KEYS))
+    if unknown:
+        raise _DataError("top level", f"unknown keys {unknown}; allowed: {', '.join(_TOML_KEYS)}")
+    own_id = _string(data.get("id"), "id")
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise _DataError("rules", "needs a table of rule fields")
+    unknown = sorted(set(rules) - set(_RULE_FIELDS))
+    if unknown:
+        raise _DataError(
+            "rules", f"unknown rule fields {unknown}; rule fields: {', '.join(_RULE_FIELDS)}"
+        )
+    provenance = data.get("provenance", {})
+    if not isinstance(provenance, dict) or any(
+        not isinstance(v, dict) for v in provenance.values()
+    ):
+        raise _DataError("provenance", "needs a table per rule field, [provenance.<field>]")
+    unknown = sorted(set(provenance) - set(_RULE_FIELDS))
+    if unknown:
+        raise _DataError("provenance", f"entries for unknown rule fields {unknown}")
+    interpretations = _list_decode(data.get("interpretations", []), "interpretations")
+    inherit = data.get("inherit_interpretations", True)
+    if type(inherit) is not bool:
+        raise _DataError("inherit_interpretations", "needs true or false")
+    cited = {name: {"source": own_id, **entry} for name, entry in provenance.items()}
+    extends = data.get("extends")
+    if extends is None:
+        return {
+            "id": own_id,
+            "title": data.get("title", own_id),
+            "language": data.get("language", "en"),
+            "source": data.get("source", own_id),
+            "rules": rules,
+            "provenance": cited,
+            "interpretations": interpretations,
+        }
+    base = _resolve_base(extends, base_dir, seen)
+    base_data = base.to_data()
+    section = os.path.basename(origin)
+    for name in rules:
+        cited.setdefault(
+            name,
+            {
+                "source": own_id,
+                "section": section,
+                "summary": f"Set by {own_id}: {RuleSet.field_label(name)}.",
+            },
+        )
+    return {
+        "id": own_id,
+        "title": data.get("title", own_id),
+        "language": data.get("language", base.language),
+        "source": data.get("source", own_id),
+        "rules": {**base_data["rules"], **rules},
+        "provenance": {**base_data["provenance"], **cited},
+        "interpretations": (base_data["interpretations"] if inherit else []) + interpretations,
+    }
+
+
+def _resolve_base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> RuleSet:
+    if not isinstance(extends, str) or not extends:
+        raise _DataError("extends", "needs a built-in rule set id or a .toml path")
+    if extends in RULESETS:
+        return RULESETS[extends]
+    if extends.endswith(".toml"):
+        path = extends if base_dir is None else os.path.join(base_dir, extends)
+        return _load(path, seen)
+    raise _DataError(
+        "extends",
+        f"{extends!r} is neither a built-in rule set ({', '.join(RULESETS)}) nor a .toml file",
+    )
 
 
 # --------------------------------------------------------------------------- built-in data

@@ -16,7 +16,7 @@ public: every token, spend and score sheet.
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
@@ -80,7 +80,7 @@ class SaleView(NamedTuple):
         }
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class PlayerView:
     """Everything ``seat`` may know about the game now.
 
@@ -163,3 +163,20 @@ class PlayerView:
             "industries": None if self.industries is None else [i.name for i in self.industries],
             "result": None if self.result is None else self.result.to_dict(),
         }
+
+
+_FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(PlayerView))
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _view_from_fields(fields: dict[str, Any]) -> PlayerView:
+    """A :class:`PlayerView` made from a dict holding every field, without ``__init__``.
+
+    ``Game.view`` builds many views per move; a view's fields live in its ``__dict__``, so
+    handing over a finished dict is much cheaper than 28 keyword arguments. The view is as
+    immutable as one made by ``__init__`` and compares equal to it.
+    """
+    view = _new_object(PlayerView)
+    _set_attribute(view, "__dict__", fields)
+    return view

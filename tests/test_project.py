@@ -15,6 +15,7 @@ PACKAGE = ROOT / "qe_rules"
 MODULE_ORDER = [
     "errors",
     "_frozen",
+    "_toml",
     "components",
     "rulesets",
     "scoring",
@@ -23,8 +24,13 @@ MODULE_ORDER = [
     "views",
     "records",
     "engine",
+    "diffs",
     "discrepancies",
     "glossary",
+    "reports",
+    "verify",
+    "agents",
+    "simulate",
     "strategies",
     "cli",
 ]
@@ -43,12 +49,15 @@ def test_modules_import_only_from_earlier_modules():
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (
+            if isinstance(node, ast.ImportFrom) and node.module == "qe_rules":
+                for alias in node.names:  # from qe_rules import <module>
+                    assert alias.name in MODULE_ORDER[:position], f"{name} imports {alias.name}"
+            elif (
                 isinstance(node, ast.ImportFrom)
                 and node.module
-                and node.module.startswith("qe_rules")
+                and node.module.startswith("qe_rules.")
             ):
-                imported = node.module.split(".")[1] if "." in node.module else "__init__"
+                imported = node.module.split(".")[1]
                 assert imported in MODULE_ORDER[:position], f"{name} imports {node.module}"
             if isinstance(node, ast.Import):
                 for alias in node.names:
