@@ -66,6 +66,7 @@ from qe_rules.rulesets import (
 )
 from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
+from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
 from qe_rules.views import Phase, PlayerView, SaleView
 
 __version__ = "0.1.0.dev0"
@@ -87,8 +88,10 @@ __all__ = [
     "Discrepancy",
     "DiscrepancyKind",
     "Event",
+    "Example",
     "FieldDiff",
     "FinalTieBreak",
+    "Finding",
     "FirstAuctioneer",
     "FrozenDict",
     "Game",
@@ -130,6 +133,8 @@ __all__ = [
     "Tie",
     "TieFallback",
     "UnknownRuleSet",
+    "Verdict",
+    "VerificationReport",
     "ZeroBids",
     "__version__",
     "diff",
@@ -142,4 +147,5 @@ __all__ = [
     "replay",
     "score_game",
     "translate_term",
+    "verify",
 ]

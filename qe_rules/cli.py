@@ -7,6 +7,9 @@
 - ``qe-rules diff A B``: where two rule sets differ.
 - ``qe-rules discrepancies``: the register of differences between the texts.
 - ``qe-rules glossary [TERM]``: German-English game terms.
+- ``qe-rules verify [ID | FILE.toml | --all]``: search rule sets for rule gaps; exit
+  status 1 on a new gap or a violation.
+- ``qe-rules docs [--check] [DIR]``: write (or check) the generated documentation pages.
 
 A rule set argument is a built-in id or a TOML file. Errors in the input print one line on
 stderr and exit with status 2.
@@ -30,10 +33,12 @@ from qe_rules.errors import RulesError
 from qe_rules.glossary import GLOSSARY, lookup_term
 from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, get_ruleset, load_ruleset
 from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
+from qe_rules.verify import verification_markdown, verify
 
-__all__ = ["main"]
+__all__ = ["generated_pages", "main"]
 
 EXIT_OK = 0
+EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
@@ -279,6 +284,59 @@ def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- verify
+
+
+def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    if args.all == (args.ruleset is not None):
+        raise _InputError("give a rule set (a built-in id or a .toml file) or --all")
+    rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
+    results = [verify(ruleset) for ruleset in rulesets]
+    if args.format == "json":
+        data = [r.to_dict() for r in results]
+        _emit(out, data if args.all else data[0])
+    elif args.format == "markdown":
+        out.write(verification_markdown(results))
+    else:
+        print("\n\n".join(r.to_text() for r in results), file=out)
+    return EXIT_OK if all(r.ok for r in results) else EXIT_FINDINGS
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def generated_pages() -> dict[str, str]:
+    """Every generated documentation page, by path relative to ``docs/``."""
+    pages = {"reconciliation.md": reports.reconciliation_markdown()}
+    for ruleset in RULESETS.values():
+        pages[f"rulesets/{ruleset.id}.md"] = reports.ruleset_markdown(ruleset)
+    pages["verification.md"] = verification_markdown([verify(r) for r in RULESETS.values()])
+    return pages
+
+
+def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
+    stale = []
+    for name, text in generated_pages().items():
+        path = os.path.join(args.folder, name)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                current = handle.read()
+        except FileNotFoundError:
+            current = None
+        if current == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            print(f"wrote {path}", file=out)
+    if args.check and stale:
+        print("stale: " + ", ".join(stale), file=out)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -352,6 +410,27 @@ def _parser() -> argparse.ArgumentParser:
     glossary.add_argument("term", nargs="?", metavar="TERM")
     glossary.add_argument("--format", choices=("text", "json"), default="text")
     glossary.set_defaults(run=_cmd_glossary)
+
+    checker = commands.add_parser(
+        "verify",
+        help="search rule sets for rule gaps",
+        description="Run the verifier. Exit status 0 when every finding holds or is a gap "
+        "the rule set acknowledges, 1 when there is a new gap or a violation.",
+    )
+    checker.add_argument("ruleset", nargs="?", metavar="ID", help="a built-in id or a .toml file")
+    checker.add_argument("--all", action="store_true", help="every built-in rule set")
+    checker.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    checker.set_defaults(run=_cmd_verify)
+
+    docs = commands.add_parser(
+        "docs",
+        help="write the generated documentation pages",
+        description="Write the generated pages (rule sets, reconciliation, verification) "
+        "under DIR, or with --check report the stale ones (exit status 1).",
+    )
+    docs.add_argument("folder", nargs="?", default="docs", metavar="DIR")
+    docs.add_argument("--check", action="store_true")
+    docs.set_defaults(run=_cmd_docs)
     return parser
 
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import qe_rules as qe
-from qe_rules import RULESETS, RuleSet, reports
+from qe_rules import RULESETS, RuleSet
 from qe_rules import strategies as qst
-from qe_rules.cli import main
+from qe_rules.cli import generated_pages, main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "qe_rules" / "examples" / "house-equal-bids.toml"
@@ -237,12 +237,20 @@ def test_extending_a_custom_rule_set_is_refused():
 
 
 def test_generated_pages_are_current():
-    for name, text in reports.generated_pages().items():
+    for name, text in generated_pages().items():
         path = ROOT / "docs" / name
-        assert path.exists(), f"docs/{name} is missing: run python -m qe_rules.reports docs"
-        assert path.read_text(encoding="utf-8") == text, (
-            f"docs/{name} is stale: run python -m qe_rules.reports docs"
-        )
+        assert path.exists(), f"docs/{name} is missing: run qe-rules docs"
+        assert path.read_text(encoding="utf-8") == text, f"docs/{name} is stale: run qe-rules docs"
+
+
+def test_the_docs_command_writes_and_checks(tmp_path):
+    assert run("docs", "--check", str(tmp_path))[0] == 1
+    status, text = run("docs", str(tmp_path))
+    assert status == 0 and "reconciliation.md" in text
+    assert run("docs", "--check", str(tmp_path)) == (0, "")
+    (tmp_path / "verification.md").write_text("old", encoding="utf-8")
+    status, text = run("docs", "--check", str(tmp_path))
+    assert status == 1 and "verification.md" in text
 
 
 def test_every_builtin_has_a_page_listing_every_rule():

@@ -1,0 +1,933 @@
+"""The verifier: search a rule set for the situations its text leaves open.
+
+``qe.verify(ruleset)`` runs a fixed list of checks and returns a
+:class:`VerificationReport`. Each :class:`Finding` says whether a property *holds*, is a
+*gap* (the rules decide nothing; a concrete example shows the situation) or is *violated*
+(the rule set contradicts itself, or the engine breaks a property). A gap the rule set's
+interpretations acknowledge is *acknowledged*; any other gap is *new*.
+
+>>> import qe_rules as qe
+>>> report = qe.verify("en")
+>>> sorted({f.gap for f in report.gaps})
+['everyone-eliminated', 'monopolization-beyond-table', 'tie-after-tiebreak']
+>>> report.ok, [f.gap for f in report.new_gaps]
+(True, [])
+
+The checks are deterministic: the same rule set always gives the same report.
+
+- ``deck-size``, ``deck-nations``, ``deck-industries``: the deck of every player count has
+  the size the text states, and holds only nations and industries in play.
+- ``table-coverage``: every scoring table covers every count a player can reach.
+- ``sale-outcomes``: every sale ends with one owner or a non-award the text decides; an
+  exhaustive search over small bid ranges and every tie and rebid path, for every player
+  count and every auctioneer seat.
+- ``last-tile``: how the auctioneer-less last tile ends.
+- ``one-winner``: every finished game names one winner; otherwise the first game found in
+  a fixed search order (fewest players first) where it does not.
+- ``zero-bid-limit``, ``score-sums``: over many random games, zero-bid points stay within
+  the per-round limit and every total is the sum of its categories.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final
+
+import attrs
+
+from qe_rules.components import Industry
+from qe_rules.engine import Game, new_game
+from qe_rules.errors import RulesError
+from qe_rules.events import Awarded, ZeroBids
+from qe_rules.rulesets import Category, RuleSet, TieFallback, get_ruleset
+from qe_rules.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
+from qe_rules.scoring import PlayerRecord
+
+__all__ = ["Example", "Finding", "Verdict", "VerificationReport", "verify"]
+
+
+class Verdict(enum.Enum):
+    """The outcome of one check."""
+
+    HOLDS = "holds"
+    GAP = "gap"
+    VIOLATED = "violated"
+
+
+@attrs.frozen
+class Example:
+    """A concrete case: a game record (``kind="game"``, for :func:`qe_rules.replay`) or a
+    score file (``kind="scoring"``, for ``qe-rules score``), as JSON types."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+@attrs.frozen
+class Finding:
+    """One result of one check.
+
+    ``gap`` is the rule-gap code for a gap (see ``qe.GAP_CODES``); ``acknowledged`` tells
+    whether the rule set's interpretations acknowledge it. ``players`` is the player count
+    the finding is about, if any.
+    """
+
+    check: str
+    verdict: Verdict
+    summary: str
+    fields: tuple[str, ...] = ()
+    players: int | None = None
+    gap: str | None = None
+    acknowledged: bool = False
+    example: Example | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as JSON types."""
+        return {
+            "check": self.check,
+            "verdict": self.verdict.value,
+            "summary": self.summary,
+            "fields": list(self.fields),
+            "players": self.players,
+            "gap": self.gap,
+            "acknowledged": self.acknowledged,
+            "example": None
+            if self.example is None
+            else {"kind": self.example.kind, "data": self.example.data},
+        }
+
+
+@attrs.frozen
+class VerificationReport:
+    """Every finding of the verifier for one rule set."""
+
+    ruleset: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def gaps(self) -> tuple[Finding, ...]:
+        """All gaps, acknowledged or not."""
+        return tuple(f for f in self.findings if f.verdict is Verdict.GAP)
+
+    @property
+    def new_gaps(self) -> tuple[Finding, ...]:
+        """Gaps the rule set does not acknowledge."""
+        return tuple(f for f in self.gaps if not f.acknowledged)
+
+    @property
+    def violations(self) -> tuple[Finding, ...]:
+        """Properties that do not hold."""
+        return tuple(f for f in self.findings if f.verdict is Verdict.VIOLATED)
+
+    @property
+    def ok(self) -> bool:
+        """True when every finding holds or is an acknowledged gap."""
+        return not self.new_gaps and not self.violations
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON types."""
+        return {
+            "ruleset": self.ruleset,
+            "ok": self.ok,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+    def _headline(self) -> str:
+        gaps, new = len(self.gaps), len(self.new_gaps)
+        state = "OK" if self.ok else "NOT OK"
+        return (
+            f"{state}: {len(self.findings)} findings, {gaps} gap{'s' * (gaps != 1)} "
+            f"({gaps - new} acknowledged, {new} new), {len(self.violations)} violated"
+        )
+
+    def to_text(self) -> str:
+        """The report as plain text: one line per finding; gaps say whether the rule set
+        acknowledges them."""
+        width = max(len(f.check) for f in self.findings)
+        lines = [f"Verification of {self.ruleset}: {self._headline()}"]
+        for finding in self.findings:
+            verdict = finding.verdict.value
+            note = ""
+            if finding.gap:
+                status = "acknowledged" if finding.acknowledged else "NEW"
+                note = f" [{finding.gap}, {status}]"
+            lines.append(f"  {verdict:<8}  {finding.check:<{width}}  {finding.summary}{note}")
+            if finding.example is not None and finding.verdict is not Verdict.HOLDS:
+                lines.append(f"  {'':<8}  {'':<{width}}  example: {_example_text(finding.example)}")
+        return "\n".join(lines)
+
+    def to_markdown(self) -> str:
+        """The report as a Markdown section with a table of findings."""
+        lines = [
+            f"## `{self.ruleset}`",
+            "",
+            self._headline() + ".",
+            "",
+            "| check | players | verdict | finding |",
+            "|---|---|---|---|",
+        ]
+        for finding in self.findings:
+            verdict = finding.verdict.value
+            if finding.gap:
+                verdict += f" `{finding.gap}`" + (
+                    " (acknowledged)" if finding.acknowledged else " (**new**)"
+                )
+            players = "" if finding.players is None else str(finding.players)
+            text = finding.summary.replace("|", "\\|")
+            if finding.example is not None and finding.verdict is not Verdict.HOLDS:
+                text += f"<br>Example: {_example_text(finding.example)}"
+            lines.append(f"| `{finding.check}` | {players} | {verdict} | {text} |")
+        return "\n".join(lines) + "\n"
+
+
+def _example_text(example: Example) -> str:
+    """A short description of an example: the moves of a short game record, or the
+    holdings of a score file."""
+    data = example.data
+    if example.kind == "scoring":
+        first = data["players"][0]
+        return f"seat 0 ({first['nation']}, token {first['industry']}) holds " + ", ".join(
+            first["companies"]
+        )
+    moves = data["moves"]
+    if len(moves) > 24:
+        return (
+            f"a complete {data['players']}-player game of {len(moves)} moves "
+            "(the game record is in the JSON report)"
+        )
+    bids = " ".join(f"{m['seat']}:{m['amount']}" for m in moves)
+    return (
+        f"{data['players']} players, first auctioneer {data['first_auctioneer']}, "
+        f"bids (seat:amount) {bids}"
+    )
+
+
+# --------------------------------------------------------------------------- static checks
+
+
+def _holds(check: str, summary: str, fields: Sequence[str], players: int | None = None) -> Finding:
+    return Finding(check, Verdict.HOLDS, summary, tuple(fields), players)
+
+
+def _violated(
+    check: str, summary: str, fields: Sequence[str], players: int | None = None
+) -> Finding:
+    return Finding(check, Verdict.VIOLATED, summary, tuple(fields), players)
+
+
+def _gap(
+    rules: RuleSet,
+    check: str,
+    code: str,
+    summary: str,
+    fields: Sequence[str],
+    players: int | None,
+    example: Example | None,
+) -> Finding:
+    return Finding(
+        check,
+        Verdict.GAP,
+        summary,
+        tuple(fields),
+        players,
+        code,
+        code in rules.acknowledged_gaps,
+        example,
+    )
+
+
+def _static_checks(rules: RuleSet) -> Iterator[Finding]:
+    for players in rules.player_counts:
+        deck = rules.companies(players)
+        stated = rules.deck_sizes[players]
+        if len(deck) == stated:
+            yield _holds(
+                "deck-size",
+                f"{players} players: the removals leave {stated} tiles, as stated",
+                ("removed_companies", "deck_sizes"),
+                players,
+            )
+        else:
+            yield _violated(
+                "deck-size",
+                f"{players} players: the removals leave {len(deck)} tiles, but the text "
+                f"states {stated}",
+                ("removed_companies", "deck_sizes"),
+                players,
+            )
+        stray = sorted({c.nation.code for c in deck} - {n.code for n in rules.nations(players)})
+        if stray:
+            yield _violated(
+                "deck-nations",
+                f"{players} players: the deck holds tiles of {', '.join(stray)}, a nation "
+                "nobody plays",
+                ("removed_companies", "nations_in_play"),
+                players,
+            )
+        else:
+            yield _holds(
+                "deck-nations",
+                f"{players} players: every tile belongs to a nation in play",
+                ("removed_companies", "nations_in_play"),
+                players,
+            )
+        stray = sorted(
+            {c.industry.label for c in deck} - {i.label for i in rules.industries(players)}
+        )
+        if stray:
+            yield _violated(
+                "deck-industries",
+                f"{players} players: the deck holds {', '.join(stray)} tiles, but no "
+                "token of that industry is in play",
+                ("removed_companies", "industries_in_play"),
+                players,
+            )
+        else:
+            yield _holds(
+                "deck-industries",
+                f"{players} players: every tile's industry has a token in play",
+                ("removed_companies", "industries_in_play"),
+                players,
+            )
+        yield from _table_coverage(rules, players)
+
+
+def _score_example(rules: RuleSet, players: int, first: PlayerRecord) -> Example:
+    """A score file: seat 0 is ``first``; the others hold nothing, seat 1 spends most."""
+    nations = [n for n in rules.nations(players) if n is not first.nation]
+    tokens = [i for i in rules.industries(players) if i is not first.industry]
+    records = [first] + [
+        PlayerRecord(nations[seat], tokens[seat], (), 3 if seat == 0 else 2)
+        for seat in range(players - 1)
+    ]
+    return Example(
+        "scoring",
+        {
+            "ruleset": rules.id,
+            "players": [r.to_dict() for r in records],
+        },
+    )
+
+
+def _table_coverage(rules: RuleSet, players: int) -> Iterator[Finding]:
+    deck = rules.companies(players)
+    tokens = rules.industries(players)
+
+    # nationalization: the most tiles of one nation a player can hold
+    nation, count = max(
+        ((n, sum(1 for c in deck if c.nation is n)) for n in rules.nations(players)),
+        key=lambda item: item[1],
+    )
+    top = max(rules.nationalization[players])
+    if count > top:
+        held = tuple(c for c in deck if c.nation is nation)
+        record = PlayerRecord(nation, tokens[0], held, 1)
+        yield _gap(
+            rules,
+            "table-coverage",
+            "nationalization-beyond-table",
+            f"{players} players: a player can hold {count} tiles of their nation "
+            f"({nation.code}), the nationalization table stops at {top}",
+            ("nationalization",),
+            players,
+            _score_example(rules, players, record),
+        )
+    else:
+        yield _holds(
+            "table-coverage",
+            f"{players} players: nationalization covers up to {count} tiles of one nation",
+            ("nationalization",),
+            players,
+        )
+
+    # monopolization: the most items of one industry (tiles, and the token if it counts)
+    token_counts = Category.MONOPOLIZATION in rules.token_categories
+
+    def reach(industry: Industry) -> int:
+        tiles = sum(1 for c in deck if c.industry is industry)
+        return tiles + (1 if token_counts and industry in tokens else 0)
+
+    industry = max(Industry, key=reach)
+    count = reach(industry)
+    top = max(rules.monopolization[players])
+    if count > top:
+        held = tuple(c for c in deck if c.industry is industry)
+        token = industry if token_counts and industry in tokens else tokens[0]
+        record = PlayerRecord(held[0].nation, token, held, 1)
+        yield _gap(
+            rules,
+            "table-coverage",
+            "monopolization-beyond-table",
+            f"{players} players: a player can hold {count} of one industry "
+            f"({industry.label}: {count - (1 if token_counts else 0)} tiles"
+            f"{' and the token' if token_counts else ''}), the monopolization table stops "
+            f"at {top}",
+            ("monopolization", "token_categories", "beyond_table"),
+            players,
+            _score_example(rules, players, record),
+        )
+    else:
+        yield _holds(
+            "table-coverage",
+            f"{players} players: monopolization covers up to {count} of one industry",
+            ("monopolization", "token_categories"),
+            players,
+        )
+
+    # diversification: the most distinct industries a player can hold
+    in_deck = {c.industry for c in deck}
+    token_div = Category.DIVERSIFICATION in rules.token_categories
+    reachable = in_deck | (set(tokens) if token_div else set())
+    top = max(rules.diversification[players])
+    if len(reachable) > top:
+        held = tuple(
+            next(c for c in deck if c.industry is i)
+            for i in sorted(in_deck, key=lambda i: list(Industry).index(i))
+        )
+        missing = [i for i in tokens if i not in in_deck]
+        token = missing[0] if token_div and missing else tokens[0]
+        record = PlayerRecord(held[0].nation, token, held, 1)
+        yield _gap(
+            rules,
+            "table-coverage",
+            "diversification-beyond-table",
+            f"{players} players: a player can hold {len(reachable)} distinct industries, "
+            f"the diversification table stops at {top}",
+            ("diversification", "beyond_table"),
+            players,
+            _score_example(rules, players, record),
+        )
+    else:
+        yield _holds(
+            "table-coverage",
+            f"{players} players: diversification covers sets of up to {len(reachable)} industries",
+            ("diversification",),
+            players,
+        )
+
+
+# --------------------------------------------------------------------------- sales
+
+SECRET_VALUES: Final = 4  # secret bids and rebids: the minimum and the next three amounts
+OPENING_VALUES: Final = 3  # opening bids: the minimum and the next two
+_Round = tuple[tuple[int, int], ...]
+# a sale in progress: (standing bids, ties so far, bidding rounds so far, opening bid)
+_State = tuple[tuple[int, ...], int, tuple[_Round, ...], int | None]
+
+
+@attrs.frozen
+class _SaleResult:
+    """What the exhaustive search of one sale found."""
+
+    outcomes: dict[str, tuple[_Round, ...]]  # outcome kind -> the first path that ends so
+    paths: int
+    violations: tuple[str, ...]
+
+
+def _amounts(minimum: int, forbidden: int | None, count: int) -> list[int]:
+    values: list[int] = []
+    amount = minimum
+    while len(values) < count:
+        if amount != forbidden:
+            values.append(amount)
+        amount += 1
+    return values
+
+
+def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleResult:
+    """Every bid path of one sale, breadth first: first bids, then every rebid round.
+
+    Seats other than the auctioneer are interchangeable, so a bidding round is explored
+    once per multiset of amounts (given in seat order), and states that differ only by
+    the order of those seats are merged. The first path to reach each outcome is the
+    shortest, then the one with the smallest amounts.
+    """
+    others = [s for s in range(players) if s != auctioneer]
+    last_tile = auctioneer is None
+    unique_fallback = rules.tie_fallback is TieFallback.HIGHEST_UNIQUE_IN_SALE
+    endless = rules.tie_fallback is TieFallback.NONE
+    rounds_limit = rules.ties_before_fallback + (2 if endless else 0)
+
+    def key(standing: Sequence[int], ties: int, rounds: tuple[_Round, ...]) -> Any:
+        own = None if auctioneer is None else standing[auctioneer]
+        rest = tuple(sorted(standing[s] for s in others))
+        history = None
+        if unique_fallback:
+            history = tuple(sorted(Counter(a for r in rounds for _, a in r).items()))
+        return (own, rest, ties, history)
+
+    def rounds_of(bidders: Sequence[int], opening: int | None, rebid: bool) -> Iterator[_Round]:
+        """Every bidding round of ``bidders``, up to the order of interchangeable seats."""
+        plain = [s for s in bidders if s != auctioneer]
+        leads = [s for s in bidders if s == auctioneer]
+        lead_amounts = [
+            _amounts(*limits_of(rules, opening, True, rebid), OPENING_VALUES) for _ in leads
+        ]
+        amounts = _amounts(*limits_of(rules, opening, False, rebid), SECRET_VALUES)
+        for head in itertools.product(*lead_amounts):
+            for tail in itertools.combinations_with_replacement(amounts, len(plain)):
+                bids = dict(zip(leads, head, strict=True)) | dict(zip(plain, tail, strict=True))
+                yield tuple(sorted(bids.items()))
+
+    frontier: list[_State] = []
+    seen: set[Any] = set()
+    openings: list[int | None] = (
+        [None]
+        if last_tile
+        else list(_amounts(*limits_of(rules, None, True, False), OPENING_VALUES))
+    )
+    for opening in openings:
+        bidders = range(players) if last_tile else others
+        for rest in rounds_of(bidders, opening, False):
+            first: _Round = rest
+            if auctioneer is not None and opening is not None:
+                first = tuple(sorted(((auctioneer, opening), *rest)))
+            standing = tuple(a for _, a in first)
+            state = key(standing, 0, (first,))
+            if state not in seen:
+                seen.add(state)
+                frontier.append((standing, 0, (first,), opening))
+
+    outcomes: dict[str, tuple[_Round, ...]] = {}
+    violations: list[str] = []
+    paths = 0
+    while frontier:
+        next_frontier: list[_State] = []
+        for standing, ties, rounds, opening in frontier:
+            paths += 1
+            outcome = settle(rules, standing, ties=ties, history=rounds, last_tile=last_tile)
+            problem = _check_outcome(standing, rounds, outcome)
+            if problem:
+                violations.append(problem)
+            if not isinstance(outcome, Rebid):
+                outcomes.setdefault(_outcome_kind(outcome), rounds)
+                continue
+            if len(rounds) > rounds_limit:
+                outcomes.setdefault("endless", rounds)
+                continue
+            for rebids in rounds_of(outcome.seats, opening, True):
+                new = list(standing)
+                for seat, amount in rebids:
+                    new[seat] = amount
+                new_rounds = (*rounds, rebids)
+                state = key(new, outcome.ties, new_rounds)
+                if state not in seen:
+                    seen.add(state)
+                    next_frontier.append((tuple(new), outcome.ties, new_rounds, opening))
+        frontier = next_frontier
+    return _SaleResult(outcomes, paths, tuple(dict.fromkeys(violations)))
+
+
+def _outcome_kind(outcome: Outcome) -> str:
+    if isinstance(outcome, Award):
+        return "fallback-award" if outcome.fallback else "award"
+    if isinstance(outcome, NoAward):
+        return outcome.reason
+    return "rebid"
+
+
+def _check_outcome(
+    standing: Sequence[int], rounds: Sequence[_Round], outcome: Outcome
+) -> str | None:
+    """The properties every settlement must keep; a description if one breaks."""
+    if isinstance(outcome, Award):
+        named = [a for r in rounds for s, a in r if s == outcome.seat]
+        if outcome.amount not in named:
+            return f"seat {outcome.seat} won for {outcome.amount}, an amount it never bid"
+        if not outcome.fallback and standing.count(max(standing)) != 1:
+            return "a sale was awarded while the highest bid was tied"
+        if not outcome.fallback and standing[outcome.seat] != max(standing):
+            return "a sale went to a bid that was not the highest"
+    if isinstance(outcome, Rebid) and not outcome.seats:
+        return "a tie asked nobody to rebid"
+    return None
+
+
+def _sale_record(
+    rules: RuleSet, players: int, auctioneer: int | None, rounds: Sequence[_Round]
+) -> dict[str, Any]:
+    """A game record whose sale follows ``rounds``: the first sale, or, for the last tile
+    without auctioneer, the last sale after earlier sales each won by its auctioneer."""
+    game: Game | None
+    if auctioneer is None:
+        price = _simple_price(rules)
+        earlier: list[tuple[int, int] | None] = [
+            (i % players, price) for i in range(rules.sales(players) - 1)
+        ]
+        game = _scripted_game(rules, players, earlier, finish=False)
+    else:
+        game = _base_game(rules, players, auctioneer)
+    assert game is not None
+    for rnd in rounds:
+        first = game.auctioneer
+        for seat, amount in sorted(rnd, key=lambda bid: bid[0] != first):  # opening first
+            game = game.bid(seat, amount)
+    return game.to_record()
+
+
+def _base_game(rules: RuleSet, players: int, first_auctioneer: int = 0) -> Game:
+    return new_game(
+        rules,
+        players,
+        deck=rules.companies(players),
+        nations=rules.nations(players)[:players],
+        industries=rules.industries(players)[:players],
+        first_auctioneer=first_auctioneer,
+    )
+
+
+def _sale_checks(rules: RuleSet) -> Iterator[Finding]:
+    fields = (
+        "secret_bid_may_equal_opening",
+        "rebid_may_equal_opening",
+        "rebidders",
+        "ties_before_fallback",
+        "tie_fallback",
+    )
+    for players in rules.player_counts:
+        found: dict[str, tuple[int | None, tuple[_Round, ...]]] = {}
+        violations: list[str] = []
+        paths = 0
+        for auctioneer in range(players):
+            result = _search_sale(rules, players, auctioneer)
+            paths += result.paths
+            violations += result.violations
+            for kind, rounds in result.outcomes.items():
+                found.setdefault(kind, (auctioneer, rounds))
+        for problem in dict.fromkeys(violations):
+            yield _violated("sale-outcomes", f"{players} players: {problem}", fields, players)
+        gap_kinds = [k for k in ("no-unique-bid", "no-untied-bid", "endless") if k in found]
+        for kind in gap_kinds:
+            seat, rounds = found[kind]
+            code = "endless-ties" if kind == "endless" else kind
+            what = {
+                "no-unique-bid": "after the last tie no amount was bid exactly once, so the "
+                "fallback names nobody and the tile is not sold",
+                "no-untied-bid": "after the last tie every standing bid is tied, so the "
+                "fallback names nobody and the tile is not sold",
+                "endless": f"the tied players can tie {len(rounds)} times and go on: without "
+                "a fallback the sale need not end",
+            }[kind]
+            yield _gap(
+                rules,
+                "sale-outcomes",
+                code,
+                f"{players} players: {what}",
+                fields,
+                players,
+                Example("game", _sale_record(rules, players, seat, rounds)),
+            )
+        if not gap_kinds:
+            yield _holds(
+                "sale-outcomes",
+                f"{players} players: every sale ends with exactly one owner ({paths} "
+                f"distinct bid paths, every auctioneer seat, the {SECRET_VALUES} smallest "
+                "legal amounts for every bid)",
+                fields,
+                players,
+            )
+        if rules.has_last_tile_rule(players):
+            yield from _last_tile_check(rules, players)
+
+
+def _last_tile_check(rules: RuleSet, players: int) -> Iterator[Finding]:
+    result = _search_sale(rules, players, None)
+    fields = ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    if "last-tile-tie" in result.outcomes:
+        yield Finding(
+            "last-tile",
+            Verdict.HOLDS,
+            f"{players} players: on the last tile without auctioneer a tie for the highest "
+            "bid sells nothing, as the text says (a documented non-award)",
+            fields,
+            players,
+            example=Example(
+                "game", _sale_record(rules, players, None, result.outcomes["last-tile-tie"])
+            ),
+        )
+    else:
+        yield _holds(
+            "last-tile",
+            f"{players} players: the last tile without auctioneer always finds an owner",
+            fields,
+            players,
+        )
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def _simple_price(rules: RuleSet) -> int:
+    """The smallest amount that wins a sale when everyone else bids the minimum."""
+    return max(rules.min_opening_bid, rules.min_secret_bid + 1)
+
+
+def _scripted_game(
+    rules: RuleSet,
+    players: int,
+    plan: Sequence[tuple[int, int] | None],
+    *,
+    finish: bool = True,
+) -> Game | None:
+    """The game in which sale ``i`` goes to ``plan[i] = (winner, amount)``, everyone else
+    bidding the minimum (``None``: everybody bids the minimum, a tie on a last tile
+    without auctioneer). ``None`` if the plan cannot be bid so, or (with ``finish``) does
+    not end the game."""
+    game = _base_game(rules, players)
+    try:
+        for step in plan:
+            sale = game.sale
+            if step is None:
+                for seat in sorted(game.to_act):
+                    game = game.bid(seat, rules.min_secret_bid)
+            else:
+                winner, amount = step
+                auctioneer = game.auctioneer
+                if auctioneer is not None:
+                    opening = amount if winner == auctioneer else rules.min_opening_bid
+                    game = game.bid(auctioneer, opening)
+                for seat in sorted(game.to_act):
+                    limits = game.bid_limits(seat)
+                    assert limits is not None
+                    bid = amount
+                    if seat != winner:
+                        bid = limits.minimum + (limits.minimum == limits.forbidden)
+                    game = game.bid(seat, bid)
+            if game.sale == sale:  # a tie: the plan asked for something else
+                return None
+    except RulesError:
+        return None
+    if finish and not game.is_over:
+        return None
+    awards = [(e.seat, e.amount) for e in game.events if isinstance(e, Awarded)]
+    if awards != [step for step in plan if step is not None]:
+        return None
+    return game
+
+
+def _plans(rules: RuleSet, players: int) -> Iterator[list[tuple[int, int] | None]]:
+    """Candidate plans, simplest first: every auctioneer wins at the smallest price; then
+    seeded random winners and prices."""
+    sales = rules.sales(players)
+    last = rules.has_last_tile_rule(players)
+    price = _simple_price(rules)
+    simple: list[tuple[int, int] | None] = [(i % players, price) for i in range(sales)]
+    if last:
+        simple[-1] = None
+    yield simple
+    rng = random.Random(f"verify-{players}")
+    for _ in range(400):
+        plan: list[tuple[int, int] | None] = [
+            (rng.randrange(players), price + rng.randrange(4)) for _ in range(sales)
+        ]
+        if last and rng.random() < 0.5:
+            plan[-1] = None
+        yield plan
+
+
+def _winner_checks(rules: RuleSet) -> Iterator[Finding]:
+    targets = {"everyone-eliminated": None, "tie-after-tiebreak": None}
+    found: dict[str, tuple[int, Game]] = {}
+    for players in rules.player_counts:
+        for plan in _plans(rules, players):
+            if len(found) == len(targets):
+                break
+            game = _scripted_game(rules, players, plan)
+            if game is None:
+                continue
+            for gap in game.result().gaps:
+                if gap.code in targets and gap.code not in found:
+                    found[gap.code] = (players, game)
+    fields = {
+        "everyone-eliminated": ("eliminate_highest_spender", "eliminate_all_tied_highest"),
+        "tie-after-tiebreak": ("final_tiebreak",),
+    }
+    what = {
+        "everyone-eliminated": "every player spends the same, so all tie for the highest "
+        "spend and all are eliminated: no winner",
+        "tie-after-tiebreak": "two players end equal on points and on spend: the tie-break "
+        "leaves both",
+    }
+    for code in targets:
+        if code in found:
+            players, game = found[code]
+            yield _gap(
+                rules,
+                "one-winner",
+                code,
+                f"{players} players: {what[code]}",
+                fields[code],
+                players,
+                Example("game", game.to_record()),
+            )
+        else:
+            yield _holds(
+                "one-winner",
+                f"no searched game ends with {code}",
+                fields[code],
+            )
+
+
+def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
+    rng = random.Random(f"verify-random-{rules.id}-{players}")
+    for index in range(count):
+        game = new_game(rules, players, seed=f"{rules.id}-{players}-{index}")
+        rebids = 0
+        while not game.is_over and rebids < 200:
+            for seat in sorted(game.to_act):
+                limits = game.bid_limits(seat)
+                assert limits is not None
+                amount = limits.minimum + rng.randrange(5)
+                game = game.bid(seat, amount + (amount == limits.forbidden))
+            rebids += 1 if game.ruleset.tie_fallback is TieFallback.NONE else 0
+        if game.is_over:
+            yield game
+
+
+def _property_checks(rules: RuleSet, games_per_count: int) -> Iterator[Finding]:
+    zero_fields = ("zero_bid_points", "zero_bid_limit_per_round", "zero_bid_player_counts")
+    for players in rules.player_counts:
+        zero_problem: Game | None = None
+        sum_problem: Game | None = None
+        played = 0
+        for game in _random_games(rules, players, games_per_count):
+            played += 1
+            if zero_problem is None and not _zero_bids_within_limit(rules, game):
+                zero_problem = game
+            if sum_problem is None and not _sums_hold(game):
+                sum_problem = game
+        limit = rules.zero_bid_limit_per_round
+        if zero_problem is not None:
+            yield Finding(
+                "zero-bid-limit",
+                Verdict.VIOLATED,
+                f"{players} players: a seat scored more zero bids in a round than the limit",
+                zero_fields,
+                players,
+                example=Example("game", zero_problem.to_record()),
+            )
+        elif not rules.has_zero_bid_points(players):
+            yield _holds(
+                "zero-bid-limit",
+                f"{players} players: in {played} random games zero bids never scored, as "
+                "the rules say for this player count",
+                zero_fields,
+                players,
+            )
+        else:
+            points = rules.zero_bid_points * limit if limit else None
+            yield _holds(
+                "zero-bid-limit",
+                f"{players} players: in {played} random games no seat scored more than "
+                + (
+                    f"{points} zero-bid points in a round"
+                    if points is not None
+                    else "one zero bid per sale"
+                ),
+                zero_fields,
+                players,
+            )
+        if sum_problem is not None:
+            yield Finding(
+                "score-sums",
+                Verdict.VIOLATED,
+                f"{players} players: a total is not the sum of its categories",
+                ("scoring_order",),
+                players,
+                example=Example("game", sum_problem.to_record()),
+            )
+        else:
+            yield _holds(
+                "score-sums",
+                f"{players} players: in {played} random games every subtotal is the sum of "
+                "the five point categories and every total adds the lowest-spend bonus",
+                ("scoring_order",),
+                players,
+            )
+
+
+def _zero_bids_within_limit(rules: RuleSet, game: Game) -> bool:
+    limit = rules.zero_bid_limit_per_round
+    scored: Counter[tuple[int, int]] = Counter()
+    for event in game.events:
+        if isinstance(event, ZeroBids):
+            for seat in event.scoring:
+                scored[seat, event.round] += 1
+    if not rules.has_zero_bid_points(game.players):
+        return not scored
+    return not limit or all(n <= limit for n in scored.values())
+
+
+def _sums_hold(game: Game) -> bool:
+    result = game.result()
+    for sheet in result.sheets:
+        parts = (
+            sheet.companies
+            + sheet.zero_bids
+            + sheet.nationalization
+            + sheet.monopolization
+            + sheet.diversification
+        )
+        if parts != sheet.subtotal or sheet.subtotal + sheet.lowest_spend_bonus != sheet.total:
+            return False
+    return bool(result.winners) or bool(result.gaps)
+
+
+# --------------------------------------------------------------------------- entry point
+
+_CHECKS: Final[tuple[Callable[[RuleSet], Iterator[Finding]], ...]] = (
+    _static_checks,
+    _sale_checks,
+    _winner_checks,
+)
+
+
+def verification_markdown(reports: Sequence[VerificationReport]) -> str:
+    """``docs/verification.md``: the reports of the built-in rule sets, and how to read
+    them."""
+    lines = [
+        "# Verification of the built-in rule sets",
+        "",
+        "<!-- Generated by `qe-rules docs`; do not edit by hand. -->",
+        "",
+        "`qe.verify(ruleset)` (or `qe-rules verify ID`) searches a rule set for the places "
+        "where its text decides nothing. Each finding *holds*, is a *gap* (the rules leave "
+        "the situation open; an example shows it) or is *violated* (the rule set "
+        "contradicts itself, or a property breaks). A gap that the rule set's "
+        "interpretations acknowledge is *acknowledged*: the library has chosen a reading "
+        "and documents it. Any other gap is *new*, and makes `qe-rules verify` exit with "
+        "status 1, so a translator can run it in CI on a TOML file.",
+        "",
+        "The checks: `deck-size`, `deck-nations`, `deck-industries` (the deck matches the "
+        "text); `table-coverage` (every scoring table covers every count a player can "
+        "reach); `sale-outcomes` (an exhaustive search of one sale: the "
+        f"{OPENING_VALUES} smallest opening bids and the {SECRET_VALUES} smallest legal "
+        "amounts of every other bid, every tie and rebid path, every player count and "
+        "auctioneer seat); `last-tile` (the auctioneer-less last tile); `one-winner` "
+        "(scripted games, fewest players first, searched for games without a single "
+        "winner); `zero-bid-limit` and `score-sums` (properties over random games).",
+        "",
+        "Examples are concrete: a game example is a game record (`qe.replay` accepts it; "
+        "the JSON report holds it), a scoring example is a score file for `qe-rules score`.",
+        "",
+    ]
+    for report in reports:
+        lines.append(report.to_markdown())
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def verify(ruleset: RuleSet | str, *, random_games: int = 60) -> VerificationReport:
+    """Run every check on a rule set (a ``RuleSet`` or a built-in id).
+
+    ``random_games`` is how many random games per player count the property checks play.
+    """
+    rules = get_ruleset(ruleset)
+    findings: list[Finding] = []
+    for check in _CHECKS:
+        findings.extend(check(rules))
+    findings.extend(_property_checks(rules, random_games))
+    return VerificationReport(rules.id, tuple(findings))
