@@ -29,9 +29,9 @@ from typing import Any, TextIO
 from qe_rules import reports
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
-from qe_rules.errors import RulesError
+from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
-from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, get_ruleset, load_ruleset
+from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, load_ruleset
 from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
 from qe_rules.verify import verification_markdown, verify
 
@@ -90,6 +90,8 @@ def _read_json(path: str) -> Any:
         raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise _InputError(f"{path} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise _InputError(f"{path} is nested too deeply to read") from None
 
 
 def _example() -> Any:
@@ -126,8 +128,7 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
     return ruleset, records, names
 
 
-def _score_board(result: GameResult, names: Sequence[str]) -> str:
-    rules = get_ruleset(result.ruleset)
+def _score_board(rules: RuleSet, result: GameResult, names: Sequence[str]) -> str:
     sheets = result.sheets
     header = ["", *names]
     rows: list[list[str]] = [header, ["nation", *(s.nation.code for s in sheets)]]
@@ -175,7 +176,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     where = "the scoring example" if args.example else args.file
     data = _example() if args.example else _read_json(args.file)
     file_ruleset, records, names = _parse_score_file(data, where)
-    ruleset = args.ruleset or file_ruleset or "en"
+    ruleset = _ruleset_arg(args.ruleset or file_ruleset or "en")
     try:
         result = score_game(ruleset, records)
     except RulesError as error:
@@ -184,7 +185,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(result.to_dict(), out, indent=2)
         out.write("\n")
     else:
-        print(_score_board(result, names), file=out)
+        print(_score_board(ruleset, result, names), file=out)
     return EXIT_OK
 
 
@@ -198,7 +199,7 @@ def _ruleset_arg(text: str) -> RuleSet:
     if text.endswith(".toml") or os.path.exists(text):
         return load_ruleset(text)
     raise _InputError(
-        f"unknown rule set {text!r}: give a built-in id ({', '.join(RULESETS)}) or a .toml file"
+        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}) or a .toml file"
     )
 
 
@@ -263,7 +264,7 @@ def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
     terms = lookup_term(args.term) if args.term else GLOSSARY
     if not terms:
-        raise _InputError(f"no glossary term matches {args.term!r}; run qe-rules glossary")
+        raise _InputError(f"no glossary term matches {shown(args.term)}; run qe-rules glossary")
     if args.format == "json":
         _emit(
             out,

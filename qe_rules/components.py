@@ -20,7 +20,7 @@ from typing import Final
 
 import attrs
 
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 
 __all__ = ["COMPANIES", "Company", "Industry", "Nation"]
 
@@ -55,7 +55,7 @@ class Nation(enum.Enum):
             if found is not None:
                 return found
         allowed = ", ".join(n.code for n in cls)
-        raise InvalidArgument(f"unknown nation {text!r}; nations are {allowed}")
+        raise InvalidArgument(f"unknown nation {shown(text)}; nations are {allowed}")
 
 
 class Industry(enum.Enum):
@@ -92,7 +92,7 @@ class Industry(enum.Enum):
             if found is not None:
                 return found
         allowed = ", ".join(f"{i.code} ({i.label})" for i in cls)
-        raise InvalidArgument(f"unknown industry {text!r}; industries are {allowed}")
+        raise InvalidArgument(f"unknown industry {shown(text)}; industries are {allowed}")
 
 
 _INDUSTRY_BY_CODE: Final = {i.code: i for i in Industry}
@@ -126,8 +126,8 @@ _TILE_VP: Final[dict[tuple[Nation, Industry], int]] = {
 def _check_tile(instance: Company, attribute: attrs.Attribute[int], vp: int) -> None:
     if not isinstance(instance.nation, Nation) or not isinstance(instance.industry, Industry):
         raise InvalidArgument(
-            f"a company needs a Nation and an Industry, got {instance.nation!r} and "
-            f"{instance.industry!r}"
+            f"a company needs a Nation and an Industry, got {shown(instance.nation)} and "
+            f"{shown(instance.industry)}"
         )
     printed = _TILE_VP.get((instance.nation, instance.industry))
     if printed is None:
@@ -139,7 +139,7 @@ def _check_tile(instance: Company, attribute: attrs.Attribute[int], vp: int) -> 
     if type(vp) is not int or vp != printed:
         raise InvalidArgument(
             f"the {instance.nation.code} {instance.industry.label} tile is worth {printed} VP, "
-            f"not {vp!r}"
+            f"not {shown(vp)}"
         )
 
 
@@ -181,7 +181,7 @@ class Company:
         (Company('JP-HOU-4'), Company('UK-GOV-2'))
         """
         if not isinstance(text, str):
-            raise InvalidArgument(f"a company code must be a string, got {text!r}")
+            raise InvalidArgument(f"a company code must be a string, got {shown(text)}")
         found = _BY_CODE.get(text.strip().upper())
         if found is not None:
             return found
@@ -197,7 +197,7 @@ class Company:
                 if tile is not None and (len(parts) == 2 or parts[2] == str(tile.vp)):
                     return tile
         raise InvalidArgument(
-            f"{text!r} is not one of the 21 company tiles; write a tile as NATION-INDUSTRY-VP, "
+            f"{shown(text)} is not one of the 21 company tiles; write a tile as NATION-INDUSTRY-VP, "
             "for example US-FIN-2 or us-finance-2"
         )
 

@@ -12,6 +12,8 @@ says what was wrong and what is allowed::
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
     "GameNotOver",
     "IllegalAction",
@@ -57,3 +59,19 @@ class GameNotOver(RulesError):
 
 class InvalidRecord(RulesError):
     """A game record cannot be replayed: malformed, or one of its moves is illegal."""
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 2
+_SHOWN.maxstring = 60
+_SHOWN.maxother = 60
+_SHOWN.maxlong = 40
+
+
+def shown(value: object) -> str:
+    """A short ``repr`` of a value for an error message: cut at a sensible length and
+    depth, so that a huge or deeply nested input never breaks the message itself."""
+    try:
+        return _SHOWN.repr(value)
+    except Exception:  # a value whose repr fails still gets a message
+        return f"<{type(value).__name__}>"

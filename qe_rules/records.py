@@ -25,7 +25,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import InvalidRecord, RulesError
+from qe_rules.errors import InvalidRecord, RulesError, shown
 from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "Move"]
@@ -125,9 +125,7 @@ _KEYS: Final = (
 )
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+_short = shown
 
 
 def _int(value: Any, key: str) -> int:

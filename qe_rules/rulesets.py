@@ -31,7 +31,7 @@ import attrs
 from qe_rules import _toml
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
 
 __all__ = [
     "GAP_CODES",
@@ -413,7 +413,7 @@ class RuleSet:
         """
         if name not in _FIELD_META or not _FIELD_META[name]["rule"]:
             raise InvalidRuleSet(
-                f"{name!r} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
+                f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
             )
         return self.provenance[name]
 
@@ -527,7 +527,7 @@ class RuleSet:
     def _check_players(self, players: int) -> int:
         if type(players) is not int or players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
-            raise InvalidArgument(f"{self.id} is played by {counts} players, not {players!r}")
+            raise InvalidArgument(f"{self.id} is played by {counts} players, not {shown(players)}")
         return players
 
 
@@ -559,7 +559,7 @@ def _deck(removed: Iterable[Company]) -> tuple[Company, ...]:
 
 
 def _fail(ruleset_id: str, name: str, problem: str) -> InvalidRuleSet:
-    return InvalidRuleSet(f"rule set {ruleset_id!r}, field {name!r}: {problem}")
+    return InvalidRuleSet(f"rule set {shown(ruleset_id)}, field {shown(name)}: {problem}")
 
 
 def _validate(rs: RuleSet) -> None:
@@ -641,7 +641,7 @@ def _validate(rs: RuleSet) -> None:
     ):
         number = getattr(rs, name)
         if type(number) is not int or number < 0:
-            raise _fail(rid, name, f"needs a whole number >= 0, got {number!r}")
+            raise _fail(rid, name, f"needs a whole number >= 0, got {shown(number)}")
     if type(rs.ties_before_fallback) is not int or rs.ties_before_fallback < 1:
         raise _fail(rid, "ties_before_fallback", "needs a whole number >= 1")
     for name in (
@@ -719,26 +719,26 @@ def _enum_codec(kind: type[enum.Enum]) -> tuple[Any, Any, str]:
         for member in kind:
             if value == member.value and isinstance(value, str):
                 return member
-        raise _DataError(path, f"needs one of {allowed}, got {value!r}")
+        raise _DataError(path, f"needs one of {allowed}, got {shown(value)}")
 
     return (lambda v: v.value), decode, f"one of {allowed}"
 
 
 def _int_decode(value: Any, path: str) -> int:
     if type(value) is not int:
-        raise _DataError(path, f"needs a whole number, got {value!r}")
+        raise _DataError(path, f"needs a whole number, got {shown(value)}")
     return value
 
 
 def _bool_decode(value: Any, path: str) -> bool:
     if type(value) is not bool:
-        raise _DataError(path, f"needs true or false, got {value!r}")
+        raise _DataError(path, f"needs true or false, got {shown(value)}")
     return value
 
 
 def _list_decode(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list | tuple):
-        raise _DataError(path, f"needs a list, got {value!r}")
+        raise _DataError(path, f"needs a list, got {shown(value)}")
     return list(value)
 
 
@@ -747,12 +747,12 @@ def _key_decode(key: Any, path: str) -> int:
         return key
     if isinstance(key, str) and key.isdigit() and key.isascii():
         return int(key)
-    raise _DataError(path, f"keys must be whole numbers, got {key!r}")
+    raise _DataError(path, f"keys must be whole numbers, got {shown(key)}")
 
 
 def _map_decode(value: Any, path: str, item: Any) -> dict[int, Any]:
     if not isinstance(value, Mapping):
-        raise _DataError(path, f"needs a table keyed by number, got {value!r}")
+        raise _DataError(path, f"needs a table keyed by number, got {shown(value)}")
     result = {}
     for key, inner in value.items():
         number = _key_decode(key, path)
@@ -768,7 +768,7 @@ def _parse_each(parse: Any, what: str) -> Any:
         for index, entry in enumerate(_list_decode(value, path)):
             try:
                 if not isinstance(entry, str):
-                    raise InvalidArgument(f"needs a {what} code, got {entry!r}")
+                    raise InvalidArgument(f"needs a {what} code, got {shown(entry)}")
                 items.append(parse(entry))
             except InvalidArgument as error:
                 raise _DataError(f"{path}[{index}]", str(error)) from None
@@ -931,7 +931,7 @@ _TOP_KEYS: Final = ("id", "title", "language", "source", "rules", "provenance", 
 
 def _string(value: Any, path: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _DataError(path, f"needs a non-empty string, got {value!r}")
+        raise _DataError(path, f"needs a non-empty string, got {shown(value)}")
     return value
 
 
@@ -947,7 +947,7 @@ def decode_provenance(value: Any, path: str) -> Provenance:
             )
         for key in ("source", "section", "summary"):
             if key not in value:
-                raise _DataError(path, f"missing {key!r}")
+                raise _DataError(path, f"missing {shown(key)}")
         basis = _enum_codec(Basis)[1](value.get("basis", "stated"), f"{path}.basis")
         return Provenance(
             _string(value["source"], f"{path}.source"),
@@ -971,12 +971,12 @@ def decode_interpretation(value: Any, path: str) -> Interpretation:
         gaps = tuple(_list_decode(value.get("gaps", []), f"{path}.gaps"))
         for index, name in enumerate(fields):
             if name not in _RULE_FIELDS:
-                raise _DataError(f"{path}.fields[{index}]", f"{name!r} is not a rule field")
+                raise _DataError(f"{path}.fields[{index}]", f"{shown(name)} is not a rule field")
         for index, code in enumerate(gaps):
             if code not in GAP_CODES:
                 raise _DataError(
                     f"{path}.gaps[{index}]",
-                    f"{code!r} is not a gap code; codes: {', '.join(GAP_CODES)}",
+                    f"{shown(code)} is not a gap code; codes: {', '.join(GAP_CODES)}",
                 )
         return Interpretation(
             _string(value.get("code"), f"{path}.code"),
@@ -1058,7 +1058,7 @@ def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
     if RULESETS.get(base_rs.id) != base_rs:
         raise InvalidArgument(
             f"a TOML file can extend only a built-in rule set ({', '.join(RULESETS)}), "
-            f"not {base_rs.id!r}"
+            f"not {shown(base_rs.id)}"
         )
     base_data = base_rs.to_data()
     rules = {k: v for k, v in data["rules"].items() if base_data["rules"][k] != v}
@@ -1114,6 +1114,8 @@ def _from_toml(text: str, *, origin: str, base_dir: str | None, seen: tuple[str,
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidRuleSet(f"{origin}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise InvalidRuleSet(f"{origin}: not valid TOML: nested too deeply") from None
     try:
         return RuleSet.from_data(_merge_toml(data, origin, base_dir, seen))
     except InvalidRuleSet as error:
@@ -1196,7 +1198,7 @@ def _resolve_base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> 
         return _load(path, seen)
     raise _DataError(
         "extends",
-        f"{extends!r} is neither a built-in rule set ({', '.join(RULESETS)}) nor a .toml file",
+        f"{shown(extends)} is neither a built-in rule set ({', '.join(RULESETS)}) nor a .toml file",
     )
 
 
@@ -1887,5 +1889,5 @@ def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
     found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
     if found is None:
         valid = ", ".join(repr(k) for k in RULESETS)
-        raise UnknownRuleSet(f"unknown rule set {ruleset!r}; built-in rule sets: {valid}")
+        raise UnknownRuleSet(f"unknown rule set {shown(ruleset)}; built-in rule sets: {valid}")
     return found

@@ -31,7 +31,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rulesets import BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
 
 __all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_game"]
@@ -45,7 +45,7 @@ def _to_nation(value: Nation | str) -> Nation:
         return value
     if isinstance(value, str):
         return Nation.parse(value)
-    raise InvalidArgument(f"a nation must be a Nation or its code, got {value!r}")
+    raise InvalidArgument(f"a nation must be a Nation or its code, got {shown(value)}")
 
 
 def _to_industry(value: Industry | str) -> Industry:
@@ -53,14 +53,14 @@ def _to_industry(value: Industry | str) -> Industry:
         return value
     if isinstance(value, str):
         return Industry.parse(value)
-    raise InvalidArgument(f"an industry token must be an Industry or its name, got {value!r}")
+    raise InvalidArgument(f"an industry token must be an Industry or its name, got {shown(value)}")
 
 
 def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
     if isinstance(value, tuple) and all(type(c) is Company for c in value):
         return value
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise InvalidArgument(f"companies must be a list of tiles, got {value!r}")
+        raise InvalidArgument(f"companies must be a list of tiles, got {shown(value)}")
     tiles = []
     for item in value:
         if isinstance(item, Company):
@@ -68,13 +68,15 @@ def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
         elif isinstance(item, str):
             tiles.append(Company.parse(item))
         else:
-            raise InvalidArgument(f"a company must be a Company or its code, got {item!r}")
+            raise InvalidArgument(f"a company must be a Company or its code, got {shown(item)}")
     return tuple(tiles)
 
 
 def _check_count(instance: PlayerRecord, attribute: attrs.Attribute[int], value: int) -> None:
     if type(value) is not int or value < 0:
-        raise InvalidArgument(f"{attribute.name} must be a whole number (int) >= 0, got {value!r}")
+        raise InvalidArgument(
+            f"{attribute.name} must be a whole number (int) >= 0, got {shown(value)}"
+        )
 
 
 @attrs.frozen
@@ -113,7 +115,7 @@ class PlayerRecord:
         ignored. Raises :class:`~qe_rules.InvalidArgument` naming what is missing or wrong.
         """
         if not isinstance(data, Mapping):
-            raise InvalidArgument(f"a player record must be an object, got {data!r}")
+            raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
         missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
         if missing:
             raise InvalidArgument(f"a player record needs {', '.join(missing)}")
@@ -310,7 +312,7 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
     """
     rules = get_ruleset(ruleset)
     if isinstance(records, str | bytes) or not isinstance(records, Sequence):
-        raise InvalidArgument(f"records must be a sequence of PlayerRecord, got {records!r}")
+        raise InvalidArgument(f"records must be a sequence of PlayerRecord, got {shown(records)}")
     players = len(records)
     if players not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
@@ -449,7 +451,7 @@ def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerReco
     held: dict[Company, int] = {}
     for seat, record in enumerate(records):
         if not isinstance(record, PlayerRecord):
-            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {record!r}")
+            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
         if record.nation not in tables.nations:
             allowed = ", ".join(n.code for n in rules.nations(players))
             raise InvalidArgument(

@@ -70,6 +70,21 @@ def test_malformed_files_give_one_line_and_status_2(tmp_path, capsys, content, m
     assert message in err
 
 
+def test_deeply_nested_input_gives_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
+    assert run("score", str(path))[0] == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_score_with_a_toml_rule_set(tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('id = "house"\nextends = "en"\n[rules]\nzero_bid_points = 3\n', "utf-8")
+    status, text = run("score", "--example", "--ruleset", str(rules))
+    assert status == 0 and "Rule set house" in text
+    assert "zero bids                         9" in text
+
+
 def test_missing_file_and_missing_argument(capsys):
     assert run("score", "/no/such/file.json")[0] == 2
     assert "cannot read" in capsys.readouterr().err

@@ -169,6 +169,12 @@ def test_malformed_toml_names_the_file_and_the_key(tmp_path, text, message):
     assert str(info.value).startswith(str(path))
 
 
+def test_deeply_nested_toml(tmp_path):
+    path = write(tmp_path, "a = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(qe.InvalidRuleSet, match="nested too deeply"):
+        qe.load_ruleset(path)
+
+
 def test_unreadable_files(tmp_path):
     with pytest.raises(qe.InvalidRuleSet, match="cannot read"):
         qe.load_ruleset(tmp_path / "missing.toml")

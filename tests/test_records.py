@@ -107,6 +107,17 @@ JSON = st.recursive(
 )
 
 
+def test_deeply_nested_values_raise_invalid_record():
+    deep = []
+    for _ in range(5000):
+        deep = [deep]
+    for key in ("players", "deck", "moves", "ruleset", "version"):
+        record = qe.new_game("en", 4, seed=1).to_record()
+        record[key] = deep
+        with pytest.raises(qe.InvalidRecord):
+            qe.replay(record)
+
+
 @given(JSON)
 @settings(max_examples=200, deadline=None)
 def test_random_json_raises_only_invalid_record(data):
