@@ -21,18 +21,7 @@ from qe_rules.rulesets import Provenance, RuleSet, encode_field, get_ruleset
 
 __all__ = ["FieldDiff", "MetadataDiff", "RuleSetDiff", "diff"]
 
-_PER_PLAYER = frozenset(
-    {
-        "removed_companies",
-        "deck_sizes",
-        "nations_in_play",
-        "industries_in_play",
-        "nationalization",
-        "monopolization",
-        "diversification",
-        "lowest_spend_bonus",
-    }
-)
+_PER_PLAYER = frozenset(RuleSet.per_player_fields())
 
 
 def _cite_dict(cite: Provenance) -> dict[str, str]:

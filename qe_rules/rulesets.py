@@ -395,6 +395,11 @@ class RuleSet:
         return _RULE_FIELDS
 
     @classmethod
+    def per_player_fields(cls) -> tuple[str, ...]:
+        """The rule fields that hold one value per player count."""
+        return _PER_PLAYER_FIELDS
+
+    @classmethod
     def field_group(cls, name: str) -> str:
         """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
         return str(_FIELD_META[name]["group"])

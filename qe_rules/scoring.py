@@ -444,38 +444,52 @@ def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple
     return seats
 
 
+def _check_piece(
+    seat: int,
+    what: str,
+    name: str,
+    piece: Nation | Industry,
+    in_play: list[str],
+    seen: dict[Any, int],
+    players: int,
+) -> None:
+    """A seat's nation or token must be in play and nobody else's."""
+    if name not in in_play:
+        raise InvalidArgument(
+            f"seat {seat}: {what} {name} is not in play with {players} players; "
+            f"{what}s in play: {', '.join(in_play)}"
+        )
+    if piece in seen:
+        raise InvalidArgument(f"seat {seat}: {what} {name} is already seat {seen[piece]}'s")
+    seen[piece] = seat
+
+
 def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
     players = len(records)
-    seen_nations: dict[Nation, int] = {}
-    seen_tokens: dict[Industry, int] = {}
+    seen_nations: dict[Any, int] = {}
+    seen_tokens: dict[Any, int] = {}
     held: dict[Company, int] = {}
     for seat, record in enumerate(records):
         if not isinstance(record, PlayerRecord):
             raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
-        if record.nation not in tables.nations:
-            allowed = ", ".join(n.code for n in rules.nations(players))
-            raise InvalidArgument(
-                f"seat {seat}: nation {record.nation.code} is not in play with {players} "
-                f"players; nations in play: {allowed}"
-            )
-        if record.nation in seen_nations:
-            raise InvalidArgument(
-                f"seat {seat}: nation {record.nation.code} is already seat "
-                f"{seen_nations[record.nation]}'s"
-            )
-        seen_nations[record.nation] = seat
-        if record.industry not in tables.industries:
-            allowed = ", ".join(i.label for i in tables.industries)
-            raise InvalidArgument(
-                f"seat {seat}: industry token {record.industry.label} is not in play with "
-                f"{players} players; tokens in play: {allowed}"
-            )
-        if record.industry in seen_tokens:
-            raise InvalidArgument(
-                f"seat {seat}: industry token {record.industry.label} is already seat "
-                f"{seen_tokens[record.industry]}'s"
-            )
-        seen_tokens[record.industry] = seat
+        _check_piece(
+            seat,
+            "nation",
+            record.nation.code,
+            record.nation,
+            [n.code for n in rules.nations(players)],
+            seen_nations,
+            players,
+        )
+        _check_piece(
+            seat,
+            "industry token",
+            record.industry.label,
+            record.industry,
+            [i.label for i in tables.industries],
+            seen_tokens,
+            players,
+        )
         for tile in record.companies:
             if tile not in tables.deck:
                 raise InvalidArgument(
