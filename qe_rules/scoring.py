@@ -221,6 +221,8 @@ class _Tables:
 
     nations: frozenset[Nation]
     industries: tuple[Industry, ...]
+    nation_codes: tuple[str, ...]
+    industry_labels: tuple[str, ...]
     deck: frozenset[Company]
     nationalization: tuple[int, ...]  # points by count, beyond-table policy applied
     nationalization_max: int
@@ -255,6 +257,8 @@ def _tables(ruleset: RuleSet, players: int) -> _Tables:
     tables = _Tables(
         nations=frozenset(ruleset.nations(players)),
         industries=industries,
+        nation_codes=tuple(n.code for n in ruleset.nations(players)),
+        industry_labels=tuple(i.label for i in industries),
         deck=frozenset(ruleset.companies(players)),
         nationalization=_by_count(ruleset.nationalization[players], _TILE_LIMIT, policy),
         nationalization_max=max(ruleset.nationalization[players]),
@@ -449,7 +453,7 @@ def _check_piece(
     what: str,
     name: str,
     piece: Nation | Industry,
-    in_play: list[str],
+    in_play: tuple[str, ...],
     seen: dict[Any, int],
     players: int,
 ) -> None:
@@ -477,7 +481,7 @@ def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerReco
             "nation",
             record.nation.code,
             record.nation,
-            [n.code for n in rules.nations(players)],
+            tables.nation_codes,
             seen_nations,
             players,
         )
@@ -486,7 +490,7 @@ def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerReco
             "industry token",
             record.industry.label,
             record.industry,
-            [i.label for i in tables.industries],
+            tables.industry_labels,
             seen_tokens,
             players,
         )
