@@ -11,6 +11,16 @@ Modules, in the order data flows (a module imports only from modules above it):
 """
 
 from qe_rules._frozen import FrozenDict
+from qe_rules.agents import (
+    AGENT_NAMES,
+    Agent,
+    AgentFactory,
+    RandomAgent,
+    ValueAgent,
+    ZeroAgent,
+    agent_factory,
+    agent_from_name,
+)
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
 from qe_rules.discrepancies import (
@@ -66,25 +76,40 @@ from qe_rules.rulesets import (
 )
 from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
+from qe_rules.simulate import (
+    CHANGE_CAUSES,
+    ChangeExample,
+    Comparison,
+    SimulationStats,
+    compare,
+    play_game,
+    simulate,
+)
 from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
 from qe_rules.views import Phase, PlayerView, SaleView
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AGENT_NAMES",
+    "CHANGE_CAUSES",
     "COMPANIES",
     "DISCREPANCIES",
     "GAP_CODES",
     "GLOSSARY",
     "RULESETS",
     "SOURCES",
+    "Agent",
+    "AgentFactory",
     "Award",
     "Awarded",
     "Basis",
     "BeyondTable",
     "BidLimits",
     "Category",
+    "ChangeExample",
     "Company",
+    "Comparison",
     "Discrepancy",
     "DiscrepancyKind",
     "Event",
@@ -118,6 +143,7 @@ __all__ = [
     "PlayerRecord",
     "PlayerView",
     "Provenance",
+    "RandomAgent",
     "Reading",
     "Rebid",
     "RebidScope",
@@ -128,15 +154,21 @@ __all__ = [
     "SaleView",
     "ScoreSheet",
     "SecretBid",
+    "SimulationStats",
     "Source",
     "Term",
     "Tie",
     "TieFallback",
     "UnknownRuleSet",
+    "ValueAgent",
     "Verdict",
     "VerificationReport",
+    "ZeroAgent",
     "ZeroBids",
     "__version__",
+    "agent_factory",
+    "agent_from_name",
+    "compare",
     "diff",
     "find_discrepancies",
     "get_discrepancy",
@@ -144,8 +176,10 @@ __all__ = [
     "load_ruleset",
     "lookup_term",
     "new_game",
+    "play_game",
     "replay",
     "score_game",
+    "simulate",
     "translate_term",
     "verify",
 ]

@@ -26,12 +26,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, NamedTuple, NoReturn
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 import attrs
 
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import GameNotOver, IllegalAction, InvalidArgument, InvalidRecord, RulesError
+from qe_rules.errors import (
+    GameNotOver,
+    IllegalAction,
+    InvalidArgument,
+    InvalidRecord,
+    RulesError,
+    shown,
+)
 from qe_rules.events import (
     Awarded,
     Event,
@@ -91,8 +98,8 @@ class _PeekTarget(NamedTuple):
 
 
 class _SaleFacts:
-    """A finished sale as the referee knows it, with each seat's redacted view made on
-    first use (a sale's facts never change, so its views can be kept)."""
+    """A finished sale as the referee knows it, with the seats' redacted views, made for
+    every seat on first use (a sale's facts never change, so its views can be kept)."""
 
     __slots__ = (
         "amount",
@@ -139,28 +146,52 @@ class _SaleFacts:
 
     def view_for(self, seat: int, sees_all: bool, peeked: bool) -> SaleView:
         """The sale as ``seat`` knows it."""
-        view = self.views[seat]
-        if view is None:
-            runs_it = seat == self.auctioneer and sees_all
-            view = SaleView(
-                self.number,
-                self.round,
-                self.company,
-                self.auctioneer,
-                self.opening,
-                self.ties,
-                self.winner,
-                self.amount if self.public or seat == self.winner or runs_it else None,
-                self.reason,
-                self.zero_seats,
-                tuple(amount for rnd in self.closed for who, amount in rnd if who == seat),
-                self.closed if runs_it else (),
-                False,
-            )
-            self.views[seat] = view
+        view = self.all_views(sees_all)[seat]
         if peeked:
             return view._replace(amount=self.amount, peeked=True)
         return view
+
+    def all_views(self, sees_all: bool) -> list[SaleView]:
+        """The sale as each seat knows it (before any peek), made on first use."""
+        views = self.views
+        if None not in views:
+            return cast("list[SaleView]", views)
+        closed, auctioneer, winner = self.closed, self.auctioneer, self.winner
+        number, round_, company, opening = self.number, self.round, self.company, self.opening
+        ties, amount, reason, zero_seats = self.ties, self.amount, self.reason, self.zero_seats
+        public = self.public
+        first = closed[0]
+        mine: list[tuple[int, ...]]
+        if len(closed) == 1 and len(first) == len(views):  # everyone bid once, by seat
+            mine = [(bid,) for _, bid in first]
+        else:
+            mine = [() for _ in views]
+            for rnd in closed:
+                for who, bid in rnd:
+                    mine[who] += (bid,)
+        for seat, known in enumerate(views):
+            if known is not None:
+                continue
+            runs_it = seat == auctioneer and sees_all
+            views[seat] = _tuple_new(
+                SaleView,
+                (
+                    number,
+                    round_,
+                    company,
+                    auctioneer,
+                    opening,
+                    ties,
+                    winner,
+                    amount if public or seat == winner or runs_it else None,
+                    reason,
+                    zero_seats,
+                    mine[seat],
+                    closed if runs_it else (),
+                    False,
+                ),
+            )
+        return cast("list[SaleView]", views)
 
 
 class _Table(NamedTuple):
@@ -182,19 +213,31 @@ class _Table(NamedTuple):
     parent: dict[int, tuple[SaleView, ...]] | None
 
     def history(self, seat: int, sees_all: bool) -> tuple[SaleView, ...]:
-        """The finished sales as ``seat`` knows them."""
-        found = self.cache.get(seat)
+        """The finished sales as ``seat`` knows them.
+
+        Every seat is usually shown every sale, so when the parent's histories are at hand
+        the last sale is added to each of them at once.
+        """
+        cache = self.cache
+        found = cache.get(seat)
         if found is not None:
             return found
-        peeked = self.peeked[seat]
-        facts = self.facts
-        before = None if self.parent is None else self.parent.get(seat)
-        if before is not None and len(before) == len(facts) - 1:
+        facts, parent, peeked = self.facts, self.parent, self.peeked
+        if parent:
             last = facts[-1]
-            found = (*before, last.view_for(seat, sees_all, last.number in peeked))
-        else:
-            found = tuple(f.view_for(seat, sees_all, f.number in peeked) for f in facts)
-        self.cache[seat] = found
+            number, size = last.number, len(facts) - 1
+            views = last.all_views(sees_all)
+            for other, before in parent.items():
+                if other not in cache and len(before) == size:
+                    view = views[other]
+                    if number in peeked[other]:
+                        view = view._replace(amount=last.amount, peeked=True)
+                    cache[other] = (*before, view)
+            found = cache.get(seat)
+            if found is not None:
+                return found
+        found = tuple(f.view_for(seat, sees_all, f.number in peeked[seat]) for f in facts)
+        cache[seat] = found
         return found
 
 
@@ -509,13 +552,13 @@ class Game:
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self._setup.players:
             raise InvalidArgument(
-                f"a seat is a whole number from 0 to {self._setup.players - 1}, got {seat!r}"
+                f"a seat is a whole number from 0 to {self._setup.players - 1}, got {shown(seat)}"
             )
 
     def _check_bid(self, seat: int, amount: int) -> BidLimits:
         self._check_seat(seat)
         if type(amount) is not int:
-            raise InvalidArgument(f"a bid is a whole number (int), got {amount!r}")
+            raise InvalidArgument(f"a bid is a whole number (int), got {shown(amount)}")
         sale = self._sale
         if seat not in sale.awaiting:
             raise IllegalAction(self._why_not_to_act(seat))
@@ -782,37 +825,39 @@ class Game:
         if type(seat) is not int or not 0 <= seat < setup.players:
             self._check_seat(seat)
         sale, table = self._sale, self._table
-        last = _last_public
-        if last[0] is sale and last[1] is table:
-            fields = last[2].copy()
+        memo = _memo[0]
+        if memo[0] is not sale or memo[1] is not table:
+            memo = _memo[0] = self._shared_fields(memo)
+        if seat in sale.awaiting and not sale.closed and table.peek_target is None:
+            # a seat to bid in the first bidding round: it has not bid in this sale yet
+            fields = memo[3].copy()
         else:
-            public = self._public_fields()
-            _last_public[:] = (sale, table, public)
-            fields = public.copy()
+            fields = memo[2].copy()
+            self._own_fields(seat, fields)
         fields["seat"] = seat
         fields["industry"] = setup.industries[seat]
-        rules = setup.ruleset
-        runs_it = seat == sale.auctioneer
-        closed, open_bids = sale.closed, sale.open_bids
-        if closed:
-            fields["my_bids"] = tuple(
-                amount for rnd in (*closed, open_bids) for who, amount in rnd if who == seat
-            )
-            if runs_it and rules.auctioneer_sees_all_bids:
-                fields["seen_bids"] = closed
-        else:
-            for who, amount in open_bids:
-                if who == seat:
-                    fields["my_bids"] = (amount,)
-                    break
-        if seat in sale.awaiting:
-            if runs_it:
-                fields["limits"] = _bid_limits(
-                    *limits_of(rules, sale.opening, True, sale.rebid > 0)
-                )
-            else:
-                fields["limits"] = _bid_limits(sale.floor, sale.forbidden)
         fields["spent"] = table.spent[seat]
+        history = table.cache.get(seat)
+        fields["history"] = (
+            table.history(seat, setup.ruleset.auctioneer_sees_all_bids)
+            if history is None
+            else history
+        )
+        return _view_from_fields(fields)
+
+    def _own_fields(self, seat: int, fields: dict[str, Any]) -> None:
+        """Fill in what only ``seat`` knows of the sale in progress: its bids, the bids it
+        saw as auctioneer, its limits and whether it may peek."""
+        sale, table, rules = self._sale, self._table, self._setup.ruleset
+        runs_it = seat == sale.auctioneer
+        closed = sale.closed
+        fields["my_bids"] = tuple(
+            amount for rnd in (*closed, sale.open_bids) for who, amount in rnd if who == seat
+        )
+        if closed and runs_it and rules.auctioneer_sees_all_bids:
+            fields["seen_bids"] = closed
+        if seat in sale.awaiting:
+            fields["limits"] = _bid_limits(*limits_of(rules, sale.opening, runs_it, sale.rebid > 0))
         target = table.peek_target
         if target is not None:
             fields["can_peek"] = (
@@ -823,47 +868,65 @@ class Game:
                 and target.sale not in table.peeked[seat]
                 and table.peeks[seat] < rules.peeks_per_player
             )
-        history = table.cache.get(seat)
-        fields["history"] = (
-            table.history(seat, rules.auctioneer_sees_all_bids) if history is None else history
-        )
-        return _view_from_fields(fields)
 
-    def _public_fields(self) -> dict[str, Any]:
-        """The fields of a view that are the same for every seat, in field order; the
-        others hold the values of a seat that has not bid, cannot bid and cannot peek."""
+    def _shared_fields(self, memo: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The memo of this state (see ``_memo``): the fields of a view that are the same
+        for every seat, in field order (the others hold the values of a seat that has
+        not bid, cannot bid and cannot peek), and the same with the limits of a bidder.
+
+        The limits in the second dict are those of a seat whose bid is awaited in the
+        first bidding round: the auctioneer's while the opening bid is awaited, else a
+        secret bidder's. ``memo`` is the previous state's; when it is an earlier state of
+        the same sale only the fields that change during a sale are set again.
+        """
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        return {
-            "seat": 0,
-            "ruleset": setup.ruleset.id,
-            "players": setup.players,
-            "nations": setup.nations,
-            "industry": None,
-            "first_auctioneer": setup.first_auctioneer,
-            "sales": setup.sales,
-            "sale": sale.number,
-            "round": sale.round,
-            "phase": sale.phase,
-            "auctioneer": sale.auctioneer,
-            "company": sale.company,
-            "remaining": 0 if over else setup.sales - sale.number - 1,
-            "to_act": sale.awaiting,
-            "opening_bid": sale.opening,
-            "tied": sale.tie_log[-1] if sale.phase is _REBIDDING else (),
-            "ties": sale.ties,
-            "my_bids": (),
-            "seen_bids": (),
-            "limits": None,
-            "holdings": table.holdings,
-            "spent": 0,
-            "zero_bid_rounds": table.zero_counts,
-            "peeks_used": table.peeks,
-            "can_peek": False,
-            "history": (),
-            "industries": setup.industries if over else None,
-            "result": self.result() if over else None,
-        }
+        if memo[1] is table and memo[0].number == sale.number:
+            public = memo[2].copy()
+            public["phase"] = sale.phase
+            public["to_act"] = sale.awaiting
+            public["opening_bid"] = sale.opening
+            public["tied"] = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
+            public["ties"] = sale.ties
+        else:
+            public = {
+                "seat": 0,
+                "ruleset": setup.ruleset.id,
+                "players": setup.players,
+                "nations": setup.nations,
+                "industry": None,
+                "first_auctioneer": setup.first_auctioneer,
+                "sales": setup.sales,
+                "sale": sale.number,
+                "round": sale.round,
+                "phase": sale.phase,
+                "auctioneer": sale.auctioneer,
+                "company": sale.company,
+                "remaining": 0 if over else setup.sales - sale.number - 1,
+                "to_act": sale.awaiting,
+                "opening_bid": sale.opening,
+                "tied": sale.tie_log[-1] if sale.phase is _REBIDDING else (),
+                "ties": sale.ties,
+                "my_bids": (),
+                "seen_bids": (),
+                "limits": None,
+                "holdings": table.holdings,
+                "spent": 0,
+                "zero_bid_rounds": table.zero_counts,
+                "peeks_used": table.peeks,
+                "can_peek": False,
+                "history": (),
+                "industries": setup.industries if over else None,
+                "result": self.result() if over else None,
+            }
+        if over:
+            return (sale, table, public, public)
+        bidder = public.copy()
+        if sale.phase is _OPENING:
+            bidder["limits"] = _bid_limits(*limits_of(setup.ruleset, None, True, False))
+        else:
+            bidder["limits"] = _bid_limits(sale.floor, sale.forbidden)
+        return (sale, table, public, bidder)
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
@@ -896,7 +959,7 @@ class Game:
             return self.bid(move.seat, move.amount)
         if move.kind == "peek":
             return self.peek(move.seat)
-        raise InvalidArgument(f"a move is 'bid' or 'peek', got {move.kind!r}")
+        raise InvalidArgument(f"a move is 'bid' or 'peek', got {shown(move.kind)}")
 
 
 # Slot setters: Game's own __setattr__ refuses every change, so Game._make fills the slots
@@ -911,9 +974,11 @@ _SET_EVENTS = Game.__dict__["_events"].__set__
 
 # --------------------------------------------------------------------------- helpers
 
-# The public fields of the last state a view was made of, as (sale, table, fields): the
-# seats of one bidding round are shown the same state, so their views share this part.
-_last_public: list[Any] = [None, None, None]
+# The fields shared by the views of the last state viewed, as (sale, table, public fields,
+# public fields with a secret bidder's limits): the seats of one bidding round are shown
+# the same state, so their views share this part. One tuple, replaced whole, so that
+# threads never see a mix of two states.
+_memo: list[tuple[Any, ...]] = [(None, None, None, None)]
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
 
@@ -944,7 +1009,8 @@ def _bid_name(sale: _Sale, seat: int) -> str:
 def _opening_sale(setup: _Setup, index: int) -> _Sale:
     players = setup.players
     company = setup.deck[index]
-    round_ = index // players
+    # a last tile without auctioneer belongs to the last round
+    round_ = min(index // players, setup.ruleset.rounds(players) - 1)
     if setup.last_tile and index == setup.sales - 1:
         return _Sale(
             index,
@@ -997,7 +1063,7 @@ def _distinct(
     if values is None:
         return None
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise InvalidArgument(f"{what} must be a list, got {values!r}")
+        raise InvalidArgument(f"{what} must be a list, got {shown(values)}")
     items = []
     for value in values:
         if isinstance(value, kind):
@@ -1005,7 +1071,7 @@ def _distinct(
         elif isinstance(value, str):
             items.append(parse(value))
         else:
-            raise InvalidArgument(f"{what}: {value!r} is not a {kind.__name__}")
+            raise InvalidArgument(f"{what}: {shown(value)} is not a {kind.__name__}")
     names = ", ".join(getattr(a, "code", str(a)) for a in allowed)
     if len(items) != count:
         raise InvalidArgument(f"{what}: needs one per seat ({count}), got {len(items)}")
@@ -1062,12 +1128,12 @@ def new_game(
     rules = get_ruleset(ruleset)
     if type(players) is not int or players not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
-        raise InvalidArgument(f"{rules.id} is played by {counts} players, not {players!r}")
+        raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
     if seed is not None and not isinstance(seed, int | str):
-        raise InvalidArgument(f"a seed is an int or a str, got {seed!r}")
+        raise InvalidArgument(f"a seed is an int or a str, got {shown(seed)}")
     if type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
         raise InvalidArgument(
-            f"first_auctioneer is a seat from 0 to {players - 1}, got {first_auctioneer!r}"
+            f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
     rng = random.Random(seed)
     canonical = rules.companies(players)
@@ -1080,7 +1146,7 @@ def new_game(
 
     if deck is not None:
         if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
-            raise InvalidArgument(f"deck must be a list of tiles, got {deck!r}")
+            raise InvalidArgument(f"deck must be a list of tiles, got {shown(deck)}")
         tiles = tuple(c if isinstance(c, Company) else Company.parse(c) for c in deck)
         if sorted(map(str, tiles)) != sorted(map(str, canonical)):
             raise InvalidArgument(

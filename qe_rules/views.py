@@ -16,7 +16,7 @@ public: every token, spend and score sheet.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -80,6 +80,8 @@ class SaleView(NamedTuple):
         }
 
 
+# slots=False: a view keeps its fields in its __dict__, which Game.view hands over whole
+# (see _view_from_fields)
 @attrs.frozen(kw_only=True, slots=False)
 class PlayerView:
     """Everything ``seat`` may know about the game now.
@@ -165,7 +167,6 @@ class PlayerView:
         }
 
 
-_FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(PlayerView))
 _new_object = object.__new__
 _set_attribute = object.__setattr__
 

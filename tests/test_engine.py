@@ -196,6 +196,19 @@ def test_zero_bids_score_once_per_round_and_never_with_three_players():
     assert all(r.zero_bid_rounds == 0 for r in three.records())
 
 
+def test_the_last_tile_belongs_to_the_last_round():
+    rules = attrs.evolve(EN, id="zero-bids-for-three", zero_bid_player_counts=(3, 4, 5))
+    game = qe.new_game(rules, 3, seed=1)
+    while not game.is_over:
+        for seat in sorted(game.to_act):
+            extra = 2 if seat == game.auctioneer else 0  # the others bid zero
+            game = game.bid(seat, legal(game, seat, extra))
+    last = [e for e in game.events if isinstance(e, SaleOpened)][-1]
+    assert last.auctioneer is None and last.round == rules.rounds(3) - 1
+    assert [r.zero_bid_rounds for r in game.records()] == [5, 5, 5]
+    assert qe.score_game(rules, game.records()) == game.result()
+
+
 def test_three_player_last_tile_has_no_auctioneer_and_a_tie_awards_nothing():
     game = qe.new_game("en", 3, seed=5)
     while game.sale < 15:

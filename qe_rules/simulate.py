@@ -1,0 +1,938 @@
+"""Simulation: many games between agents, their statistics, and rule sets compared.
+
+:func:`simulate` plays games between agents and sums them up in a
+:class:`SimulationStats`; :func:`compare` plays games once and scores each under several
+rule sets, to show how often and why the winner changes (a :class:`Comparison`).
+
+>>> import qe_rules as qe
+>>> from qe_rules.simulate import simulate
+>>> stats = simulate("en", 4, ["value", "random", "random", "zero"], 20, seed=1)
+>>> stats.games, sum(stats.wins) + stats.no_winner_games
+(20, 20)
+
+Each game's setup (deck, nations, tokens, first auctioneer) and its agents' seeds come
+from ``(seed, game number)`` alone, so the same seed gives the same numbers whatever the
+number of worker processes. The seating is as given: seat 0 is ``agents[0]``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import math
+import pickle
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, NamedTuple
+
+import attrs
+
+from qe_rules._frozen import FrozenDict
+from qe_rules.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory, agent_label
+from qe_rules.engine import Game, new_game
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.records import GameRecord
+from qe_rules.rulesets import RULESETS, Category, RuleSet, get_ruleset
+from qe_rules.scoring import GameResult, score_game
+
+__all__ = [
+    "CHANGE_CAUSES",
+    "AgentSpec",
+    "ChangeExample",
+    "Comparison",
+    "Progress",
+    "SimulationStats",
+    "compare",
+    "format_comparison",
+    "format_stats",
+    "play_game",
+    "simulate",
+]
+
+AgentSpec = str | AgentFactory
+"""An agent as a name (``"random"``, ``"zero"``, ``"value"``) or a factory taking a seed."""
+
+Progress = Callable[[int, int], object]
+"""Called with ``(games done, games in all)`` as a run goes on."""
+
+CHANGE_CAUSES: Final[tuple[str, ...]] = (
+    *(category.value for category in Category),
+    "elimination",
+    "tie-break",
+)
+"""What a change of winner between two rule sets is put down to: a scoring category
+whose points differ (``spending`` is the lowest-spend bonus), a different elimination,
+or, when neither differs, the tie-break."""
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def _check_int(value: object, what: str, least: int) -> int:
+    if type(value) is not int or value < least:
+        raise InvalidArgument(f"{what} is a whole number >= {least}, got {shown(value)}")
+    return value
+
+
+def _check_seed(seed: object) -> int:
+    if type(seed) is not int:
+        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
+    return seed
+
+
+def _check_rules(ruleset: object) -> RuleSet:
+    if not isinstance(ruleset, RuleSet | str):
+        raise InvalidArgument(f"a rule set is a RuleSet or a rule set id, got {shown(ruleset)}")
+    return get_ruleset(ruleset)
+
+
+def _check_players(rules: RuleSet, players: object) -> int:
+    if type(players) is not int or players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
+    return players
+
+
+def _check_agents(agents: object, players: int) -> tuple[AgentSpec, ...]:
+    if isinstance(agents, str) or callable(agents):
+        specs: tuple[Any, ...] = (agents,) * players
+    elif isinstance(agents, Sequence) and not isinstance(agents, bytes):
+        specs = tuple(agents)
+        if len(specs) != players:
+            raise InvalidArgument(
+                f"agents: give one per seat ({players}) or one for every seat, got {len(specs)}"
+            )
+    else:
+        raise InvalidArgument(
+            f"agents is an agent (a name or a factory) or a list of one per seat, got {shown(agents)}"
+        )
+    for spec in specs:
+        if isinstance(spec, str):
+            if spec not in AGENT_NAMES:
+                raise InvalidArgument(
+                    f"unknown agent {shown(spec)}; agents are {', '.join(AGENT_NAMES)}"
+                )
+        elif not callable(spec):
+            raise InvalidArgument(
+                f"an agent is a name ({', '.join(AGENT_NAMES)}) or a factory called with a "
+                f"seed, got {shown(spec)}"
+            )
+    return specs
+
+
+def _check_progress(progress: object) -> Progress | None:
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(
+            f"progress is a function of (done, total) or None, got {shown(progress)}"
+        )
+    return progress
+
+
+def _check_picklable(specs: tuple[AgentSpec, ...], rulesets: Sequence[RuleSet]) -> None:
+    try:
+        pickle.dumps((specs, tuple(rulesets)))
+    except Exception as error:
+        raise InvalidArgument(
+            "with workers > 1 every agent factory must be picklable (a class or a function "
+            f"defined at the top of a module, or a functools.partial of one): {error}"
+        ) from None
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def _game_seeds(seed: int, index: int, players: int) -> tuple[int, int, int]:
+    """The deck seed, first auctioneer and agent seed of game ``index`` of a run."""
+    digest = hashlib.blake2b(f"qe-rules/simulate:{seed}:{index}".encode(), digest_size=16).digest()
+    extra = int.from_bytes(digest[8:], "big")
+    return int.from_bytes(digest[:8], "big"), extra % players, extra >> 8
+
+
+def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]:
+    return [agent_factory(spec, ruleset=rules) if isinstance(spec, str) else spec for spec in specs]
+
+
+def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
+    """Ask every seat that may peek whether it will, all from the same state."""
+    views = [game.view(seat) for seat in range(game.players)]
+    for seat, view in enumerate(views):
+        if view.can_peek and agents[seat].wants_peek(view):
+            game = game.peek(seat)
+    return game
+
+
+_ROUNDS_PER_SALE: Final = 100  # bidding rounds of one sale before the game is given up
+
+
+def _play(
+    rules: RuleSet, players: int, factories: Sequence[AgentFactory], seed: int, index: int
+) -> Game:
+    game_seed, first, agent_seed = _game_seeds(seed, index, players)
+    game = new_game(rules, players, seed=game_seed, first_auctioneer=first)
+    agents = [factory(agent_seed * 8 + seat) for seat, factory in enumerate(factories)]
+    bid_of = [agent.bid for agent in agents]
+    peeks = rules.has_peek(players)
+    rounds = 0  # bidding rounds since the last opening bid
+    while True:
+        to_act = game.to_act
+        if not to_act:
+            return game
+        if len(to_act) == 1:  # an opening bid (with 2 players, also the secret bid)
+            rounds = 0
+            if peeks:
+                game = _peeks(game, agents)
+            (seat,) = to_act
+            game = game.bid(seat, bid_of[seat](game.view(seat)))
+        else:
+            rounds += 1
+            if rounds > _ROUNDS_PER_SALE:
+                raise InvalidArgument(
+                    f"game {index} does not end: sale {game.sale} is still tied after "
+                    f"{_ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
+                    "without end (no tie fallback), and these agents keep tying"
+                )
+            # secret bids are made at the same time: every bidder sees the same state
+            order = sorted(to_act)
+            amounts = [bid_of[seat](game.view(seat)) for seat in order]
+            for seat, amount in zip(order, amounts, strict=True):
+                game = game.bid(seat, amount)
+
+
+def play_game(
+    ruleset: RuleSet | str,
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    *,
+    seed: int,
+    index: int = 0,
+) -> Game:
+    """Play game number ``index`` of a run with ``seed``, exactly as :func:`simulate` does,
+    and return the finished :class:`~qe_rules.Game`.
+
+    >>> game = play_game("en", 3, "zero", seed=1)
+    >>> game.is_over, [record.spent for record in game.records()]
+    (True, [5, 5, 5])
+    """
+    rules = _check_rules(ruleset)
+    players = _check_players(rules, players)
+    specs = _check_agents(agents, players)
+    _check_seed(seed)
+    _check_int(index, "index", 0)
+    return _play(rules, players, _factories(specs, rules), seed, index)
+
+
+# --------------------------------------------------------------------------- running
+
+
+class _Task(NamedTuple):
+    """A chunk of a run, as sent to a worker process."""
+
+    rulesets: tuple[RuleSet | str, ...]  # a built-in rule set as its id
+    players: int
+    specs: tuple[AgentSpec, ...]
+    seed: int
+    start: int
+    stop: int
+
+
+_INTERNED: Final[dict[RuleSet, RuleSet]] = {}
+
+
+def _portable(rules: RuleSet) -> RuleSet | str:
+    """A rule set as sent to a worker: a built-in one as its id."""
+    return rules.id if RULESETS.get(rules.id) == rules else rules
+
+
+def _local(rules: RuleSet | str) -> RuleSet:
+    """A rule set as a worker uses it: one object per rule set, so that the caches keyed
+    by rule set find it at once."""
+    if isinstance(rules, str):
+        return get_ruleset(rules)
+    if len(_INTERNED) >= 64:  # keep a long-lived process from holding every rule set
+        _INTERNED.clear()
+    return _INTERNED.setdefault(rules, rules)
+
+
+def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    parts = 50 if workers == 1 else workers * 16
+    size = max(1, min(1000, math.ceil(games / parts)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def _run(
+    work: Callable[[_Task], Any],
+    rulesets: tuple[RuleSet, ...],
+    players: int,
+    specs: tuple[AgentSpec, ...],
+    games: int,
+    seed: int,
+    workers: int,
+    progress: Progress | None,
+) -> list[Any]:
+    """Run ``work`` over chunks of the games; the results come back in game order."""
+    sent = tuple(map(_portable, rulesets))
+    tasks = [
+        _Task(sent, players, specs, seed, start, stop) for start, stop in _chunks(games, workers)
+    ]
+    results: list[Any] = [None] * len(tasks)
+    done = 0
+    if progress is not None:
+        progress(0, games)
+    if workers == 1:
+        for number, task in enumerate(tasks):
+            results[number] = work(task)
+            done += task.stop - task.start
+            if progress is not None:
+                progress(done, games)
+        return results
+    _check_picklable(specs, rulesets)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    try:
+        futures = {pool.submit(work, task): number for number, task in enumerate(tasks)}
+        for future in concurrent.futures.as_completed(futures):
+            number = futures[future]
+            results[number] = future.result()
+            done += tasks[number].stop - tasks[number].start
+            if progress is not None:
+                progress(done, games)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+class _Tally:
+    """Integer sums over games; adding them in any order gives the same statistics."""
+
+    __slots__ = (
+        "games",
+        "gap_codes",
+        "gap_games",
+        "lowest_spender_wins",
+        "no_winner",
+        "spend_squares",
+        "spend_sums",
+        "total_squares",
+        "total_sums",
+        "unsold",
+        "winning_totals",
+        "wins",
+    )
+
+    def __init__(self, players: int) -> None:
+        self.games = 0
+        self.wins = [0] * players
+        self.no_winner = 0
+        self.gap_games = 0
+        self.gap_codes: dict[str, int] = {}
+        self.lowest_spender_wins = 0
+        self.unsold = 0
+        self.winning_totals = 0
+        self.total_sums = [0] * players
+        self.total_squares = [0] * players
+        self.spend_sums = [0] * players
+        self.spend_squares = [0] * players
+
+    def add(self, game: Game) -> None:
+        result = game.result()
+        self.games += 1
+        spends = []
+        for seat, sheet in enumerate(result.sheets):
+            total, spent = sheet.total, sheet.spent
+            self.total_sums[seat] += total
+            self.total_squares[seat] += total * total
+            self.spend_sums[seat] += spent
+            self.spend_squares[seat] += spent * spent
+            spends.append(spent)
+        winner = result.winner
+        if winner is None:
+            self.no_winner += 1
+        else:
+            self.wins[winner] += 1
+            self.winning_totals += result.sheets[winner].total
+            if spends[winner] == min(spends):
+                self.lowest_spender_wins += 1
+        gaps = game.gaps
+        if gaps:
+            self.gap_games += 1
+            for code in sorted({gap.code for gap in gaps}):
+                self.gap_codes[code] = self.gap_codes.get(code, 0) + 1
+        final = game.view(0)
+        self.unsold += final.sales - sum(map(len, final.holdings))
+
+    def merge(self, other: _Tally) -> None:
+        self.games += other.games
+        self.no_winner += other.no_winner
+        self.gap_games += other.gap_games
+        self.lowest_spender_wins += other.lowest_spender_wins
+        self.unsold += other.unsold
+        self.winning_totals += other.winning_totals
+        for code, count in other.gap_codes.items():
+            self.gap_codes[code] = self.gap_codes.get(code, 0) + count
+        for mine, theirs in (
+            (self.wins, other.wins),
+            (self.total_sums, other.total_sums),
+            (self.total_squares, other.total_squares),
+            (self.spend_sums, other.spend_sums),
+            (self.spend_squares, other.spend_squares),
+        ):
+            for seat, value in enumerate(theirs):
+                mine[seat] += value
+
+
+def _simulate_chunk(task: _Task) -> _Tally:
+    rules = _local(task.rulesets[0])
+    factories = _factories(task.specs, rules)
+    tally = _Tally(task.players)
+    for index in range(task.start, task.stop):
+        tally.add(_play(rules, task.players, factories, task.seed, index))
+    return tally
+
+
+def _mean(total: int, count: int) -> float:
+    return total / count if count else 0.0
+
+
+def _stdev(total: int, squares: int, count: int) -> float:
+    """The standard deviation of ``count`` values from their sum and sum of squares."""
+    if not count:
+        return 0.0
+    return math.sqrt(max(count * squares - total * total, 0)) / count
+
+
+@attrs.frozen(kw_only=True)
+class SimulationStats:
+    """What :func:`simulate` found: counts and sums over ``games`` games.
+
+    Counts are kept as whole numbers; shares, means and standard deviations are
+    properties computed from them. A game has a single winner or none (``winner`` of the
+    result is ``None``: a tie the rules leave open, or everyone eliminated).
+    """
+
+    ruleset: str
+    players: int
+    agents: tuple[str, ...]
+    """Each seat's agent, by name."""
+    games: int
+    seed: int
+    wins: tuple[int, ...]
+    """Games won by each seat alone."""
+    no_winner_games: int
+    gap_games: int
+    """Games with at least one rule gap (``game.gaps``), in play or in scoring."""
+    gap_codes: FrozenDict[str, int]
+    """For each gap code, the games that met it."""
+    lowest_spender_wins: int
+    """Games won by a seat whose spend is the lowest of the game (ties included)."""
+    unsold_sales: int
+    """Sales that ended without a buyer, over all games."""
+    winning_totals: int
+    """The winners' totals added up, over the games with a single winner."""
+    total_sums: tuple[int, ...]
+    total_squares: tuple[int, ...]
+    spend_sums: tuple[int, ...]
+    spend_squares: tuple[int, ...]
+
+    @property
+    def win_share(self) -> tuple[float, ...]:
+        """Each seat's share of the games it won alone."""
+        return tuple(wins / self.games for wins in self.wins)
+
+    @property
+    def agent_win_share(self) -> dict[str, float]:
+        """For each agent kind, the share of its seats' games that it won: the wins of its
+        seats divided by games times its seats (1 / players is an even share)."""
+        seats: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for agent, won in zip(self.agents, self.wins, strict=True):
+            seats[agent] = seats.get(agent, 0) + 1
+            wins[agent] = wins.get(agent, 0) + won
+        return {agent: wins[agent] / (self.games * seats[agent]) for agent in seats}
+
+    @property
+    def no_winner_share(self) -> float:
+        """The share of games with no single winner."""
+        return self.no_winner_games / self.games
+
+    @property
+    def gap_share(self) -> float:
+        """The share of games that met a rule gap."""
+        return self.gap_games / self.games
+
+    @property
+    def lowest_spender_win_share(self) -> float:
+        """The share of games won by a lowest spender."""
+        return self.lowest_spender_wins / self.games
+
+    @property
+    def unsold_mean(self) -> float:
+        """Unsold sales per game."""
+        return self.unsold_sales / self.games
+
+    @property
+    def winning_total_mean(self) -> float | None:
+        """The mean total of a single winner (``None`` if no game had one)."""
+        won = self.games - self.no_winner_games
+        return self.winning_totals / won if won else None
+
+    @property
+    def total_mean(self) -> float:
+        """The mean final total of a seat, over every seat of every game."""
+        return _mean(sum(self.total_sums), self.games * self.players)
+
+    @property
+    def total_stdev(self) -> float:
+        """The standard deviation of a seat's final total, over every seat of every game."""
+        return _stdev(sum(self.total_sums), sum(self.total_squares), self.games * self.players)
+
+    @property
+    def spend_mean(self) -> float:
+        """The mean spend of a seat, over every seat of every game."""
+        return _mean(sum(self.spend_sums), self.games * self.players)
+
+    @property
+    def spend_stdev(self) -> float:
+        """The standard deviation of a seat's spend, over every seat of every game."""
+        return _stdev(sum(self.spend_sums), sum(self.spend_squares), self.games * self.players)
+
+    @property
+    def seat_total_mean(self) -> tuple[float, ...]:
+        """Each seat's mean final total."""
+        return tuple(_mean(total, self.games) for total in self.total_sums)
+
+    @property
+    def seat_total_stdev(self) -> tuple[float, ...]:
+        """The standard deviation of each seat's final total."""
+        return tuple(
+            _stdev(total, squares, self.games)
+            for total, squares in zip(self.total_sums, self.total_squares, strict=True)
+        )
+
+    @property
+    def seat_spend_mean(self) -> tuple[float, ...]:
+        """Each seat's mean spend."""
+        return tuple(_mean(spent, self.games) for spent in self.spend_sums)
+
+    @property
+    def seat_spend_stdev(self) -> tuple[float, ...]:
+        """The standard deviation of each seat's spend."""
+        return tuple(
+            _stdev(spent, squares, self.games)
+            for spent, squares in zip(self.spend_sums, self.spend_squares, strict=True)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts and the figures computed from them, as JSON types."""
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "wins": list(self.wins),
+            "win_share": list(self.win_share),
+            "agent_win_share": self.agent_win_share,
+            "no_winner_games": self.no_winner_games,
+            "no_winner_share": self.no_winner_share,
+            "gap_games": self.gap_games,
+            "gap_share": self.gap_share,
+            "gap_codes": dict(self.gap_codes),
+            "lowest_spender_wins": self.lowest_spender_wins,
+            "lowest_spender_win_share": self.lowest_spender_win_share,
+            "unsold_sales": self.unsold_sales,
+            "unsold_mean": self.unsold_mean,
+            "winning_total_mean": self.winning_total_mean,
+            "total_mean": self.total_mean,
+            "total_stdev": self.total_stdev,
+            "spend_mean": self.spend_mean,
+            "spend_stdev": self.spend_stdev,
+            "seat_total_mean": list(self.seat_total_mean),
+            "seat_total_stdev": list(self.seat_total_stdev),
+            "seat_spend_mean": list(self.seat_spend_mean),
+            "seat_spend_stdev": list(self.seat_spend_stdev),
+        }
+
+
+def simulate(
+    ruleset: RuleSet | str,
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> SimulationStats:
+    """Play ``games`` games and sum them up.
+
+    ``agents`` gives each seat's agent, by name or factory (see :data:`AgentSpec`), or
+    one for every seat. With ``workers`` > 1 the games are shared between that many
+    processes; the numbers are the same for any ``workers``. ``progress``, if given, is
+    called with ``(games done, games)`` as chunks of games finish.
+    """
+    rules = _check_rules(ruleset)
+    players = _check_players(rules, players)
+    specs = _check_agents(agents, players)
+    games = _check_int(games, "games", 1)
+    seed = _check_seed(seed)
+    workers = _check_int(workers, "workers", 1)
+    progress = _check_progress(progress)
+    tally = _Tally(players)
+    for part in _run(_simulate_chunk, (rules,), players, specs, games, seed, workers, progress):
+        tally.merge(part)
+    return SimulationStats(
+        ruleset=rules.id,
+        players=players,
+        agents=tuple(agent_label(spec) for spec in specs),
+        games=games,
+        seed=seed,
+        wins=tuple(tally.wins),
+        no_winner_games=tally.no_winner,
+        gap_games=tally.gap_games,
+        gap_codes=FrozenDict(sorted(tally.gap_codes.items())),
+        lowest_spender_wins=tally.lowest_spender_wins,
+        unsold_sales=tally.unsold,
+        winning_totals=tally.winning_totals,
+        total_sums=tuple(tally.total_sums),
+        total_squares=tuple(tally.total_squares),
+        spend_sums=tuple(tally.spend_sums),
+        spend_squares=tuple(tally.spend_squares),
+    )
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _causes(base: GameResult, other: GameResult) -> tuple[str, ...]:
+    """Why two scorings of the same holdings can name different winners."""
+    pairs = list(zip(base.sheets, other.sheets, strict=True))
+    found = [
+        category.value
+        for category in Category
+        if any(a.points(category) != b.points(category) for a, b in pairs)
+    ]
+    if any(a.eliminated != b.eliminated for a, b in pairs):
+        found.append("elimination")
+    return tuple(found) or ("tie-break",)
+
+
+@attrs.frozen(kw_only=True)
+class ChangeExample:
+    """A game whose winner changes from the first rule set to ``ruleset`` with ``cause``
+    among the causes. ``record`` replays it (``qe.replay(example.record)``)."""
+
+    ruleset: str
+    cause: str
+    game: int
+    """The game's number in the run."""
+    winners: tuple[int, ...]
+    """The winners under the first rule set."""
+    other_winners: tuple[int, ...]
+    """The winners under ``ruleset``."""
+    record: GameRecord
+
+    def to_dict(self) -> dict[str, Any]:
+        """The example as JSON types; ``record`` is ``Game.to_record()``."""
+        return {
+            "ruleset": self.ruleset,
+            "cause": self.cause,
+            "game": self.game,
+            "winners": list(self.winners),
+            "other_winners": list(self.other_winners),
+            "record": self.record.to_dict(),
+        }
+
+
+class _Scored(NamedTuple):
+    """One game of a comparison: winners and causes per rule set, and examples found."""
+
+    winners: tuple[tuple[int, ...], ...]
+    causes: tuple[tuple[str, ...], ...]
+
+
+def _compare_chunk(task: _Task) -> tuple[list[_Scored], dict[tuple[int, str], Any]]:
+    rulesets = [_local(rules) for rules in task.rulesets]
+    first = rulesets[0]
+    factories = _factories(task.specs, first)
+    rows: list[_Scored] = []
+    examples: dict[tuple[int, str], Any] = {}
+    for index in range(task.start, task.stop):
+        game = _play(first, task.players, factories, task.seed, index)
+        records = game.records()
+        results = []
+        for rules in rulesets:
+            try:
+                results.append(score_game(rules, records))
+            except InvalidArgument as error:
+                raise InvalidArgument(
+                    f"rule set {rules.id!r} cannot score the games of {first.id!r} with "
+                    f"{task.players} players: {error}"
+                ) from None
+        base = results[0]
+        causes = tuple(
+            () if result.winners == base.winners else _causes(base, result) for result in results
+        )
+        rows.append(_Scored(tuple(result.winners for result in results), causes))
+        for number, found in enumerate(causes):
+            for cause in found:
+                if (number, cause) not in examples:
+                    examples[number, cause] = (index, game.to_record())
+    return rows, examples
+
+
+@attrs.frozen(kw_only=True)
+class Comparison:
+    """What :func:`compare` found: each game played once, scored under every rule set.
+
+    Lists with one item per rule set are in the order of ``rulesets``; the first rule
+    set is the one the games were played under, and the others are compared with it.
+    """
+
+    rulesets: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    winners: tuple[tuple[tuple[int, ...], ...], ...]
+    """For each game, the winners under each rule set."""
+    changes: tuple[int, ...]
+    """For each rule set, the games whose winners differ from the first rule set's."""
+    any_changes: int
+    """The games whose winners differ under at least one rule set."""
+    causes: tuple[FrozenDict[str, int], ...]
+    """For each rule set, the changed games per cause (a game may have several)."""
+    examples: tuple[ChangeExample, ...]
+    """The first game of each rule set and cause."""
+
+    @property
+    def change_share(self) -> tuple[float, ...]:
+        """For each rule set, the share of games whose winner differs from the first's."""
+        return tuple(count / self.games for count in self.changes)
+
+    @property
+    def any_change_share(self) -> float:
+        """The share of games whose winner differs under at least one rule set."""
+        return self.any_changes / self.games
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON types (per-game winners left out: see ``winners``)."""
+        return {
+            "rulesets": list(self.rulesets),
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "changes": list(self.changes),
+            "change_share": list(self.change_share),
+            "any_changes": self.any_changes,
+            "any_change_share": self.any_change_share,
+            "causes": [dict(causes) for causes in self.causes],
+            "examples": [example.to_dict() for example in self.examples],
+        }
+
+
+def _check_comparable(rulesets: Sequence[RuleSet], players: int) -> None:
+    first = rulesets[0]
+    for rules in rulesets[1:]:
+        problem = None
+        if players not in rules.player_counts:
+            problem = f"it is not played by {players} players"
+        elif not set(first.companies(players)) <= set(rules.companies(players)):
+            problem = "its deck lacks tiles of the first rule set's deck"
+        elif not set(first.nations(players)) <= set(rules.nations(players)):
+            problem = "it lacks nations of the first rule set"
+        elif not set(first.industries(players)) <= set(rules.industries(players)):
+            problem = "it lacks industry tokens of the first rule set"
+        if problem:
+            raise InvalidArgument(
+                f"rule set {rules.id!r} cannot score the games of {first.id!r} with "
+                f"{players} players: {problem}"
+            )
+
+
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Play ``games`` games under the first rule set and score each one's final holdings
+    under every rule set, to see how often and why the winner changes.
+
+    Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
+    :func:`simulate` does under the first rule set. A rule set that cannot score the
+    games (another deck, player count, nations or tokens) raises
+    :class:`~qe_rules.InvalidArgument` naming it.
+    """
+    if isinstance(rulesets, str | RuleSet) or not isinstance(rulesets, Sequence):
+        raise InvalidArgument(f"rulesets is a list of rule sets or ids, got {shown(rulesets)}")
+    if not rulesets:
+        raise InvalidArgument("rulesets: give at least one rule set")
+    chosen = tuple(_check_rules(rules) for rules in rulesets)
+    players = _check_players(chosen[0], players)
+    _check_comparable(chosen, players)
+    specs = _check_agents(agents, players)
+    games = _check_int(games, "games", 1)
+    seed = _check_seed(seed)
+    workers = _check_int(workers, "workers", 1)
+    progress = _check_progress(progress)
+    parts = _run(_compare_chunk, chosen, players, specs, games, seed, workers, progress)
+    winners: list[tuple[tuple[int, ...], ...]] = []
+    changes = [0] * len(chosen)
+    any_changes = 0
+    causes: list[dict[str, int]] = [{} for _ in chosen]
+    firsts: dict[tuple[int, str], tuple[int, Any]] = {}
+    for rows, found in parts:
+        for key, example in found.items():
+            firsts.setdefault(key, example)
+        for row in rows:
+            winners.append(row.winners)
+            changed = False
+            for number, reasons in enumerate(row.causes):
+                if reasons:
+                    changed = True
+                    changes[number] += 1
+                    for cause in reasons:
+                        causes[number][cause] = causes[number].get(cause, 0) + 1
+            any_changes += changed
+    examples = tuple(
+        ChangeExample(
+            ruleset=chosen[number].id,
+            cause=cause,
+            game=game,
+            winners=winners[game][0],
+            other_winners=winners[game][number],
+            record=GameRecord.from_dict(record),
+        )
+        for (number, cause), (game, record) in sorted(
+            firsts.items(), key=lambda item: (item[0][0], CHANGE_CAUSES.index(item[0][1]))
+        )
+    )
+    return Comparison(
+        rulesets=tuple(rules.id for rules in chosen),
+        players=players,
+        agents=tuple(agent_label(spec) for spec in specs),
+        games=games,
+        seed=seed,
+        winners=tuple(winners),
+        changes=tuple(changes),
+        any_changes=any_changes,
+        causes=tuple(
+            FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
+        ),
+        examples=examples,
+    )
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.1f}%"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[object]], left: int = 1) -> list[str]:
+    """Rows of text in columns: the first ``left`` columns left-aligned, the others
+    right-aligned."""
+    cells = [list(header), *([str(cell) for cell in row] for row in rows)]
+    widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
+    return [
+        "  ".join(
+            cell.ljust(width) if column < left else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in cells
+    ]
+
+
+def _labelled(pairs: Sequence[tuple[str, str]]) -> list[str]:
+    width = max(len(label) for label, _ in pairs)
+    return [f"{label.ljust(width)}  {value}" for label, value in pairs]
+
+
+def format_stats(stats: SimulationStats) -> str:
+    """:class:`SimulationStats` as a plain-text report."""
+    lines = [
+        f"{stats.games} games of {stats.ruleset} with {stats.players} players, seed {stats.seed}",
+        "",
+    ]
+    lines += _table(
+        ("seat", "agent", "wins", "share", "total", "(sd)", "spend", "(sd)"),
+        (
+            (
+                seat,
+                stats.agents[seat],
+                stats.wins[seat],
+                _percent(stats.win_share[seat]),
+                f"{stats.seat_total_mean[seat]:.1f}",
+                f"{stats.seat_total_stdev[seat]:.1f}",
+                f"{stats.seat_spend_mean[seat]:.1f}",
+                f"{stats.seat_spend_stdev[seat]:.1f}",
+            )
+            for seat in range(stats.players)
+        ),
+        left=2,
+    )
+    lines.append("")
+    lines += _table(
+        ("agent", "seats", "win share per seat"),
+        (
+            (agent, stats.agents.count(agent), _percent(share))
+            for agent, share in stats.agent_win_share.items()
+        ),
+    )
+    winning = stats.winning_total_mean
+    gaps = ", ".join(f"{code} {count}" for code, count in stats.gap_codes.items())
+    lines.append("")
+    lines += _labelled(
+        [
+            ("total points", f"mean {stats.total_mean:.1f}, sd {stats.total_stdev:.1f}"),
+            ("spend", f"mean {stats.spend_mean:.1f}, sd {stats.spend_stdev:.1f}"),
+            ("winning total", "-" if winning is None else f"mean {winning:.1f}"),
+            ("no single winner", f"{_percent(stats.no_winner_share)} of games"),
+            ("lowest spender won", f"{_percent(stats.lowest_spender_win_share)} of games"),
+            ("unsold sales", f"{stats.unsold_mean:.2f} per game"),
+            ("rule gaps", f"{_percent(stats.gap_share)} of games" + (f" ({gaps})" if gaps else "")),
+        ]
+    )
+    return "\n".join(lines)
+
+
+def format_comparison(comparison: Comparison) -> str:
+    """:class:`Comparison` as a plain-text report."""
+    c = comparison
+    first = c.rulesets[0]
+    lines = [
+        f"{c.games} games of {first} with {c.players} players, seed {c.seed}, "
+        f"agents {', '.join(c.agents)}",
+        f"scored under {', '.join(c.rulesets)}",
+        "",
+    ]
+    if len(c.rulesets) == 1:
+        return "\n".join([*lines, "no other rule set to compare with"])
+    used = [cause for cause in CHANGE_CAUSES if any(cause in found for found in c.causes)]
+    lines += _table(
+        ("rule set", "winner changes", "share", *used),
+        (
+            (
+                c.rulesets[number],
+                c.changes[number],
+                _percent(c.change_share[number]),
+                *(c.causes[number].get(cause, 0) for cause in used),
+            )
+            for number in range(1, len(c.rulesets))
+        ),
+    )
+    lines += ["", f"under any of them: {c.any_changes} ({_percent(c.any_change_share)})"]
+    if c.examples:
+        lines += ["", "examples (game number: winners before -> after)"]
+        lines += [
+            f"  {e.ruleset}, {e.cause}: game {e.game}: {list(e.winners)} -> {list(e.other_winners)}"
+            for e in c.examples
+        ]
+    return "\n".join(lines)
