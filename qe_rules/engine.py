@@ -55,7 +55,7 @@ from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, NoAward, Rebid, limits_of, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_checked
-from qe_rules.views import Phase, PlayerView, SaleView, _view_from_fields
+from qe_rules.views import Phase, PlayerView, SaleView
 
 __all__ = ["Game", "new_game", "replay"]
 
@@ -285,13 +285,14 @@ class Game:
     return a new game; queries never change anything.
     """
 
-    __slots__ = ("_events", "_last", "_log", "_sale", "_setup", "_table")
+    __slots__ = ("_events", "_last", "_log", "_public", "_sale", "_setup", "_table")
 
     _setup: _Setup
     _table: _Table
     _sale: _Sale
     _log: tuple[_Raw, ...]  # events as (class, *arguments), made typed on demand
     _events: tuple[Event, ...] | None  # cache of the typed events
+    _public: tuple[Any, ...] | None  # cache of the public part of this state's views
     _last: int
 
     __setattr__ = _frozen_setattr
@@ -311,6 +312,7 @@ class Game:
         _SET_LOG(game, log)
         _SET_LAST(game, last)
         _SET_EVENTS(game, None)
+        _SET_PUBLIC(game, None)
         return game
 
     # ----------------------------------------------------------------- value semantics
@@ -824,109 +826,82 @@ class Game:
         setup = self._setup
         if type(seat) is not int or not 0 <= seat < setup.players:
             self._check_seat(seat)
-        sale, table = self._sale, self._table
-        memo = _memo[0]
-        if memo[0] is not sale or memo[1] is not table:
-            memo = _memo[0] = self._shared_fields(memo)
-        if seat in sale.awaiting and not sale.closed and table.peek_target is None:
-            # a seat to bid in the first bidding round: it has not bid in this sale yet
-            fields = memo[3].copy()
-        else:
-            fields = memo[2].copy()
-            self._own_fields(seat, fields)
-        fields["seat"] = seat
-        fields["industry"] = setup.industries[seat]
-        fields["spent"] = table.spent[seat]
-        history = table.cache.get(seat)
-        fields["history"] = (
-            table.history(seat, setup.ruleset.auctioneer_sees_all_bids)
-            if history is None
-            else history
-        )
-        return _view_from_fields(fields)
-
-    def _own_fields(self, seat: int, fields: dict[str, Any]) -> None:
-        """Fill in what only ``seat`` knows of the sale in progress: its bids, the bids it
-        saw as auctioneer, its limits and whether it may peek."""
-        sale, table, rules = self._sale, self._table, self._setup.ruleset
-        runs_it = seat == sale.auctioneer
+        public = self._public
+        if public is None:  # the seats viewing one state share its public part
+            public = self._public_part()
+            _SET_PUBLIC(self, public)
+        sale, table, rules = self._sale, self._table, setup.ruleset
         closed = sale.closed
-        fields["my_bids"] = tuple(
-            amount for rnd in (*closed, sale.open_bids) for who, amount in rnd if who == seat
-        )
-        if closed and runs_it and rules.auctioneer_sees_all_bids:
-            fields["seen_bids"] = closed
-        if seat in sale.awaiting:
-            fields["limits"] = _bid_limits(*limits_of(rules, sale.opening, runs_it, sale.rebid > 0))
-        target = table.peek_target
-        if target is not None:
-            fields["can_peek"] = (
-                target.winner is not None
-                and not target.public
-                and seat != target.auctioneer
-                and seat != target.winner
-                and target.sale not in table.peeked[seat]
-                and table.peeks[seat] < rules.peeks_per_player
+        if closed:
+            my_bids = tuple(
+                amount for rnd in (*closed, sale.open_bids) for who, amount in rnd if who == seat
             )
+            seen = closed if seat == sale.auctioneer and rules.auctioneer_sees_all_bids else ()
+        else:
+            standing = sale.standing[seat]
+            my_bids = () if standing is None else (standing,)
+            seen = ()
+        limits = None
+        if seat in sale.awaiting:
+            if seat == sale.auctioneer:
+                limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
+            else:
+                limits = _bid_limits(sale.floor, sale.forbidden)
+        target = table.peek_target
+        can_peek = (
+            target is not None
+            and target.winner is not None
+            and not target.public
+            and seat != target.auctioneer
+            and seat != target.winner
+            and target.sale not in table.peeked[seat]
+            and table.peeks[seat] < rules.peeks_per_player
+        )
+        history = table.cache.get(seat)
+        if history is None:
+            history = table.history(seat, rules.auctioneer_sees_all_bids)
+        view: PlayerView = _tuple_new(
+            PlayerView,
+            (
+                *public,
+                seat,
+                setup.industries[seat],
+                table.spent[seat],
+                my_bids,
+                seen,
+                limits,
+                can_peek,
+                history,
+            ),
+        )
+        return view
 
-    def _shared_fields(self, memo: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The memo of this state (see ``_memo``): the fields of a view that are the same
-        for every seat, in field order (the others hold the values of a seat that has
-        not bid, cannot bid and cannot peek), and the same with the limits of a bidder.
-
-        The limits in the second dict are those of a seat whose bid is awaited in the
-        first bidding round: the auctioneer's while the opening bid is awaited, else a
-        secret bidder's. ``memo`` is the previous state's; when it is an earlier state of
-        the same sale only the fields that change during a sale are set again.
-        """
+    def _public_part(self) -> tuple[Any, ...]:
+        """The fields of a view that are the same for every seat, in field order."""
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        if memo[1] is table and memo[0].number == sale.number:
-            public = memo[2].copy()
-            public["phase"] = sale.phase
-            public["to_act"] = sale.awaiting
-            public["opening_bid"] = sale.opening
-            public["tied"] = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
-            public["ties"] = sale.ties
-        else:
-            public = {
-                "seat": 0,
-                "ruleset": setup.ruleset.id,
-                "players": setup.players,
-                "nations": setup.nations,
-                "industry": None,
-                "first_auctioneer": setup.first_auctioneer,
-                "sales": setup.sales,
-                "sale": sale.number,
-                "round": sale.round,
-                "phase": sale.phase,
-                "auctioneer": sale.auctioneer,
-                "company": sale.company,
-                "remaining": 0 if over else setup.sales - sale.number - 1,
-                "to_act": sale.awaiting,
-                "opening_bid": sale.opening,
-                "tied": sale.tie_log[-1] if sale.phase is _REBIDDING else (),
-                "ties": sale.ties,
-                "my_bids": (),
-                "seen_bids": (),
-                "limits": None,
-                "holdings": table.holdings,
-                "spent": 0,
-                "zero_bid_rounds": table.zero_counts,
-                "peeks_used": table.peeks,
-                "can_peek": False,
-                "history": (),
-                "industries": setup.industries if over else None,
-                "result": self.result() if over else None,
-            }
-        if over:
-            return (sale, table, public, public)
-        bidder = public.copy()
-        if sale.phase is _OPENING:
-            bidder["limits"] = _bid_limits(*limits_of(setup.ruleset, None, True, False))
-        else:
-            bidder["limits"] = _bid_limits(sale.floor, sale.forbidden)
-        return (sale, table, public, bidder)
+        return (
+            setup.ruleset.id,
+            setup.players,
+            setup.nations,
+            setup.first_auctioneer,
+            setup.sales,
+            sale.number,
+            sale.round,
+            sale.phase,
+            sale.auctioneer,
+            sale.company,
+            0 if over else setup.sales - sale.number - 1,
+            sale.awaiting,
+            sale.opening,
+            sale.tie_log[-1] if sale.phase is _REBIDDING else (),
+            sale.ties,
+            table.holdings,
+            table.zero_counts,
+            table.peeks,
+            setup.industries if over else None,
+            self.result() if over else None,
+        )
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
@@ -970,15 +945,10 @@ _SET_SALE = Game.__dict__["_sale"].__set__
 _SET_LOG = Game.__dict__["_log"].__set__
 _SET_LAST = Game.__dict__["_last"].__set__
 _SET_EVENTS = Game.__dict__["_events"].__set__
+_SET_PUBLIC = Game.__dict__["_public"].__set__
 
 
 # --------------------------------------------------------------------------- helpers
-
-# The fields shared by the views of the last state viewed, as (sale, table, public fields,
-# public fields with a secret bidder's limits): the seats of one bidding round are shown
-# the same state, so their views share this part. One tuple, replaced whole, so that
-# threads never see a mix of two states.
-_memo: list[tuple[Any, ...]] = [(None, None, None, None)]
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-import attrs
-
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.sales import BidLimits
 from qe_rules.scoring import GameResult
@@ -81,22 +79,20 @@ class SaleView(NamedTuple):
 
 
 # slots=False: a view keeps its fields in its __dict__, which Game.view hands over whole
-# (see _view_from_fields)
-@attrs.frozen(kw_only=True, slots=False)
-class PlayerView:
-    """Everything ``seat`` may know about the game now.
+class PlayerView(NamedTuple):
+    """Everything ``seat`` may know about the game now (an immutable record).
 
-    Seats, sales and rounds count from 0. ``limits`` is set when the seat is to bid:
+    Seats, sales and rounds count from 0. The fields up to ``result`` are public, the same
+    for every seat; the rest are the seat's own. ``limits`` is set when the seat is to bid:
     the smallest legal amount and an amount it may not bid (the opening bid, where the
     rule set forbids equalling it). ``seen_bids`` holds the completed bidding rounds of the
-    current sale when this seat runs it.
+    current sale when this seat runs it. ``industries`` and ``result`` are set once the game
+    is over.
     """
 
-    seat: int
     ruleset: str
     players: int
     nations: tuple[Nation, ...]
-    industry: Industry
     first_auctioneer: int
     sales: int
     sale: int
@@ -109,17 +105,19 @@ class PlayerView:
     opening_bid: int | None
     tied: tuple[int, ...]
     ties: int
+    holdings: tuple[tuple[Company, ...], ...]
+    zero_bid_rounds: tuple[int, ...]
+    peeks_used: tuple[int, ...]
+    industries: tuple[Industry, ...] | None
+    result: GameResult | None
+    seat: int
+    industry: Industry
+    spent: int
     my_bids: tuple[int, ...]
     seen_bids: tuple[tuple[tuple[int, int], ...], ...]
     limits: BidLimits | None
-    holdings: tuple[tuple[Company, ...], ...]
-    spent: int
-    zero_bid_rounds: tuple[int, ...]
-    peeks_used: tuple[int, ...]
     can_peek: bool
     history: tuple[SaleView, ...]
-    industries: tuple[Industry, ...] | None = None
-    result: GameResult | None = None
 
     @property
     def is_over(self) -> bool:
@@ -165,19 +163,3 @@ class PlayerView:
             "industries": None if self.industries is None else [i.name for i in self.industries],
             "result": None if self.result is None else self.result.to_dict(),
         }
-
-
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
-
-def _view_from_fields(fields: dict[str, Any]) -> PlayerView:
-    """A :class:`PlayerView` made from a dict holding every field, without ``__init__``.
-
-    ``Game.view`` builds many views per move; a view's fields live in its ``__dict__``, so
-    handing over a finished dict is much cheaper than 28 keyword arguments. The view is as
-    immutable as one made by ``__init__`` and compares equal to it.
-    """
-    view = _new_object(PlayerView)
-    _set_attribute(view, "__dict__", fields)
-    return view
