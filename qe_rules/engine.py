@@ -25,7 +25,7 @@ the move would raise).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, NoReturn, cast
 
 import attrs
@@ -53,8 +53,8 @@ from qe_rules.events import (
 )
 from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import RuleSet, get_ruleset
-from qe_rules.sales import Award, BidLimits, NoAward, Rebid, limits_of, settle
-from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_checked
+from qe_rules.sales import Award, BidLimits, Rebid, limits_of, settle
+from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_holdings
 from qe_rules.views import Phase, PlayerView, SaleView
 
 __all__ = ["Game", "new_game", "replay"]
@@ -85,6 +85,7 @@ class _Setup:
     singletons: tuple[frozenset[int], ...] = attrs.field(eq=False)  # per seat: {seat}
     everyone: frozenset[int] = attrs.field(eq=False)
     no_bids: tuple[None, ...] = attrs.field(eq=False)
+    rounds: int = attrs.field(eq=False)
 
 
 class _PeekTarget(NamedTuple):
@@ -154,43 +155,39 @@ class _SaleFacts:
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
         views = self.views
-        if None not in views:
+        if views[0] is not None:
             return cast("list[SaleView]", views)
-        closed, auctioneer, winner = self.closed, self.auctioneer, self.winner
-        number, round_, company, opening = self.number, self.round, self.company, self.opening
-        ties, amount, reason, zero_seats = self.ties, self.amount, self.reason, self.zero_seats
-        public = self.public
+        closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
+        head = (
+            self.number,
+            self.round,
+            self.company,
+            auctioneer,
+            self.opening,
+            self.ties,
+            winner,
+        )
+        known = (amount, self.reason, self.zero_seats)
+        unknown = (None, self.reason, self.zero_seats)
         first = closed[0]
         mine: list[tuple[int, ...]]
         if len(closed) == 1 and len(first) == len(views):  # everyone bid once, by seat
             mine = [(bid,) for _, bid in first]
         else:
-            mine = [() for _ in views]
+            mine = [()] * len(views)
             for rnd in closed:
                 for who, bid in rnd:
                     mine[who] += (bid,)
-        for seat, known in enumerate(views):
-            if known is not None:
-                continue
-            runs_it = seat == auctioneer and sees_all
-            views[seat] = _tuple_new(
-                SaleView,
-                (
-                    number,
-                    round_,
-                    company,
-                    auctioneer,
-                    opening,
-                    ties,
-                    winner,
-                    amount if public or seat == winner or runs_it else None,
-                    reason,
-                    zero_seats,
-                    mine[seat],
-                    closed if runs_it else (),
-                    False,
-                ),
-            )
+        runs = auctioneer if sees_all else None
+        public = self.public
+        for seat in range(len(views)):
+            if seat == runs:
+                tail: tuple[Any, ...] = (mine[seat], closed, False)
+                views[seat] = _tuple_new(SaleView, head + known + tail)
+            else:
+                tail = (mine[seat], (), False)
+                told = known if public or seat == winner else unknown
+                views[seat] = _tuple_new(SaleView, head + told + tail)
         return cast("list[SaleView]", views)
 
 
@@ -270,6 +267,20 @@ def _frozen_delattr(self: object, name: str) -> NoReturn:
 
 
 _Raw = tuple[Any, ...]  # an event as (event class, *arguments)
+# The events of a game: one node per move, (previous node, the move's events, how many
+# events in all), so that a move adds a node instead of copying the history.
+_Node = tuple[Any, tuple[_Raw, ...], int]
+
+
+def _raws(node: _Node | None) -> list[_Raw]:
+    """Every event of a log, oldest first."""
+    parts = []
+    while node is not None:
+        parts.append(node[1])
+        node = node[0]
+    return [raw for part in reversed(parts) for raw in part]
+
+
 _new_object = object.__new__
 
 _tuple_new: Any = tuple.__new__  # builds a NamedTuple without its Python-level __new__
@@ -285,15 +296,14 @@ class Game:
     return a new game; queries never change anything.
     """
 
-    __slots__ = ("_events", "_last", "_log", "_public", "_sale", "_setup", "_table")
+    __slots__ = ("_events", "_log", "_public", "_sale", "_setup", "_table")
 
     _setup: _Setup
     _table: _Table
     _sale: _Sale
-    _log: tuple[_Raw, ...]  # events as (class, *arguments), made typed on demand
+    _log: _Node  # the events, one node per move, made typed on demand
     _events: tuple[Event, ...] | None  # cache of the typed events
     _public: tuple[Any, ...] | None  # cache of the public part of this state's views
-    _last: int
 
     __setattr__ = _frozen_setattr
     __delattr__ = _frozen_delattr
@@ -301,18 +311,16 @@ class Game:
     def __init__(self) -> None:
         raise TypeError("use qe.new_game(...) or qe.replay(record) to make a Game")
 
-    @classmethod
-    def _make(
-        cls, setup: _Setup, table: _Table, sale: _Sale, log: tuple[_Raw, ...], last: int
-    ) -> Game:
-        game = _new_object(cls)
-        _SET_SETUP(game, setup)
-        _SET_TABLE(game, table)
-        _SET_SALE(game, sale)
-        _SET_LOG(game, log)
-        _SET_LAST(game, last)
-        _SET_EVENTS(game, None)
-        _SET_PUBLIC(game, None)
+    @staticmethod
+    def _make(setup: _Setup, table: _Table, sale: _Sale, log: _Node) -> Game:
+        game = _new_object(_GameUnderConstruction)
+        game._setup = setup
+        game._table = table
+        game._sale = sale
+        game._log = log
+        game._events = None
+        game._public = None
+        game.__class__ = Game  # type: ignore[assignment]  # from now on changes are refused
         return game
 
     # ----------------------------------------------------------------- value semantics
@@ -320,10 +328,22 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return self._setup == other._setup and self._log == other._log
+        if self._setup != other._setup:
+            return False
+        mine, theirs = self._log, other._log
+        if mine[2] != theirs[2]:
+            return False
+        while mine is not theirs:  # games from one setup often share their first moves
+            if mine is None or theirs is None:
+                return False
+            if mine[1] != theirs[1] or mine[2] != theirs[2]:
+                # the same events may be grouped into other moves (bid_many): compare all
+                return _raws(mine) == _raws(theirs)
+            mine, theirs = mine[0], theirs[0]
+        return True
 
     def __hash__(self) -> int:
-        return hash((self._setup, len(self._log), self._log[-1]))
+        return hash((self._setup, self._log[2], self._log[1][-1]))
 
     def __repr__(self) -> str:
         sale = self._sale
@@ -412,16 +432,14 @@ class Game:
         """The whole history (referee knowledge, including secret bids)."""
         events = self._events
         if events is None:
-            events = tuple(raw[0](*raw[1:]) for raw in self._log)
+            events = tuple(raw[0](*raw[1:]) for raw in _raws(self._log))
             _SET_EVENTS(self, events)
         return events
 
     @property
     def last_events(self) -> tuple[Event, ...]:
         """The events of the last move: what happened."""
-        if self._events is not None:
-            return self._events[self._last :]
-        return tuple(raw[0](*raw[1:]) for raw in self._log[self._last :])
+        return tuple(raw[0](*raw[1:]) for raw in self._log[1])
 
     @property
     def gaps(self) -> tuple[Gap, ...]:
@@ -455,7 +473,17 @@ class Game:
             )
         scored = self._table.result
         if not scored:  # scored on first use: the engine's records need no checking
-            scored.append(score_checked(self._setup.ruleset, self.records()))
+            setup, table = self._setup, self._table
+            scored.append(
+                score_holdings(
+                    setup.ruleset,
+                    setup.nations,
+                    setup.industries,
+                    table.holdings,
+                    table.spent,
+                    table.zero_counts,
+                )
+            )
         return scored[0]
 
     # ----------------------------------------------------------------- bidding
@@ -498,7 +526,7 @@ class Game:
             if table.peek_target is not None:
                 table = table._replace(peek_target=None)
             event: _Raw = (OpeningBid, sale.number, seat, amount)
-            return Game._make(setup, table, new_sale, (*events, event), len(events))
+            return Game._make(setup, table, new_sale, (events, (event,), events[2] + 1))
         awaiting = sale.awaiting - setup.singletons[seat]
         open_bids = (*sale.open_bids, (seat, amount))
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
@@ -523,8 +551,87 @@ class Game:
                     sale.forbidden,
                 ),
             )
-            return Game._make(setup, self._table, next_sale, (*events, event), len(events))
-        return self._close_round(tuple(standing), open_bids, event)
+            return Game._make(setup, self._table, next_sale, (events, (event,), events[2] + 1))
+        return self._close_round(tuple(standing), open_bids, (event,))
+
+    def bid_many(self, bids: Mapping[int, int]) -> Game:
+        """Several bids at once, ``{seat: amount}``: the same game as :meth:`bid` for each
+        in seat order, in one step. Secret bids are simultaneous, so a program that
+        collects a bidding round's bids from the same state can place them together.
+        Nothing changes if any bid is illegal.
+
+        >>> import qe_rules as qe
+        >>> game = qe.new_game("en", 4, seed=7).bid(0, 5)
+        >>> game.bid_many({1: 0, 2: 9, 3: 4}) == game.bid(1, 0).bid(2, 9).bid(3, 4)
+        True
+        """
+        if type(bids) is not dict and not isinstance(bids, Mapping):
+            raise InvalidArgument(f"bids are a mapping of seat to amount, got {shown(bids)}")
+        try:
+            items = sorted(bids.items())
+        except TypeError:  # a malformed seat: sorted apart, then reported
+            items = sorted(bids.items(), key=_seat_order)
+        sale, setup = self._sale, self._setup
+        if sale.phase is _OPENING or sale.phase is _OVER or not items:
+            game = self
+            for seat, amount in items:
+                game = game.bid(seat, amount)
+            return game
+        awaiting, auctioneer = sale.awaiting, sale.auctioneer
+        floor, forbidden = sale.floor, sale.forbidden
+        number, rebid = sale.number, sale.rebid
+        standing = list(sale.standing)
+        added = []
+        for seat, amount in items:
+            if type(seat) is not int or type(amount) is not int or seat not in awaiting:
+                self._check_bid(seat, amount)  # raises with the precise message
+            if seat == auctioneer:
+                least, never = limits_of(setup.ruleset, sale.opening, True, rebid > 0)
+                if amount < least or amount == never:
+                    self._check_bid(seat, amount)
+            elif amount < floor or amount == forbidden:
+                self._check_bid(seat, amount)
+            standing[seat] = amount
+            added.append((SecretBid, number, seat, amount, rebid))
+        remaining = awaiting.difference(bids)
+        open_bids = sale.open_bids + tuple(items)
+        if remaining:
+            events = self._log
+            next_sale: _Sale = _tuple_new(
+                _Sale,
+                (
+                    number,
+                    sale.round,
+                    sale.company,
+                    sale.auctioneer,
+                    sale.phase,
+                    sale.opening,
+                    tuple(standing),
+                    remaining,
+                    rebid,
+                    open_bids,
+                    sale.closed,
+                    sale.ties,
+                    sale.tie_log,
+                    sale.floor,
+                    sale.forbidden,
+                ),
+            )
+            log = (events, tuple(added), events[2] + len(added))
+            return Game._make(setup, self._table, next_sale, log)
+        return self._close_round(tuple(standing), open_bids, tuple(added))
+
+    def can_bid_many(self, bids: Mapping[int, int]) -> bool:
+        """Whether :meth:`bid_many` would accept these bids."""
+        try:
+            self.bid_many(bids)
+        except RulesError:
+            return False
+        return True
+
+    def verify_bid_many(self, bids: Mapping[int, int]) -> None:
+        """Raise the error :meth:`bid_many` would raise; return ``None`` if it is legal."""
+        self.bid_many(bids)
 
     def can_bid(self, seat: int, amount: int) -> bool:
         """Whether :meth:`bid` would accept this bid."""
@@ -612,7 +719,7 @@ class Game:
         )
         events = self._log
         event = (Peeked, target.sale, seat, target.amount)
-        return Game._make(self._setup, new_table, self._sale, (*events, event), len(events))
+        return Game._make(self._setup, new_table, self._sale, (events, (event,), events[2] + 1))
 
     def can_peek(self, seat: int) -> bool:
         """Whether :meth:`peek` would be accepted."""
@@ -671,11 +778,16 @@ class Game:
         self,
         standing: tuple[int | None, ...],
         open_bids: tuple[tuple[int, int], ...],
-        event: _Raw,
+        added: tuple[_Raw, ...],
     ) -> Game:
         setup, sale = self._setup, self._sale
         closed = (*sale.closed, tuple(sorted(open_bids)))
         bids: tuple[int, ...] = standing  # type: ignore[assignment]  # every seat has bid now
+        highest = max(bids)
+        if bids.count(highest) == 1:  # the common case, settled without settle()
+            return self._finish_sale(
+                bids, closed, bids.index(highest), highest, False, sale.ties, None, added
+            )
         outcome = settle(
             setup.ruleset,
             bids,
@@ -702,17 +814,36 @@ class Game:
                 *limits_of(setup.ruleset, sale.opening, False, True),
             )
             tie = (Tie, sale.number, outcome.seats, outcome.ties)
-            return Game._make(setup, self._table, new_sale, (*events, event, tie), len(events))
-        return self._finish_sale(bids, closed, outcome, (*events, event), len(events))
+            log = (events, (*added, tie), events[2] + len(added) + 1)
+            return Game._make(setup, self._table, new_sale, log)
+        if isinstance(outcome, Award):
+            return self._finish_sale(
+                bids,
+                closed,
+                outcome.seat,
+                outcome.amount,
+                outcome.fallback,
+                outcome.ties,
+                None,
+                added,
+            )
+        return self._finish_sale(
+            bids, closed, None, None, False, outcome.ties, outcome.reason, added
+        )
 
     def _finish_sale(
         self,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
-        outcome: Award | NoAward,
-        events: tuple[_Raw, ...],
-        last: int,
+        winner: int | None,
+        amount: int | None,
+        fallback: bool,
+        ties: int,
+        reason: str | None,
+        added: tuple[_Raw, ...],
     ) -> Game:
+        """End the sale: award the tile to ``winner`` for ``amount``, or, when ``winner``
+        is ``None``, leave it unsold for ``reason``."""
         setup, sale, table = self._setup, self._sale, self._table
         rules = setup.ruleset
         players = setup.players
@@ -721,31 +852,28 @@ class Game:
         auctioneer = sale.auctioneer
         new: list[_Raw] = []
         holdings, spent, gaps = table.holdings, table.spent, table.gaps
-        winner: int | None = None
-        amount: int | None = None
         public = False
-        reason: str | None = None
         tie_log = sale.tie_log
-        if outcome.ties > len(tie_log):  # a last tie, decided by the fallback or unsold
+        if ties > len(tie_log):  # a last tie, decided by the fallback or unsold
             highest = max(standing)
             final = tuple(seat for seat in range(players) if standing[seat] == highest)
             tie_log = (*tie_log, final)
-            new.append((Tie, sale.number, final, outcome.ties))
-        if isinstance(outcome, Award):
-            winner, amount = outcome.seat, outcome.amount
+            new.append((Tie, sale.number, final, ties))
+        if winner is not None:
+            assert amount is not None
             public = winner == auctioneer and rules.auctioneer_win_public
-            new.append((Awarded, sale.number, company, winner, amount, public, outcome.fallback))
+            new.append((Awarded, sale.number, company, winner, amount, public, fallback))
             holdings = _replace_at(holdings, winner, (*holdings[winner], company))
             spent = _replace_at(spent, winner, spent[winner] + amount)
         else:
-            reason = outcome.reason
+            assert reason is not None
             new.append((NotAwarded, sale.number, company, reason))
             if reason != "last-tile-tie":
                 gaps = (
                     *gaps,
                     Gap(
                         reason,
-                        f"sale {sale.number} ({company}): after {outcome.ties} ties in a row "
+                        f"sale {sale.number} ({company}): after {ties} ties in a row "
                         + (
                             "no amount was bid exactly once in the sale"
                             if reason == "no-unique-bid"
@@ -817,7 +945,9 @@ class Game:
         else:
             next_sale = _opening_sale(setup, next_number)
             new.append(_sale_opened(next_sale))
-        return Game._make(setup, new_table, next_sale, (*events, *new), last)
+        entries = (*added, *new)
+        log = self._log
+        return Game._make(setup, new_table, next_sale, (log, entries, log[2] + len(entries)))
 
     # ----------------------------------------------------------------- views and records
 
@@ -860,20 +990,8 @@ class Game:
         history = table.cache.get(seat)
         if history is None:
             history = table.history(seat, rules.auctioneer_sees_all_bids)
-        view: PlayerView = _tuple_new(
-            PlayerView,
-            (
-                *public,
-                seat,
-                setup.industries[seat],
-                table.spent[seat],
-                my_bids,
-                seen,
-                limits,
-                can_peek,
-                history,
-            ),
-        )
+        own = (seat, setup.industries[seat], table.spent[seat], my_bids, seen, limits)
+        view: PlayerView = _tuple_new(PlayerView, public + own + (can_peek, history))
         return view
 
     def _public_part(self) -> tuple[Any, ...]:
@@ -906,7 +1024,7 @@ class Game:
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
         moves = []
-        for raw in self._log:
+        for raw in _raws(self._log):
             kind = raw[0]
             if kind is OpeningBid or kind is SecretBid:
                 moves.append(Move("bid", raw[2], raw[3]))
@@ -937,14 +1055,16 @@ class Game:
         raise InvalidArgument(f"a move is 'bid' or 'peek', got {shown(move.kind)}")
 
 
-# Slot setters: Game's own __setattr__ refuses every change, so Game._make fills the slots
-# through their descriptors.
-_SET_SETUP = Game.__dict__["_setup"].__set__
-_SET_TABLE = Game.__dict__["_table"].__set__
-_SET_SALE = Game.__dict__["_sale"].__set__
-_SET_LOG = Game.__dict__["_log"].__set__
-_SET_LAST = Game.__dict__["_last"].__set__
-_SET_EVENTS = Game.__dict__["_events"].__set__
+class _GameUnderConstruction(Game):
+    """A game being filled in by ``Game._make``: the same slots, with ordinary attribute
+    setting, and its class switched to ``Game`` once complete."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__  # type: ignore[assignment]
+
+
+_SET_EVENTS = Game.__dict__["_events"].__set__  # the lazy caches of a finished Game
 _SET_PUBLIC = Game.__dict__["_public"].__set__
 
 
@@ -964,6 +1084,12 @@ def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
     return found
 
 
+def _seat_order(item: tuple[Any, Any]) -> tuple[int, Any]:
+    """Sort key for ``(seat, amount)`` items: seats in order, malformed seats last."""
+    seat = item[0]
+    return (0, seat) if type(seat) is int else (1, repr(seat))
+
+
 def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -980,7 +1106,7 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
     players = setup.players
     company = setup.deck[index]
     # a last tile without auctioneer belongs to the last round
-    round_ = min(index // players, setup.ruleset.rounds(players) - 1)
+    round_ = min(index // players, setup.rounds - 1)
     if setup.last_tile and index == setup.sales - 1:
         return _Sale(
             index,
@@ -1072,6 +1198,7 @@ def _constants(rules: RuleSet, players: int) -> tuple[Any, ...]:
             tuple(frozenset((seat,)) for seat in range(players)),
             frozenset(range(players)),
             (None,) * players,
+            rules.rounds(players),
         )
         _CONSTANTS[key] = found
     return found
@@ -1150,7 +1277,7 @@ def new_game(
         empty, zeros, empty, zeros, zeros, (_NO_SEATS,) * players, (), (), None, [], {}, None
     )
     sale = _opening_sale(setup, 0)
-    return Game._make(setup, table, sale, (_sale_opened(sale),), 0)
+    return Game._make(setup, table, sale, (None, (_sale_opened(sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:

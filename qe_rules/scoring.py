@@ -328,13 +328,30 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
 
 
 def score_checked(rules: RuleSet, records: Sequence[PlayerRecord]) -> GameResult:
-    """:func:`score_game` for records already known to be valid (the engine's)."""
-    players = len(records)
+    """:func:`score_game` for records already known to be valid."""
+    return score_holdings(
+        rules,
+        [r.nation for r in records],
+        [r.industry for r in records],
+        [r.companies for r in records],
+        [r.spent for r in records],
+        [r.zero_bid_rounds for r in records],
+    )
+
+
+def score_holdings(
+    rules: RuleSet,
+    nations: Sequence[Nation],
+    industries: Sequence[Industry],
+    holdings: Sequence[Sequence[Company]],
+    spends: Sequence[int],
+    zero_bid_rounds: Sequence[int],
+) -> GameResult:
+    """:func:`score_game` for valid holdings given seat by seat (the engine's), without
+    building player records."""
+    players = len(nations)
     tables = _tables(rules, players)
     gaps: list[Gap] = []
-    partial = [_score_points(seat, record, tables, gaps) for seat, record in enumerate(records)]
-
-    spends = [record.spent for record in records]
     highest, lowest = max(spends), min(spends)
     eliminated = [False] * players
     if rules.eliminate_highest_spender:
@@ -346,18 +363,27 @@ def score_checked(rules: RuleSet, records: Sequence[PlayerRecord]) -> GameResult
     bonus_seats = low if (len(low) == 1 or rules.lowest_spend_bonus_to_all_tied) else []
 
     sheets = []
-    for seat, (record, points) in enumerate(zip(records, partial, strict=True)):
+    for seat in range(players):
+        points = _score_points(
+            seat,
+            nations[seat],
+            industries[seat],
+            holdings[seat],
+            zero_bid_rounds[seat],
+            tables,
+            gaps,
+        )
         subtotal = sum(points)
         bonus = tables.bonus if seat in bonus_seats else 0
         sheets.append(
             ScoreSheet(
                 seat,
-                record.nation,
+                nations[seat],
                 *points,
                 subtotal,
                 bonus,
                 subtotal + bonus,
-                record.spent,
+                spends[seat],
                 eliminated[seat],
             )
         )
@@ -367,16 +393,21 @@ def score_checked(rules: RuleSet, records: Sequence[PlayerRecord]) -> GameResult
 
 
 def _score_points(
-    seat: int, record: PlayerRecord, tables: _Tables, gaps: list[Gap]
+    seat: int,
+    nation: Nation,
+    token: Industry,
+    tiles: Sequence[Company],
+    zero_bid_rounds: int,
+    tables: _Tables,
+    gaps: list[Gap],
 ) -> tuple[int, int, int, int, int]:
-    tiles = record.companies
     own = 0
     counts = dict.fromkeys(Industry, 0)
     vp = 0
     for tile in tiles:
         vp += tile.vp
         counts[tile.industry] += 1
-        if tile.nation is record.nation:
+        if tile.nation is nation:
             own += 1
 
     if own > tables.nationalization_max:
@@ -385,7 +416,7 @@ def _score_points(
 
     mono_counts = dict(counts)
     if tables.token_in_monopolization:
-        mono_counts[record.industry] += 1
+        mono_counts[token] += 1
     monopolization = 0
     for industry, count in mono_counts.items():
         if count > tables.monopolization_max:
@@ -393,14 +424,14 @@ def _score_points(
         monopolization += tables.monopolization[count]
 
     if tables.token_in_diversification:
-        counts[record.industry] += 1
+        counts[token] += 1
     distinct = sum(1 for c in counts.values() if c)
     if distinct > tables.diversification_max:
         gaps.append(_beyond("diversification", seat, distinct, tables.diversification_max))
     diversification = _best_diversification(
         tuple(sorted(counts.values(), reverse=True)), tables.set_points
     )
-    zero = record.zero_bid_rounds * tables.zero_bid_points
+    zero = zero_bid_rounds * tables.zero_bid_points
     return vp, zero, nationalization, monopolization, diversification
 
 

@@ -191,10 +191,7 @@ def _play(
                     "without end (no tie fallback), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
-            order = sorted(to_act)
-            amounts = [bid_of[seat](game.view(seat)) for seat in order]
-            for seat, amount in zip(order, amounts, strict=True):
-                game = game.bid(seat, amount)
+            game = game.bid_many({seat: bid_of[seat](game.view(seat)) for seat in to_act})
 
 
 def play_game(
