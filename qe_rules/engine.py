@@ -505,22 +505,25 @@ class Game:
         standing[seat] = amount
         if sale.phase is _OPENING:
             floor, forbid = limits_of(setup.ruleset, amount, False, False)
-            new_sale = _Sale(
-                sale.number,
-                sale.round,
-                sale.company,
-                sale.auctioneer,
-                _BIDDING,
-                amount,
-                tuple(standing),
-                setup.others[seat],
-                0,
-                ((seat, amount),),
-                (),
-                0,
-                (),
-                floor,
-                forbid,
+            new_sale = _tuple_new(
+                _Sale,
+                (
+                    sale.number,
+                    sale.round,
+                    sale.company,
+                    sale.auctioneer,
+                    _BIDDING,
+                    amount,
+                    tuple(standing),
+                    setup.others[seat],
+                    0,
+                    ((seat, amount),),
+                    (),
+                    0,
+                    (),
+                    floor,
+                    forbid,
+                ),
             )
             table = self._table
             if table.peek_target is not None:
@@ -797,21 +800,24 @@ class Game:
         )
         events = self._log
         if isinstance(outcome, Rebid):
-            new_sale = _Sale(
-                sale.number,
-                sale.round,
-                sale.company,
-                sale.auctioneer,
-                _REBIDDING,
-                sale.opening,
-                standing,
-                frozenset(outcome.seats),
-                sale.rebid + 1,
-                (),
-                closed,
-                outcome.ties,
-                (*sale.tie_log, outcome.seats),
-                *limits_of(setup.ruleset, sale.opening, False, True),
+            new_sale = _tuple_new(
+                _Sale,
+                (
+                    sale.number,
+                    sale.round,
+                    sale.company,
+                    sale.auctioneer,
+                    _REBIDDING,
+                    sale.opening,
+                    standing,
+                    frozenset(outcome.seats),
+                    sale.rebid + 1,
+                    (),
+                    closed,
+                    outcome.ties,
+                    (*sale.tie_log, outcome.seats),
+                    *limits_of(setup.ruleset, sale.opening, False, True),
+                ),
             )
             tie = (Tie, sale.number, outcome.seats, outcome.ties)
             log = (events, (*added, tie), events[2] + len(added) + 1)
@@ -910,37 +916,43 @@ class Game:
         if over:
             new.append((GameEnded, setup.sales))
             peek_target = None
-        new_table = _Table(
-            holdings,
-            spent,
-            zero_rounds,
-            zero_counts,
-            table.peeks,
-            table.peeked,
-            (*table.facts, facts),
-            gaps,
-            peek_target,
-            [],
-            {},
-            table.cache,
+        new_table = _tuple_new(
+            _Table,
+            (
+                holdings,
+                spent,
+                zero_rounds,
+                zero_counts,
+                table.peeks,
+                table.peeked,
+                (*table.facts, facts),
+                gaps,
+                peek_target,
+                [],
+                {},
+                table.cache,
+            ),
         )
         if over:
-            next_sale = _Sale(
-                setup.sales,
-                sale.round,
-                None,
-                None,
-                _OVER,
-                None,
-                setup.no_bids,
-                _NO_SEATS,
-                0,
-                (),
-                (),
-                0,
-                (),
-                0,
-                None,
+            next_sale = _tuple_new(
+                _Sale,
+                (
+                    setup.sales,
+                    sale.round,
+                    None,
+                    None,
+                    _OVER,
+                    None,
+                    setup.no_bids,
+                    _NO_SEATS,
+                    0,
+                    (),
+                    (),
+                    0,
+                    (),
+                    0,
+                    None,
+                ),
             )
         else:
             next_sale = _opening_sale(setup, next_number)
@@ -1108,40 +1120,48 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
     # a last tile without auctioneer belongs to the last round
     round_ = min(index // players, setup.rounds - 1)
     if setup.last_tile and index == setup.sales - 1:
-        return _Sale(
+        last: _Sale = _tuple_new(
+            _Sale,
+            (
+                index,
+                round_,
+                company,
+                None,
+                _BIDDING,
+                None,
+                setup.no_bids,
+                setup.everyone,
+                0,
+                (),
+                (),
+                0,
+                (),
+                *limits_of(setup.ruleset, None, False, False),
+            ),
+        )
+        return last
+    auctioneer = (setup.first_auctioneer + index) % players
+    sale: _Sale = _tuple_new(
+        _Sale,
+        (
             index,
             round_,
             company,
-            None,
-            _BIDDING,
+            auctioneer,
+            _OPENING,
             None,
             setup.no_bids,
-            setup.everyone,
+            setup.singletons[auctioneer],
             0,
             (),
             (),
             0,
             (),
-            *limits_of(setup.ruleset, None, False, False),
-        )
-    auctioneer = (setup.first_auctioneer + index) % players
-    return _Sale(
-        index,
-        round_,
-        company,
-        auctioneer,
-        _OPENING,
-        None,
-        setup.no_bids,
-        setup.singletons[auctioneer],
-        0,
-        (),
-        (),
-        0,
-        (),
-        setup.ruleset.min_secret_bid,
-        None,
+            setup.ruleset.min_secret_bid,
+            None,
+        ),
     )
+    return sale
 
 
 def _sale_opened(sale: _Sale) -> _Raw:
