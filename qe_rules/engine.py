@@ -892,18 +892,22 @@ class Game:
         zero_rounds, zero_counts = table.zero_rounds, table.zero_counts
         zero_seats: tuple[int, ...] = ()
         if setup.zero_bids and 0 in standing:
-            zero_seats = tuple(seat for seat in range(players) if standing[seat] == 0)
-            if zero_seats:
-                limit = rules.zero_bid_limit_per_round
-                scoring = tuple(
-                    seat
-                    for seat in zero_seats
-                    if not limit or zero_rounds[seat].count(sale.round) < limit
-                )
-                new.append((ZeroBids, sale.number, sale.round, zero_seats, scoring))
+            if standing.count(0) == 1:
+                zero_seats = (standing.index(0),)
+            else:
+                zero_seats = tuple([seat for seat in range(players) if standing[seat] == 0])
+            limit = rules.zero_bid_limit_per_round
+            round_ = sale.round
+            scoring = zero_seats
+            if limit:
+                scoring = tuple([s for s in zero_seats if zero_rounds[s].count(round_) < limit])
+            new.append((ZeroBids, sale.number, round_, zero_seats, scoring))
+            if scoring:
+                rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
                 for seat in scoring:
-                    zero_rounds = _replace_at(zero_rounds, seat, (*zero_rounds[seat], sale.round))
-                    zero_counts = _replace_at(zero_counts, seat, zero_counts[seat] + 1)
+                    rounds_by_seat[seat] += (round_,)
+                    counts[seat] += 1
+                zero_rounds, zero_counts = tuple(rounds_by_seat), tuple(counts)
 
         facts = _SaleFacts(
             sale, company, tie_log, winner, amount, public, reason, zero_seats, closed, players
@@ -1002,8 +1006,8 @@ class Game:
         history = table.cache.get(seat)
         if history is None:
             history = table.history(seat, rules.auctioneer_sees_all_bids)
-        own = (seat, setup.industries[seat], table.spent[seat], my_bids, seen, limits)
-        view: PlayerView = _tuple_new(PlayerView, public + own + (can_peek, history))
+        own = (seat, setup.industries[seat], table.spent[seat], my_bids, seen, limits, can_peek)
+        view: PlayerView = _tuple_new(PlayerView, (*public, *own, history))
         return view
 
     def _public_part(self) -> tuple[Any, ...]:

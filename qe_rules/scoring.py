@@ -235,6 +235,7 @@ class _Tables:
     max_zero_bid_rounds: int
     zero_bid_points: int
     bonus: int
+    diversification_cache: dict[tuple[int, ...], int] = attrs.field(factory=dict, eq=False)
 
 
 def _by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
@@ -392,6 +393,9 @@ def score_holdings(
     return GameResult(rules.id, tuple(sheets), winners, tuple(gaps))
 
 
+_INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
+
+
 def _score_points(
     seat: int,
     nation: Nation,
@@ -401,36 +405,40 @@ def _score_points(
     tables: _Tables,
     gaps: list[Gap],
 ) -> tuple[int, int, int, int, int]:
-    own = 0
-    counts = dict.fromkeys(Industry, 0)
-    vp = 0
+    index = _INDUSTRY_INDEX
+    counts = [0, 0, 0, 0, 0]  # by industry
+    own = vp = 0
     for tile in tiles:
         vp += tile.vp
-        counts[tile.industry] += 1
+        counts[index[tile.industry]] += 1
         if tile.nation is nation:
             own += 1
-
     if own > tables.nationalization_max:
         gaps.append(_beyond("nationalization", seat, own, tables.nationalization_max))
     nationalization = tables.nationalization[own]
 
-    mono_counts = dict(counts)
-    if tables.token_in_monopolization:
-        mono_counts[token] += 1
+    held = index[token]
+    table = tables.monopolization
     monopolization = 0
-    for industry, count in mono_counts.items():
+    for position, count in enumerate(counts):
+        if tables.token_in_monopolization and position == held:
+            count += 1
         if count > tables.monopolization_max:
+            industry = list(Industry)[position]
             gaps.append(_beyond("monopolization", seat, count, tables.monopolization_max, industry))
-        monopolization += tables.monopolization[count]
+        monopolization += table[count]
 
     if tables.token_in_diversification:
-        counts[token] += 1
-    distinct = sum(1 for c in counts.values() if c)
+        counts[held] += 1
+    distinct = 5 - counts.count(0)
     if distinct > tables.diversification_max:
         gaps.append(_beyond("diversification", seat, distinct, tables.diversification_max))
-    diversification = _best_diversification(
-        tuple(sorted(counts.values(), reverse=True)), tables.set_points
-    )
+    counts.sort(reverse=True)
+    key = tuple(counts)
+    diversification = tables.diversification_cache.get(key)
+    if diversification is None:
+        diversification = _best_diversification(key, tables.set_points)
+        tables.diversification_cache[key] = diversification
     zero = zero_bid_rounds * tables.zero_bid_points
     return vp, zero, nationalization, monopolization, diversification
 
