@@ -135,41 +135,42 @@ class RandomAgent(Agent):
     """Bids a random legal amount: the minimum plus 0 to ``spread`` (one more when the
     draw hits the forbidden amount). Peeks, when it may, with ``peek_chance``.
 
-    The same seed gives the same bids for the same views:
+    Each draw is a pseudo-random function of the seed and of where the game stands (the
+    sale, the seat, how many bids the seat has made in it), so the agent keeps no state:
+    the same seed and the same view always give the same bid, and different seeds or
+    different moments give different ones.
 
     >>> import qe_rules as qe
     >>> view = qe.new_game("en", 4, seed=7).view(0)
     >>> [RandomAgent(seed=3).bid(view) for _ in range(3)]
-    [4, 4, 4]
-    >>> agent = RandomAgent(seed=3)
-    >>> [agent.bid(view) for _ in range(3)]
-    [4, 8, 5]
+    [12, 12, 12]
+    >>> [RandomAgent(seed).bid(view) for seed in range(6)]
+    [12, 5, 7, 12, 3, 5]
     """
 
     seed: int = attrs.field(default=0, validator=lambda _i, _a, v: _check_seed(v))
     spread: int = attrs.field(default=12, validator=_check_spread)
     peek_chance: float = attrs.field(default=0.5, validator=_check_chance)
-    _draw: Callable[[], float] = attrs.field(init=False, repr=False)
-    _span: int = attrs.field(init=False, repr=False)
     name: ClassVar[str] = "random"
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_draw", random.Random(self.seed).random)
-        object.__setattr__(self, "_span", self.spread + 1)
+    def _draw(self, view: PlayerView, purpose: int) -> int:
+        """A pseudo-random whole number from the seed and the moment of the game (a hash
+        of whole numbers, which Python computes the same way in every run)."""
+        return hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, purpose))
 
     def bid(self, view: PlayerView) -> int:
         """A random legal amount."""
         limits = view.limits
         if limits is None:
             limits = _limits(view)
-        amount = limits.minimum + int(self._draw() * self._span)
+        amount = limits.minimum + self._draw(view, 0) % (self.spread + 1)
         if amount == limits.forbidden:
             amount += 1
         return amount
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek with ``peek_chance`` when the view allows it."""
-        return view.can_peek and self._draw() < self.peek_chance
+        return view.can_peek and self._draw(view, 1) % 1_000_000 < self.peek_chance * 1_000_000
 
 
 # --------------------------------------------------------------------------- value

@@ -243,8 +243,12 @@ def test_agents_are_deterministic_given_their_seed():
         first = agent_from_name(name, 5)
         second = agent_from_name(name, 5)
         assert [first.bid(view) for _ in range(20)] == [second.bid(view) for _ in range(20)]
-    draws = {tuple(RandomAgent(seed).bid(view) for _ in range(10)) for seed in range(10)}
-    assert len(draws) > 1
+    draws = {RandomAgent(seed).bid(view) for seed in range(20)}
+    assert len(draws) > 5
+    later = game.bid_many({1: 4, 2: 4, 3: 0})  # a tie: seats 1 and 2 rebid
+    assert RandomAgent(5).bid(later.view(1)) != RandomAgent(5).bid(later.view(2)) or (
+        RandomAgent(6).bid(later.view(1)) != RandomAgent(6).bid(later.view(2))
+    )
     spread = {RandomAgent(seed, spread=0).bid(view) for seed in range(20)}
     assert spread == {0}
 
