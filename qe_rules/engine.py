@@ -158,36 +158,38 @@ class _SaleFacts:
         if views[0] is not None:
             return cast("list[SaleView]", views)
         closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
-        head = (
-            self.number,
-            self.round,
-            self.company,
-            auctioneer,
-            self.opening,
-            self.ties,
-            winner,
-        )
-        known = (amount, self.reason, self.zero_seats)
-        unknown = (None, self.reason, self.zero_seats)
+        number, round_, company, opening = self.number, self.round, self.company, self.opening
+        ties, reason, zero_seats = self.ties, self.reason, self.zero_seats
         first = closed[0]
-        mine: list[tuple[int, ...]]
-        if len(closed) == 1 and len(first) == len(views):  # everyone bid once, by seat
+        seats = len(views)
+        if len(closed) == 1 and len(first) == seats:  # everyone bid once, by seat
             mine = [(bid,) for _, bid in first]
         else:
-            mine = [()] * len(views)
+            mine = [()] * seats
             for rnd in closed:
                 for who, bid in rnd:
                     mine[who] += (bid,)
-        runs = auctioneer if sees_all else None
-        public = self.public
-        for seat in range(len(views)):
-            if seat == runs:
-                tail: tuple[Any, ...] = (mine[seat], closed, False)
-                views[seat] = _tuple_new(SaleView, head + known + tail)
-            else:
-                tail = (mine[seat], (), False)
-                told = known if public or seat == winner else unknown
-                views[seat] = _tuple_new(SaleView, head + told + tail)
+        runs = auctioneer if sees_all else -1
+        hidden = None if not self.public else amount
+        for seat in range(seats):
+            views[seat] = _tuple_new(
+                SaleView,
+                (
+                    number,
+                    round_,
+                    company,
+                    auctioneer,
+                    opening,
+                    ties,
+                    winner,
+                    amount if seat in (winner, runs) else hidden,
+                    reason,
+                    zero_seats,
+                    mine[seat],
+                    closed if seat == runs else (),
+                    False,
+                ),
+            )
         return cast("list[SaleView]", views)
 
 
