@@ -162,6 +162,7 @@ class _SaleFacts:
         ties, reason, zero_seats = self.ties, self.reason, self.zero_seats
         first = closed[0]
         seats = len(views)
+        mine: list[tuple[int, ...]]
         if len(closed) == 1 and len(first) == seats:  # everyone bid once, by seat
             mine = [(bid,) for _, bid in first]
         else:
