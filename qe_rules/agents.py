@@ -155,7 +155,8 @@ class RandomAgent(Agent):
 
     def _draw(self, view: PlayerView, purpose: int) -> int:
         """A pseudo-random whole number from the seed and the moment of the game (a hash
-        of whole numbers, which Python computes the same way in every run)."""
+        of whole numbers, which Python computes the same way in every run; :meth:`bid`
+        computes the same inline)."""
         return hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, purpose))
 
     def bid(self, view: PlayerView) -> int:
@@ -163,7 +164,8 @@ class RandomAgent(Agent):
         limits = view.limits
         if limits is None:
             limits = _limits(view)
-        amount = limits.minimum + self._draw(view, 0) % (self.spread + 1)
+        draw = hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, 0))
+        amount = limits.minimum + draw % (self.spread + 1)
         if amount == limits.forbidden:
             amount += 1
         return amount

@@ -257,8 +257,7 @@ class _Sale(NamedTuple):
     closed: tuple[tuple[tuple[int, int], ...], ...]  # finished bidding rounds, by seat
     ties: int
     tie_log: tuple[tuple[int, ...], ...]
-    floor: int  # the smallest bid of a seat other than the auctioneer, this bidding round
-    forbidden: int | None  # the amount such a seat may not bid, if any
+    limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
@@ -500,14 +499,15 @@ class Game:
         if seat == sale.auctioneer:
             minimum, forbidden = limits_of(setup.ruleset, sale.opening, True, sale.rebid > 0)
         else:
-            minimum, forbidden = sale.floor, sale.forbidden
+            limits = sale.limits
+            minimum, forbidden = limits.minimum, limits.forbidden
         if amount < minimum or amount == forbidden:
             self._check_bid(seat, amount)
         events = self._log
         standing = list(sale.standing)
         standing[seat] = amount
         if sale.phase is _OPENING:
-            floor, forbid = limits_of(setup.ruleset, amount, False, False)
+            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
             new_sale = _tuple_new(
                 _Sale,
                 (
@@ -524,8 +524,7 @@ class Game:
                     (),
                     0,
                     (),
-                    floor,
-                    forbid,
+                    limits,
                 ),
             )
             table = self._table
@@ -553,8 +552,7 @@ class Game:
                     sale.closed,
                     sale.ties,
                     sale.tie_log,
-                    sale.floor,
-                    sale.forbidden,
+                    sale.limits,
                 ),
             )
             return Game._make(setup, self._table, next_sale, (events, (event,), events[2] + 1))
@@ -584,7 +582,7 @@ class Game:
                 game = game.bid(seat, amount)
             return game
         awaiting, auctioneer = sale.awaiting, sale.auctioneer
-        floor, forbidden = sale.floor, sale.forbidden
+        floor, forbidden = sale.limits.minimum, sale.limits.forbidden
         number, rebid = sale.number, sale.rebid
         standing = list(sale.standing)
         added = []
@@ -619,8 +617,7 @@ class Game:
                     sale.closed,
                     sale.ties,
                     sale.tie_log,
-                    sale.floor,
-                    sale.forbidden,
+                    sale.limits,
                 ),
             )
             log = (events, tuple(added), events[2] + len(added))
@@ -819,7 +816,7 @@ class Game:
                     closed,
                     outcome.ties,
                     (*sale.tie_log, outcome.seats),
-                    *limits_of(setup.ruleset, sale.opening, False, True),
+                    _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True)),
                 ),
             )
             tie = (Tie, sale.number, outcome.seats, outcome.ties)
@@ -872,8 +869,10 @@ class Game:
             assert amount is not None
             public = winner == auctioneer and rules.auctioneer_win_public
             new.append((Awarded, sale.number, company, winner, amount, public, fallback))
-            holdings = _replace_at(holdings, winner, (*holdings[winner], company))
-            spent = _replace_at(spent, winner, spent[winner] + amount)
+            held, paid = list(holdings), list(spent)
+            held[winner] += (company,)
+            paid[winner] += amount
+            holdings, spent = tuple(held), tuple(paid)
         else:
             assert reason is not None
             new.append((NotAwarded, sale.number, company, reason))
@@ -957,8 +956,7 @@ class Game:
                     (),
                     0,
                     (),
-                    0,
-                    None,
+                    _bid_limits(0, None),
                 ),
             )
         else:
@@ -995,7 +993,7 @@ class Game:
             if seat == sale.auctioneer:
                 limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
             else:
-                limits = _bid_limits(sale.floor, sale.forbidden)
+                limits = sale.limits
         target = table.peek_target
         can_peek = (
             target is not None
@@ -1143,7 +1141,7 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
                 (),
                 0,
                 (),
-                *limits_of(setup.ruleset, None, False, False),
+                _bid_limits(*limits_of(setup.ruleset, None, False, False)),
             ),
         )
         return last
@@ -1164,8 +1162,7 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
             (),
             0,
             (),
-            setup.ruleset.min_secret_bid,
-            None,
+            _bid_limits(setup.ruleset.min_secret_bid, None),
         ),
     )
     return sale
