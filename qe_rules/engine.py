@@ -508,6 +508,7 @@ class Game:
         standing[seat] = amount
         if sale.phase is _OPENING:
             limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            others = setup.others[seat]
             new_sale = _tuple_new(
                 _Sale,
                 (
@@ -518,7 +519,7 @@ class Game:
                     _BIDDING,
                     amount,
                     tuple(standing),
-                    setup.others[seat],
+                    others,
                     0,
                     ((seat, amount),),
                     (),
@@ -531,7 +532,13 @@ class Game:
             if table.peek_target is not None:
                 table = table._replace(peek_target=None)
             event: _Raw = (OpeningBid, sale.number, seat, amount)
-            return Game._make(setup, table, new_sale, (events, (event,), events[2] + 1))
+            game = Game._make(setup, table, new_sale, (events, (event,), events[2] + 1))
+            public = self._public
+            if public is not None:  # the opening bid changes three public fields
+                _SET_PUBLIC(
+                    game, (*public[:7], _BIDDING, *public[8:11], others, amount, *public[13:])
+                )
+            return game
         awaiting = sale.awaiting - setup.singletons[seat]
         open_bids = (*sale.open_bids, (seat, amount))
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
