@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, NamedTuple, NoReturn, cast
+from typing import Any, Final, NamedTuple, NoReturn
 
 import attrs
 
@@ -86,6 +86,8 @@ class _Setup:
     everyone: frozenset[int] = attrs.field(eq=False)
     no_bids: tuple[None, ...] = attrs.field(eq=False)
     rounds: int = attrs.field(eq=False)
+    opening_limits: BidLimits = attrs.field(eq=False)  # the auctioneer's opening bid
+    first_limits: BidLimits = attrs.field(eq=False)  # secret bids before the opening
 
 
 class _PeekTarget(NamedTuple):
@@ -154,9 +156,9 @@ class _SaleFacts:
 
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
-        views = self.views
+        views: list[Any] = self.views
         if views[0] is not None:
-            return cast("list[SaleView]", views)
+            return views
         closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
         number, round_, company, opening = self.number, self.round, self.company, self.opening
         ties, reason, zero_seats = self.ties, self.reason, self.zero_seats
@@ -191,7 +193,7 @@ class _SaleFacts:
                     False,
                 ),
             )
-        return cast("list[SaleView]", views)
+        return views
 
 
 class _Table(NamedTuple):
@@ -997,10 +999,12 @@ class Game:
             seen = ()
         limits = None
         if seat in sale.awaiting:
-            if seat == sale.auctioneer:
-                limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
-            else:
+            if seat != sale.auctioneer:
                 limits = sale.limits
+            elif sale.opening is None:
+                limits = setup.opening_limits
+            else:
+                limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
         target = table.peek_target
         can_peek = (
             target is not None
@@ -1017,6 +1021,65 @@ class Game:
         own = (seat, setup.industries[seat], table.spent[seat], my_bids, seen, limits, can_peek)
         view: PlayerView = _tuple_new(PlayerView, (*public, *own, history))
         return view
+
+    def views(self, seats: Iterable[int] | None = None) -> tuple[PlayerView, ...]:
+        """The views of several seats (all of them by default), in the order given, from
+        this same state: what a server sends its players, or a simulation shows the seats
+        of a bidding round. Each is equal to :meth:`view` of its seat."""
+        setup = self._setup
+        chosen = range(setup.players) if seats is None else tuple(seats)
+        for seat in chosen:
+            if type(seat) is not int or not 0 <= seat < setup.players:
+                self._check_seat(seat)
+        public = self._public
+        if public is None:
+            public = self._public_part()
+            _SET_PUBLIC(self, public)
+        sale, table, rules = self._sale, self._table, setup.ruleset
+        closed, auctioneer, awaiting, standing = (
+            sale.closed,
+            sale.auctioneer,
+            sale.awaiting,
+            sale.standing,
+        )
+        sees_all = rules.auctioneer_sees_all_bids
+        industries, spent, cache = setup.industries, table.spent, table.cache
+        target = table.peek_target
+        views = []
+        for seat in chosen:
+            if closed:
+                my_bids = tuple(
+                    amount
+                    for rnd in (*closed, sale.open_bids)
+                    for who, amount in rnd
+                    if who == seat
+                )
+                seen = closed if seat == auctioneer and sees_all else ()
+            else:
+                bid = standing[seat]
+                my_bids = () if bid is None else (bid,)
+                seen = ()
+            limits = None
+            if seat in awaiting:
+                if seat == auctioneer:
+                    limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
+                else:
+                    limits = sale.limits
+            can_peek = (
+                target is not None
+                and target.winner is not None
+                and not target.public
+                and seat != target.auctioneer
+                and seat != target.winner
+                and target.sale not in table.peeked[seat]
+                and table.peeks[seat] < rules.peeks_per_player
+            )
+            history = cache.get(seat)
+            if history is None:
+                history = table.history(seat, sees_all)
+            own = (seat, industries[seat], spent[seat], my_bids, seen, limits, can_peek, history)
+            views.append(_tuple_new(PlayerView, public + own))
+        return tuple(views)
 
     def _public_part(self) -> tuple[Any, ...]:
         """The fields of a view that are the same for every seat, in field order."""
@@ -1148,7 +1211,7 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
                 (),
                 0,
                 (),
-                _bid_limits(*limits_of(setup.ruleset, None, False, False)),
+                setup.first_limits,
             ),
         )
         return last
@@ -1169,7 +1232,7 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
             (),
             0,
             (),
-            _bid_limits(setup.ruleset.min_secret_bid, None),
+            setup.first_limits,
         ),
     )
     return sale
@@ -1212,6 +1275,21 @@ def _distinct(
     return tuple(items)
 
 
+def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
+    """``items`` shuffled as ``random.shuffle`` does in CPython 3.11 (Fisher-Yates with
+    rejection sampling on ``getrandbits``), written out so that a seed deals the same game
+    whatever the Python version."""
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
 _CONSTANTS: Final[dict[tuple[RuleSet, int], tuple[Any, ...]]] = {}
 
 
@@ -1230,6 +1308,8 @@ def _constants(rules: RuleSet, players: int) -> tuple[Any, ...]:
             frozenset(range(players)),
             (None,) * players,
             rules.rounds(players),
+            _bid_limits(*limits_of(rules, None, True, False)),
+            _bid_limits(*limits_of(rules, None, False, False)),
         )
         _CONSTANTS[key] = found
     return found
@@ -1263,14 +1343,11 @@ def new_game(
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
-    rng = random.Random(seed)
+    draw = random.Random(seed).getrandbits
     canonical = rules.companies(players)
-    dealt_deck = list(canonical)
-    rng.shuffle(dealt_deck)
-    dealt_nations = list(rules.nations(players))
-    rng.shuffle(dealt_nations)
-    dealt_industries = list(rules.industries(players))
-    rng.shuffle(dealt_industries)
+    dealt_deck = _shuffled(canonical, draw)
+    dealt_nations = _shuffled(rules.nations(players), draw)
+    dealt_industries = _shuffled(rules.industries(players), draw)
 
     if deck is not None:
         if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
