@@ -191,11 +191,7 @@ def _play(
                     "without end (no tie fallback), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
-            seats = sorted(to_act)
-            views = game.views(seats)
-            game = game.bid_many(
-                {seat: bid_of[seat](view) for seat, view in zip(seats, views, strict=True)}
-            )
+            game = game.bid_many({seat: bid_of[seat](game.view(seat)) for seat in to_act})
 
 
 def play_game(
