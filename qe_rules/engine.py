@@ -453,6 +453,11 @@ class Game:
             return self._table.gaps
         return self._table.gaps + self.result().gaps
 
+    @property
+    def holdings(self) -> tuple[tuple[Company, ...], ...]:
+        """The tiles each seat has won so far (public)."""
+        return self._table.holdings
+
     def records(self) -> tuple[PlayerRecord, ...]:
         """Each seat's scoring input so far: nation, token, tiles, spend, zero-bid rounds."""
         setup, table = self._setup, self._table

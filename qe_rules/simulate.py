@@ -355,8 +355,7 @@ class _Tally:
             self.gap_games += 1
             for code in sorted({gap.code for gap in gaps}):
                 self.gap_codes[code] = self.gap_codes.get(code, 0) + 1
-        final = game.view(0)
-        self.unsold += final.sales - sum(map(len, final.holdings))
+        self.unsold += game.ruleset.sales(game.players) - sum(map(len, game.holdings))
 
     def merge(self, other: _Tally) -> None:
         self.games += other.games
