@@ -1023,8 +1023,17 @@ class Game:
         history = table.cache.get(seat)
         if history is None:
             history = table.history(seat, rules.auctioneer_sees_all_bids)
-        own = (seat, setup.industries[seat], table.spent[seat], my_bids, seen, limits, can_peek)
-        view: PlayerView = _tuple_new(PlayerView, (*public, *own, history))
+        own = (
+            seat,
+            setup.industries[seat],
+            table.spent[seat],
+            my_bids,
+            seen,
+            limits,
+            can_peek,
+            history,
+        )
+        view: PlayerView = _tuple_new(PlayerView, public + own)  # one concatenation: the cheapest
         return view
 
     def views(self, seats: Iterable[int] | None = None) -> tuple[PlayerView, ...]:
