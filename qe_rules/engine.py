@@ -865,78 +865,60 @@ class Game:
         """End the sale: award the tile to ``winner`` for ``amount``, or, when ``winner``
         is ``None``, leave it unsold for ``reason``."""
         setup, sale, table = self._setup, self._sale, self._table
-        rules = setup.ruleset
-        players = setup.players
-        company = sale.company
+        number, company, auctioneer = sale.number, sale.company, sale.auctioneer
         assert company is not None
-        auctioneer = sale.auctioneer
-        new: list[_Raw] = []
-        holdings, spent, gaps = table.holdings, table.spent, table.gaps
-        public = False
+        new = list(added)
         tie_log = sale.tie_log
         if ties > len(tie_log):  # a last tie, decided by the fallback or unsold
             highest = max(standing)
-            final = tuple(seat for seat in range(players) if standing[seat] == highest)
+            final = tuple([seat for seat, bid in enumerate(standing) if bid == highest])
             tie_log = (*tie_log, final)
-            new.append((Tie, sale.number, final, ties))
+            new.append((Tie, number, final, ties))
+        holdings, spent, gaps = table.holdings, table.spent, table.gaps
+        public = False
         if winner is not None:
-            assert amount is not None
-            public = winner == auctioneer and rules.auctioneer_win_public
-            new.append((Awarded, sale.number, company, winner, amount, public, fallback))
+            public = winner == auctioneer and setup.ruleset.auctioneer_win_public
+            new.append((Awarded, number, company, winner, amount, public, fallback))
             held, paid = list(holdings), list(spent)
             held[winner] += (company,)
-            paid[winner] += amount
+            paid[winner] += amount  # type: ignore[operator]  # set with the winner
             holdings, spent = tuple(held), tuple(paid)
         else:
-            assert reason is not None
-            new.append((NotAwarded, sale.number, company, reason))
+            new.append((NotAwarded, number, company, reason))
             if reason != "last-tile-tie":
-                gaps = (
-                    *gaps,
-                    Gap(
-                        reason,
-                        f"sale {sale.number} ({company}): after {ties} ties in a row "
-                        + (
-                            "no amount was bid exactly once in the sale"
-                            if reason == "no-unique-bid"
-                            else "every standing bid is tied"
-                        )
-                        + "; the tile is not sold",
-                    ),
-                )
-
+                gaps = (*gaps, _unsold_gap(number, company, ties, reason))
         zero_rounds, zero_counts = table.zero_rounds, table.zero_counts
         zero_seats: tuple[int, ...] = ()
         if setup.zero_bids and 0 in standing:
-            if standing.count(0) == 1:
-                zero_seats = (standing.index(0),)
-            else:
-                zero_seats = tuple([seat for seat in range(players) if standing[seat] == 0])
-            limit = rules.zero_bid_limit_per_round
-            round_ = sale.round
-            scoring = zero_seats
-            if limit:
-                scoring = tuple([s for s in zero_seats if zero_rounds[s].count(round_) < limit])
-            new.append((ZeroBids, sale.number, round_, zero_seats, scoring))
-            if scoring:
-                rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
-                for seat in scoring:
-                    rounds_by_seat[seat] += (round_,)
-                    counts[seat] += 1
-                zero_rounds, zero_counts = tuple(rounds_by_seat), tuple(counts)
-
+            zero_seats, scoring, zero_rounds, zero_counts = _zero_bids(
+                setup, sale.round, standing, zero_rounds, zero_counts
+            )
+            new.append((ZeroBids, number, sale.round, zero_seats, scoring))
         facts = _SaleFacts(
-            sale, company, tie_log, winner, amount, public, reason, zero_seats, closed, players
+            sale,
+            company,
+            tie_log,
+            winner,
+            amount,
+            public,
+            reason,
+            zero_seats,
+            closed,
+            setup.players,
         )
-        peek_target = (
-            _PeekTarget(sale.number, auctioneer, winner, amount, public) if setup.peek else None
-        )
-        next_number = sale.number + 1
-        over = next_number == setup.sales
-        if over:
+        peek_target = None
+        following = number + 1
+        if following == setup.sales:
             new.append((GameEnded, setup.sales))
-            peek_target = None
-        new_table = _tuple_new(
+            next_sale = _over_sale(setup, sale)
+        else:
+            if setup.peek:
+                peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
+            next_sale = _opening_sale(setup, following)
+            new.append(
+                (SaleOpened, following, next_sale.round, next_sale.company, next_sale.auctioneer)
+            )
+        new_table: _Table = _tuple_new(
             _Table,
             (
                 holdings,
@@ -953,32 +935,8 @@ class Game:
                 table.cache,
             ),
         )
-        if over:
-            next_sale = _tuple_new(
-                _Sale,
-                (
-                    setup.sales,
-                    sale.round,
-                    None,
-                    None,
-                    _OVER,
-                    None,
-                    setup.no_bids,
-                    _NO_SEATS,
-                    0,
-                    (),
-                    (),
-                    0,
-                    (),
-                    _bid_limits(0, None),
-                ),
-            )
-        else:
-            next_sale = _opening_sale(setup, next_number)
-            new.append(_sale_opened(next_sale))
-        entries = (*added, *new)
         log = self._log
-        return Game._make(setup, new_table, next_sale, (log, entries, log[2] + len(entries)))
+        return Game._make(setup, new_table, next_sale, (log, tuple(new), log[2] + len(new)))
 
     # ----------------------------------------------------------------- views and records
 
@@ -1250,6 +1208,69 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
         ),
     )
     return sale
+
+
+def _over_sale(setup: _Setup, last: _Sale) -> _Sale:
+    """The state after the last sale: nothing to sell, nobody to act."""
+    over: _Sale = _tuple_new(
+        _Sale,
+        (
+            setup.sales,
+            last.round,
+            None,
+            None,
+            _OVER,
+            None,
+            setup.no_bids,
+            _NO_SEATS,
+            0,
+            (),
+            (),
+            0,
+            (),
+            setup.first_limits,
+        ),
+    )
+    return over
+
+
+def _zero_bids(
+    setup: _Setup,
+    round_: int,
+    standing: tuple[int, ...],
+    zero_rounds: tuple[tuple[int, ...], ...],
+    zero_counts: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The zero bids of a finished sale: who bid zero, who scores (once per round), and
+    the seats' zero-bid rounds and counts after it."""
+    if standing.count(0) == 1:
+        zero_seats: tuple[int, ...] = (standing.index(0),)
+    else:
+        zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
+    limit = setup.ruleset.zero_bid_limit_per_round
+    scoring = zero_seats
+    if limit:
+        scoring = tuple([s for s in zero_seats if zero_rounds[s].count(round_) < limit])
+    if scoring:
+        rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
+        for seat in scoring:
+            rounds_by_seat[seat] += (round_,)
+            counts[seat] += 1
+        zero_rounds, zero_counts = tuple(rounds_by_seat), tuple(counts)
+    return zero_seats, scoring, zero_rounds, zero_counts
+
+
+def _unsold_gap(number: int, company: Company | None, ties: int, reason: str | None) -> Gap:
+    """The rule gap of a tile that the tie fallback could not sell."""
+    found = (
+        "no amount was bid exactly once in the sale"
+        if reason == "no-unique-bid"
+        else "every standing bid is tied"
+    )
+    return Gap(
+        str(reason),
+        f"sale {number} ({company}): after {ties} ties in a row {found}; the tile is not sold",
+    )
 
 
 def _sale_opened(sale: _Sale) -> _Raw:
