@@ -234,7 +234,7 @@ class _Table(NamedTuple):
                     view = views[other]
                     if number in peeked[other]:
                         view = view._replace(amount=last.amount, peeked=True)
-                    cache[other] = (*before, view)
+                    cache[other] = before + (view,)  # noqa: RUF005 (faster than unpacking)
             found = cache.get(seat)
             if found is not None:
                 return found
