@@ -9,6 +9,8 @@
 - ``qe-rules glossary [TERM]``: German-English game terms.
 - ``qe-rules verify [ID | FILE.toml | --all]``: search rule sets for rule gaps; exit
   status 1 on a new gap or a violation.
+- ``qe-rules simulate``: play many games between agents and sum them up.
+- ``qe-rules compare A B ...``: play games once and score them under several rule sets.
 - ``qe-rules docs [--check] [DIR]``: write (or check) the generated documentation pages.
 
 A rule set argument is a built-in id or a TOML file. Errors in the input print one line on
@@ -27,12 +29,14 @@ from importlib import resources
 from typing import Any, TextIO
 
 from qe_rules import reports
+from qe_rules.agents import AGENT_NAMES
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
 from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, load_ruleset
 from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
+from qe_rules.simulate import compare, format_comparison, format_stats, simulate
 from qe_rules.verify import verification_markdown, verify
 
 __all__ = ["generated_pages", "main"]
@@ -303,6 +307,105 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if all(r.ok for r in results) else EXIT_FINDINGS
 
 
+# --------------------------------------------------------------------------- simulate
+
+
+class _ProgressBar:
+    """A one-line progress bar on a terminal stream; silent when the stream is piped."""
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        if filled == self.shown and done != total:
+            return
+        self.shown = filled
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _progress(args: argparse.Namespace, label: str) -> _ProgressBar | None:
+    stream = sys.stderr
+    if args.progress == "never" or (args.progress == "auto" and not stream.isatty()):
+        return None
+    return _ProgressBar(stream, label)
+
+
+def _agents(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in AGENT_NAMES]
+    if not names or unknown:
+        raise _InputError(
+            f"agents are {', '.join(AGENT_NAMES)}, one for every seat or one per seat "
+            f"separated by commas; got {text!r}"
+        )
+    return names
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    agents = _agents(args.agents)
+    stats = simulate(
+        ruleset,
+        args.players,
+        agents if len(agents) > 1 else agents[0],
+        args.games,
+        seed=args.seed,
+        workers=args.workers,
+        progress=_progress(args, "simulating"),
+    )
+    if args.format == "json":
+        _emit(out, stats.to_dict())
+    else:
+        print(format_stats(stats), file=out)
+    return EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    rulesets = [_ruleset_arg(text) for text in args.rulesets]
+    if len(rulesets) < 2:
+        raise _InputError("compare needs at least two rule sets")
+    agents = _agents(args.agents)
+    comparison = compare(
+        rulesets,
+        args.players,
+        agents if len(agents) > 1 else agents[0],
+        args.games,
+        seed=args.seed,
+        workers=args.workers,
+        progress=_progress(args, "comparing"),
+    )
+    if args.examples:
+        for example in comparison.examples:
+            name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
+            path = os.path.join(args.examples, name)
+            os.makedirs(args.examples, exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(example.record.to_dict(), handle)
+    if args.format == "json":
+        _emit(out, comparison.to_dict())
+        return EXIT_OK
+    print(format_comparison(comparison), file=out)
+    if comparison.examples:
+        first = comparison.examples[0]
+        print(
+            f"\nexample game record ({first.ruleset}, {first.cause}, game {first.game}; "
+            "qe.replay accepts it):",
+            file=out,
+        )
+        print(json.dumps(first.record.to_dict(), separators=(",", ":")), file=out)
+        if args.examples:
+            print(f"all example records written to {args.examples}", file=out)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- docs
 
 
@@ -422,6 +525,48 @@ def _parser() -> argparse.ArgumentParser:
     checker.add_argument("--all", action="store_true", help="every built-in rule set")
     checker.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     checker.set_defaults(run=_cmd_verify)
+
+    def play_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+        command.add_argument(
+            "--agents",
+            default="random",
+            help=f"{', '.join(AGENT_NAMES)}: one for every seat, or one per seat separated "
+            "by commas (default random)",
+        )
+        command.add_argument("--games", type=int, default=1000, help="default 1000")
+        command.add_argument("--seed", type=int, default=0, help="default 0")
+        command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+        command.add_argument("--format", choices=("text", "json"), default="text")
+        command.add_argument(
+            "--progress",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="a progress bar on stderr (auto: when stderr is a terminal)",
+        )
+
+    simulator = commands.add_parser(
+        "simulate",
+        help="play many games between agents",
+        description="Play games between agents and print win shares, totals, spends and "
+        "rule gaps. The same seed gives the same numbers for any number of workers.",
+    )
+    simulator.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    play_options(simulator)
+    simulator.set_defaults(run=_cmd_simulate)
+
+    comparer = commands.add_parser(
+        "compare",
+        help="score the same games under several rule sets",
+        description="Play each game once under the first rule set and score it under "
+        "every rule set: how often the winner changes, and why.",
+    )
+    comparer.add_argument("rulesets", nargs="+", metavar="RULESET", help="ids or .toml files")
+    play_options(comparer)
+    comparer.add_argument(
+        "--examples", metavar="DIR", help="write every example game record to DIR"
+    )
+    comparer.set_defaults(run=_cmd_compare)
 
     docs = commands.add_parser(
         "docs",

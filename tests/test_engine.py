@@ -399,3 +399,43 @@ def test_can_and_verify_agree_with_the_move(game, data):
     else:
         assert game.can_bid(seat, amount)
         assert game.verify_bid(seat, amount) is None
+
+
+@given(qst.games(), st.data())
+@settings(max_examples=60, deadline=None)
+def test_bid_many_is_the_same_as_bids_in_seat_order(game, data):
+    if game.is_over or game.phase is Phase.OPENING:
+        return
+    seats = data.draw(st.lists(st.sampled_from(sorted(game.to_act)), unique=True, min_size=1))
+    bids = {seat: data.draw(qst.bids(game, seat)) for seat in seats}
+    one_by_one = game
+    for seat in sorted(bids):
+        one_by_one = one_by_one.bid(seat, bids[seat])
+    together = game.bid_many(bids)
+    assert together == one_by_one and hash(together) == hash(one_by_one)
+    assert together.events == one_by_one.events
+    assert together.to_record() == one_by_one.to_record()
+    assert together.views() == one_by_one.views()
+
+
+def test_bid_many_refuses_as_a_whole():
+    game = game4().bid(0, 5)
+    with pytest.raises(qe.IllegalAction, match="may not equal the opening bid"):
+        game.bid_many({1: 3, 2: 5})
+    assert not game.can_bid_many({1: 3, 2: 5}) and game.can_bid_many({1: 3, 2: 6})
+    with pytest.raises(qe.InvalidArgument, match="mapping of seat to amount"):
+        game.bid_many([(1, 3)])
+    with pytest.raises(qe.InvalidArgument, match="a seat is a whole number"):
+        game.bid_many({"1": 3})
+    opening = game4().bid_many({0: 4})  # the opening bid works too
+    assert opening == game4().bid(0, 4)
+
+
+@given(qst.games(), st.data())
+@settings(max_examples=40, deadline=None)
+def test_views_are_the_views_of_each_seat(game, data):
+    seats = data.draw(st.lists(st.integers(0, game.players - 1), max_size=4))
+    assert game.views(seats) == tuple(game.view(seat) for seat in seats)
+    assert game.views() == tuple(game.view(seat) for seat in range(game.players))
+    with pytest.raises(qe.InvalidArgument):
+        game.views([game.players])

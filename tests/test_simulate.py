@@ -295,3 +295,53 @@ def test_an_unknown_ruleset_id_raises_unknown_ruleset():
     with pytest.raises(qe.UnknownRuleSet):
         simulate("fr", 4, "random", 3, seed=1)
     assert isinstance(mixed_stats(1), SimulationStats)
+
+
+# ----------------------------------------------------------------- the commands
+
+
+def cli(*argv):
+    import io
+
+    from qe_rules.cli import main
+
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def test_cli_simulate_text_and_json():
+    status, text = cli(
+        "simulate", "--players", "3", "--games", "30", "--agents", "value,random,zero"
+    )
+    assert status == 0 and text.startswith("30 games of en with 3 players, seed 0")
+    status, text = cli("simulate", "--games", "20", "--format", "json", "--seed", "4")
+    data = json.loads(text)
+    assert data["games"] == 20 and data["players"] == 4
+    assert data == simulate("en", 4, "random", 20, seed=4).to_dict()
+
+
+def test_cli_compare_prints_the_share_and_a_replayable_record(tmp_path):
+    status, text = cli("compare", "en", "en-early", "--games", "300", "--examples", str(tmp_path))
+    assert status == 0
+    assert "winner changes" in text and "%" in text
+    record = json.loads(text.strip().splitlines()[-2])
+    game = qe.replay(record)
+    assert game.is_over
+    written = sorted(tmp_path.iterdir())
+    assert written and all(qe.replay(json.loads(p.read_text())).is_over for p in written)
+
+
+def test_cli_progress_bar_only_when_asked_or_on_a_terminal(capsys):
+    cli("simulate", "--games", "10")
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here
+    cli("simulate", "--games", "10", "--progress", "always")
+    err = capsys.readouterr().err
+    assert "simulating [" in err and err.endswith("10/10\n")
+
+
+def test_cli_bad_arguments(capsys):
+    assert cli("simulate", "--agents", "smart")[0] == 2
+    assert "agents are random, zero, value" in capsys.readouterr().err
+    assert cli("compare", "en")[0] == 2
+    assert "at least two rule sets" in capsys.readouterr().err
+    assert cli("simulate", "--players", "6")[0] == 2
