@@ -996,62 +996,10 @@ class Game:
 
     def views(self, seats: Iterable[int] | None = None) -> tuple[PlayerView, ...]:
         """The views of several seats (all of them by default), in the order given, from
-        this same state: what a server sends its players, or a simulation shows the seats
-        of a bidding round. Each is equal to :meth:`view` of its seat."""
-        setup = self._setup
-        chosen = range(setup.players) if seats is None else tuple(seats)
-        for seat in chosen:
-            if type(seat) is not int or not 0 <= seat < setup.players:
-                self._check_seat(seat)
-        public = self._public
-        if public is None:
-            public = self._public_part()
-            _SET_PUBLIC(self, public)
-        sale, table, rules = self._sale, self._table, setup.ruleset
-        closed, auctioneer, awaiting, standing = (
-            sale.closed,
-            sale.auctioneer,
-            sale.awaiting,
-            sale.standing,
-        )
-        sees_all = rules.auctioneer_sees_all_bids
-        industries, spent, cache = setup.industries, table.spent, table.cache
-        target = table.peek_target
-        views = []
-        for seat in chosen:
-            if closed:
-                my_bids = tuple(
-                    amount
-                    for rnd in (*closed, sale.open_bids)
-                    for who, amount in rnd
-                    if who == seat
-                )
-                seen = closed if seat == auctioneer and sees_all else ()
-            else:
-                bid = standing[seat]
-                my_bids = () if bid is None else (bid,)
-                seen = ()
-            limits = None
-            if seat in awaiting:
-                if seat == auctioneer:
-                    limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
-                else:
-                    limits = sale.limits
-            can_peek = (
-                target is not None
-                and target.winner is not None
-                and not target.public
-                and seat != target.auctioneer
-                and seat != target.winner
-                and target.sale not in table.peeked[seat]
-                and table.peeks[seat] < rules.peeks_per_player
-            )
-            history = cache.get(seat)
-            if history is None:
-                history = table.history(seat, sees_all)
-            own = (seat, industries[seat], spent[seat], my_bids, seen, limits, can_peek, history)
-            views.append(_tuple_new(PlayerView, public + own))
-        return tuple(views)
+        this same state: what a server sends its players. Each is :meth:`view` of its
+        seat; they share the state's public part."""
+        chosen = range(self._setup.players) if seats is None else seats
+        return tuple([self.view(seat) for seat in chosen])
 
     def _public_part(self) -> tuple[Any, ...]:
         """The fields of a view that are the same for every seat, in field order."""

@@ -546,6 +546,23 @@ _RULE_FIELDS: Final[tuple[str, ...]] = tuple(
 )
 
 
+_COUNT_FIELDS: Final = (  # whole numbers >= 0
+    "min_opening_bid",
+    "min_secret_bid",
+    "zero_bid_points",
+    "zero_bid_limit_per_round",
+    "peeks_per_player",
+)
+_BOOL_FIELDS: Final = (
+    "secret_bid_may_equal_opening",
+    "rebid_may_equal_opening",
+    "auctioneer_sees_all_bids",
+    "auctioneer_win_public",
+    "last_tile_tie_awards_nothing",
+    "lowest_spend_bonus_to_all_tied",
+    "eliminate_highest_spender",
+    "eliminate_all_tied_highest",
+)
 _PER_PLAYER_FIELDS: Final = (
     "removed_companies",
     "deck_sizes",
@@ -637,28 +654,13 @@ def _validate(rs: RuleSet) -> None:
         bonus = rs.lowest_spend_bonus[n]
         if type(bonus) is not int or bonus < 0:
             raise _fail(rid, "lowest_spend_bonus", f"{n} players: needs a whole number >= 0")
-    for name in (
-        "min_opening_bid",
-        "min_secret_bid",
-        "zero_bid_points",
-        "zero_bid_limit_per_round",
-        "peeks_per_player",
-    ):
+    for name in _COUNT_FIELDS:
         number = getattr(rs, name)
         if type(number) is not int or number < 0:
             raise _fail(rid, name, f"needs a whole number >= 0, got {shown(number)}")
     if type(rs.ties_before_fallback) is not int or rs.ties_before_fallback < 1:
         raise _fail(rid, "ties_before_fallback", "needs a whole number >= 1")
-    for name in (
-        "secret_bid_may_equal_opening",
-        "rebid_may_equal_opening",
-        "auctioneer_sees_all_bids",
-        "auctioneer_win_public",
-        "last_tile_tie_awards_nothing",
-        "lowest_spend_bonus_to_all_tied",
-        "eliminate_highest_spender",
-        "eliminate_all_tied_highest",
-    ):
+    for name in _BOOL_FIELDS:
         if type(getattr(rs, name)) is not bool:
             raise _fail(rid, name, "needs true or false")
     for name, kind in (
@@ -848,25 +850,9 @@ for _name in ("nationalization", "monopolization", "diversification"):
         _per_players(_decode_table),
         'a points table per player count, e.g. {"5": {"3": 8, "4": 12, "5": 17}}',
     )
-for _name in (
-    "min_opening_bid",
-    "min_secret_bid",
-    "ties_before_fallback",
-    "zero_bid_points",
-    "zero_bid_limit_per_round",
-    "peeks_per_player",
-):
+for _name in (*_COUNT_FIELDS, "ties_before_fallback"):
     _CODECS[_name] = ((lambda v: v), _int_decode, "a whole number")
-for _name in (
-    "secret_bid_may_equal_opening",
-    "rebid_may_equal_opening",
-    "auctioneer_sees_all_bids",
-    "auctioneer_win_public",
-    "last_tile_tie_awards_nothing",
-    "lowest_spend_bonus_to_all_tied",
-    "eliminate_highest_spender",
-    "eliminate_all_tied_highest",
-):
+for _name in _BOOL_FIELDS:
     _CODECS[_name] = ((lambda v: v), _bool_decode, "true or false")
 for _name, _kind in (
     ("nation_assignment", NationAssignment),

@@ -4,7 +4,6 @@ Also checks that ``Game.view`` (which builds views from parts shared between sea
 states) gives exactly the view that the plain construction of its fields gives.
 """
 
-import gc
 import json
 import pickle
 
@@ -12,9 +11,9 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import INTERNAL, reachable
 
 import qe_rules as qe
-from qe_rules import engine
 from qe_rules import strategies as qst
 from qe_rules.agents import (
     AGENT_NAMES,
@@ -29,18 +28,6 @@ from qe_rules.agents import (
 from qe_rules.simulate import play_game
 
 RULESETS = sorted(qe.RULESETS)
-INTERNAL = (qe.Game, engine._Table, engine._Sale, engine._SaleFacts, engine._Setup)
-
-
-def reachable(root):
-    seen, todo = set(), [root]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or isinstance(obj, type):
-            continue
-        seen.add(id(obj))
-        yield obj
-        todo.extend(gc.get_referents(obj))
 
 
 # ----------------------------------------------------------------- views as agents see them

@@ -98,3 +98,23 @@ def test_import_does_not_need_hypothesis():
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom) and node.module
     }
+
+
+def test_the_library_and_its_commands_work_without_hypothesis():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import qe_rules as qe\n"
+        "from qe_rules.cli import main\n"
+        "assert qe.verify('en').ok\n"
+        "assert main(['score', '--example']) == 0\n"
+        "try:\n"
+        "    import qe_rules.strategies\n"
+        "except ImportError:\n"
+        "    print('strategies need hypothesis')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("strategies need hypothesis")

@@ -4,15 +4,15 @@ Non-interference: two games that differ only in something seat S may not know mu
 identical views (as JSON), at every step.
 """
 
-import gc
 import json
 import random
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support import INTERNAL, reachable
 
 import qe_rules as qe
-from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids, engine
+from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
 from qe_rules import strategies as qst
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -67,20 +67,6 @@ def test_views_are_json(game, data):
     view = game.view(seat).to_dict()
     assert is_json(view)
     assert json.loads(json.dumps(view)) == view
-
-
-INTERNAL = (qe.Game, engine._Table, engine._Sale, engine._SaleFacts, engine._Setup)
-
-
-def reachable(root):
-    seen, todo = set(), [root]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or isinstance(obj, type):
-            continue
-        seen.add(id(obj))
-        yield obj
-        todo.extend(gc.get_referents(obj))
 
 
 @given(qst.games(), st.data())
