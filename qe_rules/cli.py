@@ -239,25 +239,7 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
     entries = find_discrepancies(kind=args.kind, source=args.source, topic=args.topic)
     if args.format == "json":
-        _emit(
-            out,
-            [
-                {
-                    "id": e.id,
-                    "topic": e.topic,
-                    "kind": e.kind.value,
-                    "summary": e.summary,
-                    "readings": [
-                        {"source": r.source, "section": r.section, "says": r.says}
-                        for r in e.readings
-                    ],
-                    "resolution": e.resolution,
-                    "fields": list(e.fields),
-                    "interpretations": list(e.interpretations),
-                }
-                for e in entries
-            ],
-        )
+        _emit(out, [entry.to_dict() for entry in entries])
     elif args.format == "markdown":
         out.write(reports.discrepancies_markdown(entries))
     else:
@@ -270,20 +252,7 @@ def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
     if not terms:
         raise _InputError(f"no glossary term matches {shown(args.term)}; run qe-rules glossary")
     if args.format == "json":
-        _emit(
-            out,
-            [
-                {
-                    "en": t.en,
-                    "de": t.de,
-                    "kind": t.kind,
-                    "note": t.note,
-                    "en_variants": list(t.en_variants),
-                    "de_variants": list(t.de_variants),
-                }
-                for t in terms
-            ],
-        )
+        _emit(out, [term.to_dict() for term in terms])
     else:
         print(reports.glossary_text(terms), file=out)
     return EXIT_OK

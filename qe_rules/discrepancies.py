@@ -25,7 +25,7 @@ import difflib
 import enum
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -161,6 +161,21 @@ class Discrepancy:
     def sources(self) -> tuple[str, ...]:
         """The source ids of the readings, each once, in reading order."""
         return tuple(dict.fromkeys(r.source for r in self.readings))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as JSON types."""
+        return {
+            "id": self.id,
+            "topic": self.topic,
+            "kind": self.kind.value,
+            "summary": self.summary,
+            "readings": [
+                {"source": r.source, "section": r.section, "says": r.says} for r in self.readings
+            ],
+            "resolution": self.resolution,
+            "fields": list(self.fields),
+            "interpretations": list(self.interpretations),
+        }
 
 
 _R, _W, _S, _A = (

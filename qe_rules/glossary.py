@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -80,6 +80,17 @@ class Term:
     def de_forms(self) -> tuple[str, ...]:
         """The preferred German form followed by the variants."""
         return (self.de, *self.de_variants)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The term as JSON types."""
+        return {
+            "en": self.en,
+            "de": self.de,
+            "kind": self.kind,
+            "note": self.note,
+            "en_variants": list(self.en_variants),
+            "de_variants": list(self.de_variants),
+        }
 
 
 GLOSSARY: Final[tuple[Term, ...]] = (
