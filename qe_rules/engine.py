@@ -503,18 +503,22 @@ class Game:
         setup = self._setup
         if type(seat) is not int or type(amount) is not int or seat not in sale.awaiting:
             self._check_bid(seat, amount)  # raises with the precise message
-        if seat == sale.auctioneer:
-            minimum, forbidden = limits_of(setup.ruleset, sale.opening, True, sale.rebid > 0)
-        else:
+        if seat != sale.auctioneer:
             limits = sale.limits
-            minimum, forbidden = limits.minimum, limits.forbidden
-        if amount < minimum or amount == forbidden:
+        elif sale.phase is _OPENING:
+            limits = setup.opening_limits
+        else:
+            limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, True, sale.rebid > 0))
+        if amount < limits.minimum or amount == limits.forbidden:
             self._check_bid(seat, amount)
         events = self._log
         standing = list(sale.standing)
         standing[seat] = amount
         if sale.phase is _OPENING:
-            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            rules = setup.ruleset
+            limits = _bid_limits(
+                rules.min_secret_bid, None if rules.secret_bid_may_equal_opening else amount
+            )
             others = setup.others[seat]
             new_sale = _tuple_new(
                 _Sale,
@@ -611,9 +615,9 @@ class Game:
                 self._check_bid(seat, amount)
             standing[seat] = amount
             added.append((SecretBid, number, seat, amount, rebid))
-        remaining = awaiting.difference(bids)
         open_bids = sale.open_bids + tuple(items)
-        if remaining:
+        if len(items) < len(awaiting):  # every seat in bids is awaited, each once
+            remaining = awaiting.difference(bids)
             events = self._log
             next_sale: _Sale = _tuple_new(
                 _Sale,
