@@ -250,9 +250,22 @@ def _local(rules: RuleSet | str) -> RuleSet:
 
 
 def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    parts = 50 if workers == 1 else workers * 16
-    size = max(1, min(1000, math.ceil(games / parts)))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    """Split ``range(games)`` into ``(start, stop)`` chunks.
+
+    One worker gets even chunks (for a smooth progress report). Several get chunks that
+    shrink as the run goes on, each about a third of an equal share of what is left: few
+    tasks to send, and a short wait at the end for the last one.
+    """
+    if workers == 1:
+        size = max(1, min(1000, math.ceil(games / 50)))
+        return [(start, min(start + size, games)) for start in range(0, games, size)]
+    chunks = []
+    start = 0
+    while start < games:
+        size = max(16, min(1000, (games - start) // (3 * workers)))
+        chunks.append((start, min(start + size, games)))
+        start += size
+    return chunks
 
 
 def _run(
