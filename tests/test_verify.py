@@ -143,6 +143,10 @@ def test_cli_verify_exit_status(tmp_path):
     assert status == 1 and "diversification-beyond-table, NEW" in text
     status, text = cli("verify", str(path), "--format", "json")
     assert json.loads(text)["ok"] is False
+    path = tmp_path / "no-fallback.toml"
+    path.write_text('id = "no-fallback"\nextends = "en"\n[rules]\ntie_fallback = "none"\n')
+    status, text = cli("verify", str(path))
+    assert status == 1 and text.count("endless-ties, NEW") == 3
     status, text = cli("verify", "en-early", "--format", "markdown")
     assert status == 0 and "`no-unique-bid` (acknowledged)" in text
 
