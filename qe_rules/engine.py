@@ -503,22 +503,14 @@ class Game:
         setup = self._setup
         if type(seat) is not int or type(amount) is not int or seat not in sale.awaiting:
             self._check_bid(seat, amount)  # raises with the precise message
-        if seat != sale.auctioneer:
-            limits = sale.limits
-        elif sale.phase is _OPENING:
-            limits = setup.opening_limits
-        else:
-            limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, True, sale.rebid > 0))
+        limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         if amount < limits.minimum or amount == limits.forbidden:
             self._check_bid(seat, amount)
         events = self._log
         standing = list(sale.standing)
         standing[seat] = amount
         if sale.phase is _OPENING:
-            rules = setup.ruleset
-            limits = _bid_limits(
-                rules.min_secret_bid, None if rules.secret_bid_may_equal_opening else amount
-            )
+            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
             others = setup.others[seat]
             new_sale = _tuple_new(
                 _Sale,
@@ -554,25 +546,7 @@ class Game:
         open_bids = (*sale.open_bids, (seat, amount))
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         if awaiting:
-            next_sale: _Sale = _tuple_new(
-                _Sale,
-                (
-                    sale.number,
-                    sale.round,
-                    sale.company,
-                    sale.auctioneer,
-                    sale.phase,
-                    sale.opening,
-                    tuple(standing),
-                    awaiting,
-                    sale.rebid,
-                    open_bids,
-                    sale.closed,
-                    sale.ties,
-                    sale.tie_log,
-                    sale.limits,
-                ),
-            )
+            next_sale = _bids_placed(sale, tuple(standing), awaiting, open_bids)
             return Game._make(setup, self._table, next_sale, (events, (event,), events[2] + 1))
         return self._close_round(tuple(standing), open_bids, (event,))
 
@@ -608,8 +582,8 @@ class Game:
             if type(seat) is not int or type(amount) is not int or seat not in awaiting:
                 self._check_bid(seat, amount)  # raises with the precise message
             if seat == auctioneer:
-                least, never = limits_of(setup.ruleset, sale.opening, True, rebid > 0)
-                if amount < least or amount == never:
+                limits = self._due_limits(seat)
+                if amount < limits.minimum or amount == limits.forbidden:
                     self._check_bid(seat, amount)
             elif amount < floor or amount == forbidden:
                 self._check_bid(seat, amount)
@@ -618,26 +592,8 @@ class Game:
         open_bids = sale.open_bids + tuple(items)
         if len(items) < len(awaiting):  # every seat in bids is awaited, each once
             remaining = awaiting.difference(bids)
+            next_sale = _bids_placed(sale, tuple(standing), remaining, open_bids)
             events = self._log
-            next_sale: _Sale = _tuple_new(
-                _Sale,
-                (
-                    number,
-                    sale.round,
-                    sale.company,
-                    sale.auctioneer,
-                    sale.phase,
-                    sale.opening,
-                    tuple(standing),
-                    remaining,
-                    rebid,
-                    open_bids,
-                    sale.closed,
-                    sale.ties,
-                    sale.tie_log,
-                    sale.limits,
-                ),
-            )
             log = (events, tuple(added), events[2] + len(added))
             return Game._make(setup, self._table, next_sale, log)
         return self._close_round(tuple(standing), open_bids, tuple(added))
@@ -671,13 +627,16 @@ class Game:
         self._check_seat(seat)
         if seat not in self._sale.awaiting:
             return None
-        return self._limits(seat)
+        return self._due_limits(seat)
 
-    def _limits(self, seat: int) -> BidLimits:
+    def _due_limits(self, seat: int) -> BidLimits:
+        """The limits of the bid due from ``seat``, an awaited seat."""
         sale = self._sale
-        return BidLimits(
-            *limits_of(self._setup.ruleset, sale.opening, seat == sale.auctioneer, sale.rebid > 0)
-        )
+        if seat != sale.auctioneer:
+            return sale.limits  # the same for every other bidder of this bidding round
+        if sale.phase is _OPENING:
+            return self._setup.opening_limits
+        return _bid_limits(*limits_of(self._setup.ruleset, sale.opening, True, sale.rebid > 0))
 
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self._setup.players:
@@ -685,14 +644,14 @@ class Game:
                 f"a seat is a whole number from 0 to {self._setup.players - 1}, got {shown(seat)}"
             )
 
-    def _check_bid(self, seat: int, amount: int) -> BidLimits:
+    def _check_bid(self, seat: int, amount: int) -> None:
         self._check_seat(seat)
         if type(amount) is not int:
             raise InvalidArgument(f"a bid is a whole number (int), got {shown(amount)}")
         sale = self._sale
         if seat not in sale.awaiting:
             raise IllegalAction(self._why_not_to_act(seat))
-        limits = self._limits(seat)
+        limits = self._due_limits(seat)
         if amount < limits.minimum:
             what = _bid_name(sale, seat)
             raise IllegalAction(
@@ -704,7 +663,6 @@ class Game:
                 f"seat {seat}: {what} may not equal the opening bid ({amount}) under "
                 f"{self._setup.ruleset.id}; bid any other whole number >= {limits.minimum}"
             )
-        return limits
 
     def _why_not_to_act(self, seat: int) -> str:
         sale = self._sale
@@ -919,9 +877,7 @@ class Game:
             if setup.peek:
                 peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
             next_sale = _opening_sale(setup, following)
-            new.append(
-                (SaleOpened, following, next_sale.round, next_sale.company, next_sale.auctioneer)
-            )
+            new.append(_sale_opened(next_sale))
         new_table: _Table = _tuple_new(
             _Table,
             (
@@ -966,12 +922,7 @@ class Game:
             seen = ()
         limits = None
         if seat in sale.awaiting:
-            if seat != sale.auctioneer:
-                limits = sale.limits
-            elif sale.opening is None:
-                limits = setup.opening_limits
-            else:
-                limits = _bid_limits(*limits_of(rules, sale.opening, True, sale.rebid > 0))
+            limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         target = table.peek_target
         can_peek = (
             target is not None
@@ -1113,44 +1064,27 @@ def _bid_name(sale: _Sale, seat: int) -> str:
     return "a secret bid"
 
 
-def _opening_sale(setup: _Setup, index: int) -> _Sale:
-    players = setup.players
-    company = setup.deck[index]
-    # a last tile without auctioneer belongs to the last round
-    round_ = min(index // players, setup.rounds - 1)
-    if setup.last_tile and index == setup.sales - 1:
-        last: _Sale = _tuple_new(
-            _Sale,
-            (
-                index,
-                round_,
-                company,
-                None,
-                _BIDDING,
-                None,
-                setup.no_bids,
-                setup.everyone,
-                0,
-                (),
-                (),
-                0,
-                (),
-                setup.first_limits,
-            ),
-        )
-        return last
-    auctioneer = (setup.first_auctioneer + index) % players
+def _fresh_sale(
+    setup: _Setup,
+    number: int,
+    round_: int,
+    company: Company | None,
+    auctioneer: int | None,
+    phase: Phase,
+    awaiting: frozenset[int],
+) -> _Sale:
+    """A sale before its first bid (or, with phase OVER, the end of the game)."""
     sale: _Sale = _tuple_new(
         _Sale,
         (
-            index,
+            number,
             round_,
             company,
             auctioneer,
-            _OPENING,
+            phase,
             None,
             setup.no_bids,
-            setup.singletons[auctioneer],
+            awaiting,
             0,
             (),
             (),
@@ -1162,28 +1096,52 @@ def _opening_sale(setup: _Setup, index: int) -> _Sale:
     return sale
 
 
-def _over_sale(setup: _Setup, last: _Sale) -> _Sale:
-    """The state after the last sale: nothing to sell, nobody to act."""
-    over: _Sale = _tuple_new(
+def _bids_placed(
+    sale: _Sale,
+    standing: tuple[int | None, ...],
+    awaiting: frozenset[int],
+    open_bids: tuple[tuple[int, int], ...],
+) -> _Sale:
+    """``sale`` after bids that leave its bidding round open (``sale._replace``, faster)."""
+    placed: _Sale = _tuple_new(
         _Sale,
         (
-            setup.sales,
-            last.round,
-            None,
-            None,
-            _OVER,
-            None,
-            setup.no_bids,
-            _NO_SEATS,
-            0,
-            (),
-            (),
-            0,
-            (),
-            setup.first_limits,
+            sale.number,
+            sale.round,
+            sale.company,
+            sale.auctioneer,
+            sale.phase,
+            sale.opening,
+            standing,
+            awaiting,
+            sale.rebid,
+            open_bids,
+            sale.closed,
+            sale.ties,
+            sale.tie_log,
+            sale.limits,
         ),
     )
-    return over
+    return placed
+
+
+def _opening_sale(setup: _Setup, index: int) -> _Sale:
+    """Sale ``index`` before its opening bid (the last tile without auctioneer: before
+    everyone's secret bid)."""
+    company = setup.deck[index]
+    # a last tile without auctioneer belongs to the last round
+    round_ = min(index // setup.players, setup.rounds - 1)
+    if setup.last_tile and index == setup.sales - 1:
+        return _fresh_sale(setup, index, round_, company, None, _BIDDING, setup.everyone)
+    auctioneer = (setup.first_auctioneer + index) % setup.players
+    return _fresh_sale(
+        setup, index, round_, company, auctioneer, _OPENING, setup.singletons[auctioneer]
+    )
+
+
+def _over_sale(setup: _Setup, last: _Sale) -> _Sale:
+    """The state after the last sale: nothing to sell, nobody to act."""
+    return _fresh_sale(setup, setup.sales, last.round, None, None, _OVER, _NO_SEATS)
 
 
 def _zero_bids(

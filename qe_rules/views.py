@@ -78,7 +78,6 @@ class SaleView(NamedTuple):
         }
 
 
-# slots=False: a view keeps its fields in its __dict__, which Game.view hands over whole
 class PlayerView(NamedTuple):
     """Everything ``seat`` may know about the game now (an immutable record).
 
