@@ -85,7 +85,7 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Read a record's shape; raises :class:`~qe_rules.InvalidRecord` naming the key."""
         if not isinstance(data, Mapping):
-            raise InvalidRecord(f"a game record must be an object, got {_short(data)}")
+            raise InvalidRecord(f"a game record must be an object, got {shown(data)}")
         unknown = set(data) - set(_KEYS)
         if unknown:
             raise InvalidRecord(
@@ -96,10 +96,10 @@ class GameRecord:
         if missing:
             raise InvalidRecord(f"the game record lacks {', '.join(missing)}")
         if data["format"] != RECORD_FORMAT:
-            raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {_short(data['format'])}")
+            raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {shown(data['format'])}")
         if data["version"] != RECORD_VERSION or type(data["version"]) is not int:
             raise InvalidRecord(
-                f"this library reads record version {RECORD_VERSION}, got {_short(data['version'])}"
+                f"this library reads record version {RECORD_VERSION}, got {shown(data['version'])}"
             )
         return cls(
             ruleset=_ruleset(data["ruleset"]),
@@ -125,12 +125,15 @@ _KEYS: Final = (
 )
 
 
-_short = shown
+_MOVE_KEYS: Final = {
+    "bid": frozenset({"move", "seat", "amount"}),
+    "peek": frozenset({"move", "seat"}),
+}
 
 
 def _int(value: Any, key: str) -> int:
     if type(value) is not int:
-        raise InvalidRecord(f"'{key}' must be a whole number, got {_short(value)}")
+        raise InvalidRecord(f"'{key}' must be a whole number, got {shown(value)}")
     return value
 
 
@@ -142,16 +145,16 @@ def _ruleset(value: Any) -> RuleSet:
             return RuleSet.from_data(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
-    raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {_short(value)}")
+    raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {shown(value)}")
 
 
 def _codes(value: Any, key: str, parse: Any) -> tuple[Any, ...]:
     if not isinstance(value, list):
-        raise InvalidRecord(f"'{key}' must be a list, got {_short(value)}")
+        raise InvalidRecord(f"'{key}' must be a list, got {shown(value)}")
     items = []
     for index, item in enumerate(value):
         if not isinstance(item, str):
-            raise InvalidRecord(f"'{key}'[{index}] must be a string, got {_short(item)}")
+            raise InvalidRecord(f"'{key}'[{index}] must be a string, got {shown(item)}")
         try:
             items.append(parse(item))
         except RulesError as error:
@@ -161,20 +164,19 @@ def _codes(value: Any, key: str, parse: Any) -> tuple[Any, ...]:
 
 def _moves(value: Any) -> tuple[Move, ...]:
     if not isinstance(value, list):
-        raise InvalidRecord(f"'moves' must be a list, got {_short(value)}")
+        raise InvalidRecord(f"'moves' must be a list, got {shown(value)}")
     moves = []
     for index, item in enumerate(value):
         where = f"move {index}"
         if not isinstance(item, Mapping):
-            raise InvalidRecord(f"{where} must be an object, got {_short(item)}")
+            raise InvalidRecord(f"{where} must be an object, got {shown(item)}")
         kind = item.get("move")
-        allowed = {"bid": {"move", "seat", "amount"}, "peek": {"move", "seat"}}
-        if not isinstance(kind, str) or kind not in allowed:
-            raise InvalidRecord(f"{where}: 'move' must be 'bid' or 'peek', got {_short(kind)}")
+        if not isinstance(kind, str) or kind not in _MOVE_KEYS:
+            raise InvalidRecord(f"{where}: 'move' must be 'bid' or 'peek', got {shown(kind)}")
         keys = set(item)
-        if keys != allowed[kind]:
+        if keys != _MOVE_KEYS[kind]:
             raise InvalidRecord(
-                f"{where}: a {kind} move has exactly the keys {sorted(allowed[kind])}, "
+                f"{where}: a {kind} move has exactly the keys {sorted(_MOVE_KEYS[kind])}, "
                 f"got {sorted(map(str, keys))}"
             )
         seat = _int(item["seat"], f"{where}.seat")
