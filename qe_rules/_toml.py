@@ -28,7 +28,7 @@ def dumps(data: Mapping[str, Any], *, header: str = "") -> str:
 def _table(data: Mapping[str, Any], path: tuple[str, ...], lines: list[str]) -> None:
     sections: list[tuple[str, Any]] = []
     for key, value in data.items():
-        if (isinstance(value, Mapping) and len(path) < 2) or _is_table_array(value):
+        if _is_section(value, len(path)):
             sections.append((key, value))
         else:
             lines.append(f"{_key(key)} = {_value(value)}")

@@ -172,6 +172,15 @@ class Provenance:
         marker = "" if self.basis is Basis.STATED else f" [{self.basis.value}]"
         return f"{self.source} §{self.section}: {self.summary}{marker}"
 
+    def to_dict(self) -> dict[str, str]:
+        """The citation as JSON types, as in a rule set's ``provenance`` table."""
+        return {
+            "source": self.source,
+            "section": self.section,
+            "summary": self.summary,
+            "basis": self.basis.value,
+        }
+
 
 @attrs.frozen
 class Interpretation:
@@ -228,10 +237,6 @@ def _freeze_per_players_table(
     if not isinstance(value, Mapping):
         return value
     return FrozenDict((n, _freeze_table(t)) for n, t in value.items())
-
-
-def _freeze_per_players_int(value: Mapping[int, int]) -> FrozenDict[int, int]:
-    return _freeze_table(value)
 
 
 def _freeze_per_players_tuple(value: Any) -> Any:
@@ -300,7 +305,7 @@ class RuleSet:
         "setup", "company tiles removed", converter=_freeze_per_players_tuple
     )
     deck_sizes: FrozenDict[int, int] = _rule(
-        "setup", "stated number of tiles in play", converter=_freeze_per_players_int
+        "setup", "stated number of tiles in play", converter=_freeze_table
     )
     nations_in_play: FrozenDict[int, tuple[Nation, ...]] = _rule(
         "setup", "nations in play", converter=_freeze_per_players_tuple
@@ -359,7 +364,7 @@ class RuleSet:
     )
     beyond_table: BeyondTable = _rule("scoring", "a count beyond a scoring table")
     lowest_spend_bonus: FrozenDict[int, int] = _rule(
-        "scoring", "bonus for the lowest spend", converter=_freeze_per_players_int
+        "scoring", "bonus for the lowest spend", converter=_freeze_table
     )
     lowest_spend_bonus_to_all_tied: bool = _rule(
         "scoring", "every player tied for the lowest spend gets the bonus"
@@ -573,6 +578,25 @@ _PER_PLAYER_FIELDS: Final = (
     "diversification",
     "lowest_spend_bonus",
 )
+_TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
+_COUNTS_SUBSET_FIELDS: Final = (  # player counts among player_counts
+    "zero_bid_player_counts",
+    "last_tile_without_auctioneer",
+    "peek_player_counts",
+)
+_COUNTS_LIST_FIELDS: Final = ("player_counts", *_COUNTS_SUBSET_FIELDS)
+_ENUM_FIELDS: Final[tuple[tuple[str, type[enum.Enum]], ...]] = (
+    ("nation_assignment", NationAssignment),
+    ("first_auctioneer", FirstAuctioneer),
+    ("rebidders", RebidScope),
+    ("tie_fallback", TieFallback),
+    ("beyond_table", BeyondTable),
+    ("final_tiebreak", FinalTieBreak),
+)
+_PIECE_FIELDS: Final = (  # field, piece type, its plural, the plural of what a seat holds
+    ("nations_in_play", Nation, "nations", "nations"),
+    ("industries_in_play", Industry, "industries", "tokens"),
+)
 
 
 def _deck(removed: Iterable[Company]) -> tuple[Company, ...]:
@@ -592,12 +616,7 @@ def _validate(rs: RuleSet) -> None:
         if not isinstance(text, str) or not text.strip():
             raise _fail(str(rid), name, "needs a non-empty string")
     counts = rs.player_counts
-    for name in (
-        "player_counts",
-        "zero_bid_player_counts",
-        "last_tile_without_auctioneer",
-        "peek_player_counts",
-    ):
+    for name in _COUNTS_LIST_FIELDS:
         value = getattr(rs, name)
         if not isinstance(value, tuple) or any(type(n) is not int for n in value):
             raise _fail(rid, name, "needs a list of player counts (whole numbers)")
@@ -614,7 +633,7 @@ def _validate(rs: RuleSet) -> None:
             raise _fail(
                 rid, name, f"needs exactly the player counts {list(counts)}, got {sorted(value)}"
             )
-    for name in ("zero_bid_player_counts", "last_tile_without_auctioneer", "peek_player_counts"):
+    for name in _COUNTS_SUBSET_FIELDS:
         extra = set(getattr(rs, name)) - set(counts)
         if extra:
             raise _fail(rid, name, f"names player counts not played: {sorted(extra)}")
@@ -626,30 +645,20 @@ def _validate(rs: RuleSet) -> None:
             raise _fail(rid, "removed_companies", f"{n} players: a tile is removed twice")
         if len(removed) >= len(COMPANIES):
             raise _fail(rid, "removed_companies", f"{n} players: no tile is left to sell")
-        nations = rs.nations_in_play[n]
-        if (
-            not isinstance(nations, tuple)
-            or any(not isinstance(x, Nation) for x in nations)
-            or len(set(nations)) != len(nations)
-        ):
-            raise _fail(rid, "nations_in_play", f"{n} players: needs distinct nations")
-        if len(nations) < n:
-            raise _fail(rid, "nations_in_play", f"{n} players need {n} nations, got {len(nations)}")
-        industries = rs.industries_in_play[n]
-        if (
-            not isinstance(industries, tuple)
-            or any(not isinstance(x, Industry) for x in industries)
-            or len(set(industries)) != len(industries)
-        ):
-            raise _fail(rid, "industries_in_play", f"{n} players: needs distinct industries")
-        if len(industries) < n:
-            raise _fail(
-                rid, "industries_in_play", f"{n} players need {n} tokens, got {len(industries)}"
-            )
+        for name, piece, plural, held in _PIECE_FIELDS:
+            pieces = getattr(rs, name)[n]
+            if (
+                not isinstance(pieces, tuple)
+                or any(not isinstance(x, piece) for x in pieces)
+                or len(set(pieces)) != len(pieces)
+            ):
+                raise _fail(rid, name, f"{n} players: needs distinct {plural}")
+            if len(pieces) < n:
+                raise _fail(rid, name, f"{n} players need {n} {held}, got {len(pieces)}")
         size = rs.deck_sizes[n]
         if type(size) is not int or size < 1:
             raise _fail(rid, "deck_sizes", f"{n} players: needs a positive whole number")
-        for name in ("nationalization", "monopolization", "diversification"):
+        for name in _TABLE_FIELDS:
             _validate_table(rid, name, n, getattr(rs, name)[n])
         bonus = rs.lowest_spend_bonus[n]
         if type(bonus) is not int or bonus < 0:
@@ -663,14 +672,7 @@ def _validate(rs: RuleSet) -> None:
     for name in _BOOL_FIELDS:
         if type(getattr(rs, name)) is not bool:
             raise _fail(rid, name, "needs true or false")
-    for name, kind in (
-        ("nation_assignment", NationAssignment),
-        ("first_auctioneer", FirstAuctioneer),
-        ("rebidders", RebidScope),
-        ("tie_fallback", TieFallback),
-        ("beyond_table", BeyondTable),
-        ("final_tiebreak", FinalTieBreak),
-    ):
+    for name, kind in _ENUM_FIELDS:
         if not isinstance(getattr(rs, name), kind):
             allowed = ", ".join(repr(k.value) for k in kind)
             raise _fail(rid, name, f"needs one of {allowed}")
@@ -719,7 +721,7 @@ class _DataError(Exception):
         self.problem = problem
 
 
-def _enum_codec(kind: type[enum.Enum]) -> tuple[Any, Any, str]:
+def _enum_codec(kind: type[enum.Enum]) -> tuple[Any, Any]:
     allowed = ", ".join(repr(m.value) for m in kind)
 
     def decode(value: Any, path: str) -> Any:
@@ -728,7 +730,11 @@ def _enum_codec(kind: type[enum.Enum]) -> tuple[Any, Any, str]:
                 return member
         raise _DataError(path, f"needs one of {allowed}, got {shown(value)}")
 
-    return (lambda v: v.value), decode, f"one of {allowed}"
+    return (lambda v: v.value), decode
+
+
+_decode_basis: Final = _enum_codec(Basis)[1]
+_decode_category: Final = _enum_codec(Category)[1]
 
 
 def _int_decode(value: Any, path: str) -> int:
@@ -790,8 +796,9 @@ _decode_industries = _parse_each(Industry.parse, "industry")
 
 
 def _decode_categories(value: Any, path: str) -> tuple[Category, ...]:
-    decode = _enum_codec(Category)[1]
-    return tuple(decode(v, f"{path}[{i}]") for i, v in enumerate(_list_decode(value, path)))
+    return tuple(
+        _decode_category(v, f"{path}[{i}]") for i, v in enumerate(_list_decode(value, path))
+    )
 
 
 def _decode_counts(value: Any, path: str) -> tuple[int, ...]:
@@ -814,71 +821,35 @@ def _encode_table(table: Mapping[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in sorted(table.items())}
 
 
-# field -> (encode, decode, description of the allowed value)
-_CODECS: Final[dict[str, tuple[Any, Any, str]]] = {}
-for _name in (
-    "player_counts",
-    "zero_bid_player_counts",
-    "last_tile_without_auctioneer",
-    "peek_player_counts",
-):
-    _CODECS[_name] = (list, _decode_counts, "a list of player counts, e.g. [4, 5]")
+# field -> (encode, decode)
+_CODECS: Final[dict[str, tuple[Any, Any]]] = {}
+for _name in _COUNTS_LIST_FIELDS:
+    _CODECS[_name] = (list, _decode_counts)
 _CODECS["removed_companies"] = (
     _encode_per_players(lambda v: [str(c) for c in v]),
     _per_players(_decode_companies),
-    'tile codes per player count, e.g. {"5": ["US-HOU-1"]}',
 )
 _CODECS["nations_in_play"] = (
     _encode_per_players(lambda v: [n.code for n in v]),
     _per_players(_decode_nations),
-    'nation codes per player count, e.g. {"3": ["US", "EU", "CN", "JP"]}',
 )
 _CODECS["industries_in_play"] = (
     _encode_per_players(lambda v: [i.name for i in v]),
     _per_players(_decode_industries),
-    'industries per player count, e.g. {"5": ["AGRICULTURE", "HOUSING"]}',
 )
 for _name in ("deck_sizes", "lowest_spend_bonus"):
-    _CODECS[_name] = (
-        _encode_table,
-        _per_players(_int_decode),
-        'a whole number per player count, e.g. {"3": 6, "4": 6, "5": 7}',
-    )
-for _name in ("nationalization", "monopolization", "diversification"):
-    _CODECS[_name] = (
-        _encode_per_players(_encode_table),
-        _per_players(_decode_table),
-        'a points table per player count, e.g. {"5": {"3": 8, "4": 12, "5": 17}}',
-    )
+    _CODECS[_name] = (_encode_table, _per_players(_int_decode))
+for _name in _TABLE_FIELDS:
+    _CODECS[_name] = (_encode_per_players(_encode_table), _per_players(_decode_table))
 for _name in (*_COUNT_FIELDS, "ties_before_fallback"):
-    _CODECS[_name] = ((lambda v: v), _int_decode, "a whole number")
+    _CODECS[_name] = ((lambda v: v), _int_decode)
 for _name in _BOOL_FIELDS:
-    _CODECS[_name] = ((lambda v: v), _bool_decode, "true or false")
-for _name, _kind in (
-    ("nation_assignment", NationAssignment),
-    ("first_auctioneer", FirstAuctioneer),
-    ("rebidders", RebidScope),
-    ("tie_fallback", TieFallback),
-    ("beyond_table", BeyondTable),
-    ("final_tiebreak", FinalTieBreak),
-):
+    _CODECS[_name] = ((lambda v: v), _bool_decode)
+for _name, _kind in _ENUM_FIELDS:
     _CODECS[_name] = _enum_codec(_kind)
-_CODECS["scoring_order"] = (
-    lambda v: [c.value for c in v],
-    _decode_categories,
-    "every scoring category once, in order",
-)
-_CODECS["token_categories"] = (
-    lambda v: sorted(c.value for c in v),
-    _decode_categories,
-    'a list of categories, e.g. ["monopolization", "diversification"]',
-)
+_CODECS["scoring_order"] = (lambda v: [c.value for c in v], _decode_categories)
+_CODECS["token_categories"] = (lambda v: sorted(c.value for c in v), _decode_categories)
 assert set(_CODECS) == set(_RULE_FIELDS)
-
-
-def field_value_help(name: str) -> str:
-    """What a rule field's value looks like in TOML or JSON (for error messages)."""
-    return str(_CODECS[name][2])
 
 
 def encode_field(name: str, value: Any) -> Any:
@@ -901,15 +872,7 @@ def _to_data(rs: RuleSet) -> dict[str, Any]:
         "language": rs.language,
         "source": rs.source,
         "rules": {name: encode_field(name, getattr(rs, name)) for name in _RULE_FIELDS},
-        "provenance": {
-            name: {
-                "source": p.source,
-                "section": p.section,
-                "summary": p.summary,
-                "basis": p.basis.value,
-            }
-            for name, p in rs.provenance.items()
-        },
+        "provenance": {name: p.to_dict() for name, p in rs.provenance.items()},
         "interpretations": [
             {"code": i.code, "summary": i.summary, "fields": list(i.fields), "gaps": list(i.gaps)}
             for i in rs.interpretations
@@ -926,20 +889,28 @@ def _string(value: Any, path: str) -> str:
     return value
 
 
+def _check_keys(value: Any, path: str, allowed: tuple[str, ...], shape: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _DataError(path, shape)
+    unknown = set(value) - set(allowed)
+    if unknown:
+        raise _DataError(path, f"unknown keys {sorted(unknown)}; allowed: {', '.join(allowed)}")
+    return value
+
+
 def decode_provenance(value: Any, path: str) -> Provenance:
     """A provenance entry from plain data (``source``, ``section``, ``summary``, ``basis``)."""
     try:
-        if not isinstance(value, Mapping):
-            raise _DataError(path, "needs a table with source, section and summary")
-        unknown = set(value) - {"source", "section", "summary", "basis"}
-        if unknown:
-            raise _DataError(
-                path, f"unknown keys {sorted(unknown)}; allowed: source, section, summary, basis"
-            )
+        value = _check_keys(
+            value,
+            path,
+            ("source", "section", "summary", "basis"),
+            "needs a table with source, section and summary",
+        )
         for key in ("source", "section", "summary"):
             if key not in value:
                 raise _DataError(path, f"missing {shown(key)}")
-        basis = _enum_codec(Basis)[1](value.get("basis", "stated"), f"{path}.basis")
+        basis = _decode_basis(value.get("basis", "stated"), f"{path}.basis")
         return Provenance(
             _string(value["source"], f"{path}.source"),
             _string(value["section"], f"{path}.section"),
@@ -953,11 +924,12 @@ def decode_provenance(value: Any, path: str) -> Provenance:
 def decode_interpretation(value: Any, path: str) -> Interpretation:
     """An interpretation from plain data (``code``, ``summary``, ``fields``, ``gaps``)."""
     try:
-        if not isinstance(value, Mapping):
-            raise _DataError(path, "needs a table with code and summary")
-        unknown = set(value) - {"code", "summary", "fields", "gaps"}
-        if unknown:
-            raise _DataError(path, f"unknown keys {sorted(unknown)}")
+        value = _check_keys(
+            value,
+            path,
+            ("code", "summary", "fields", "gaps"),
+            "needs a table with code and summary",
+        )
         fields = tuple(_list_decode(value.get("fields", []), f"{path}.fields"))
         gaps = tuple(_list_decode(value.get("gaps", []), f"{path}.gaps"))
         for index, name in enumerate(fields):
@@ -981,13 +953,7 @@ def decode_interpretation(value: Any, path: str) -> Interpretation:
 
 def _from_data(data: Mapping[str, Any]) -> RuleSet:
     try:
-        if not isinstance(data, Mapping):
-            raise _DataError("rule set", "needs a table of keys")
-        unknown = set(data) - set(_TOP_KEYS)
-        if unknown:
-            raise _DataError(
-                "rule set", f"unknown keys {sorted(unknown)}; allowed: {', '.join(_TOP_KEYS)}"
-            )
+        data = _check_keys(data, "rule set", _TOP_KEYS, "needs a table of keys")
         rules = data.get("rules")
         if not isinstance(rules, Mapping):
             raise _DataError("rules", "needs a table of rule fields")
@@ -1120,9 +1086,7 @@ def _from_toml(text: str, *, origin: str, base_dir: str | None, seen: tuple[str,
 def _merge_toml(
     data: dict[str, Any], origin: str, base_dir: str | None, seen: tuple[str, ...]
 ) -> dict[str, Any]:
-    unknown = sorted(set(data) - set(_TOML_KEYS))
-    if unknown:
-        raise _DataError("top level", f"unknown keys {unknown}; allowed: {', '.join(_TOML_KEYS)}")
+    _check_keys(data, "top level", _TOML_KEYS, "needs a table of keys")
     own_id = _string(data.get("id"), "id")
     rules = data.get("rules", {})
     if not isinstance(rules, dict):

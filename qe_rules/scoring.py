@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -220,9 +220,7 @@ class _Tables:
     """One rule set's scoring data for one player count, ready for lookups."""
 
     nations: frozenset[Nation]
-    industries: tuple[Industry, ...]
-    nation_codes: tuple[str, ...]
-    industry_labels: tuple[str, ...]
+    industries: frozenset[Industry]
     deck: frozenset[Company]
     nationalization: tuple[int, ...]  # points by count, beyond-table policy applied
     nationalization_max: int
@@ -235,7 +233,6 @@ class _Tables:
     max_zero_bid_rounds: int
     zero_bid_points: int
     bonus: int
-    diversification_cache: dict[tuple[int, ...], int] = attrs.field(factory=dict, eq=False)
 
 
 def _by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
@@ -254,12 +251,9 @@ def _tables(ruleset: RuleSet, players: int) -> _Tables:
     if found is not None:
         return found
     policy = ruleset.beyond_table
-    industries = ruleset.industries(players)
     tables = _Tables(
         nations=frozenset(ruleset.nations(players)),
-        industries=industries,
-        nation_codes=tuple(n.code for n in ruleset.nations(players)),
-        industry_labels=tuple(i.label for i in industries),
+        industries=frozenset(ruleset.industries(players)),
         deck=frozenset(ruleset.companies(players)),
         nationalization=_by_count(ruleset.nationalization[players], _TILE_LIMIT, policy),
         nationalization_max=max(ruleset.nationalization[players]),
@@ -324,14 +318,11 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
         raise InvalidArgument(
             f"{rules.id} is played by {counts} players; got {players} player records"
         )
-    _check_records(rules, _tables(rules, players), records)
-    return score_checked(rules, records)
-
-
-def score_checked(rules: RuleSet, records: Sequence[PlayerRecord]) -> GameResult:
-    """:func:`score_game` for records already known to be valid."""
-    return score_holdings(
+    tables = _tables(rules, players)
+    _check_records(rules, tables, records)
+    return _score(
         rules,
+        tables,
         [r.nation for r in records],
         [r.industry for r in records],
         [r.companies for r in records],
@@ -350,8 +341,20 @@ def score_holdings(
 ) -> GameResult:
     """:func:`score_game` for valid holdings given seat by seat (the engine's), without
     building player records."""
+    tables = _tables(rules, len(nations))
+    return _score(rules, tables, nations, industries, holdings, spends, zero_bid_rounds)
+
+
+def _score(
+    rules: RuleSet,
+    tables: _Tables,
+    nations: Sequence[Nation],
+    industries: Sequence[Industry],
+    holdings: Sequence[Sequence[Company]],
+    spends: Sequence[int],
+    zero_bid_rounds: Sequence[int],
+) -> GameResult:
     players = len(nations)
-    tables = _tables(rules, players)
     gaps: list[Gap] = []
     highest, lowest = max(spends), min(spends)
     eliminated = [False] * players
@@ -434,11 +437,7 @@ def _score_points(
     if distinct > tables.diversification_max:
         gaps.append(_beyond("diversification", seat, distinct, tables.diversification_max))
     counts.sort(reverse=True)
-    key = tuple(counts)
-    diversification = tables.diversification_cache.get(key)
-    if diversification is None:
-        diversification = _best_diversification(key, tables.set_points)
-        tables.diversification_cache[key] = diversification
+    diversification = _best_diversification(tuple(counts), tables.set_points)
     zero = zero_bid_rounds * tables.zero_bid_points
     return vp, zero, nationalization, monopolization, diversification
 
@@ -487,23 +486,31 @@ def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple
     return seats
 
 
+def _piece_name(piece: Nation | Industry) -> str:
+    return piece.code if isinstance(piece, Nation) else piece.label
+
+
 def _check_piece(
     seat: int,
     what: str,
-    name: str,
     piece: Nation | Industry,
-    in_play: tuple[str, ...],
+    in_play: frozenset[Nation] | frozenset[Industry],
     seen: dict[Any, int],
+    ordered: Callable[[int], Iterable[Nation | Industry]],
     players: int,
 ) -> None:
-    """A seat's nation or token must be in play and nobody else's."""
-    if name not in in_play:
+    """A seat's nation or token must be in play and nobody else's; ``ordered`` gives the
+    pieces in play in the rule set's order, for the message."""
+    if piece not in in_play:
+        names = ", ".join(map(_piece_name, ordered(players)))
         raise InvalidArgument(
-            f"seat {seat}: {what} {name} is not in play with {players} players; "
-            f"{what}s in play: {', '.join(in_play)}"
+            f"seat {seat}: {what} {_piece_name(piece)} is not in play with {players} players; "
+            f"{what}s in play: {names}"
         )
     if piece in seen:
-        raise InvalidArgument(f"seat {seat}: {what} {name} is already seat {seen[piece]}'s")
+        raise InvalidArgument(
+            f"seat {seat}: {what} {_piece_name(piece)} is already seat {seen[piece]}'s"
+        )
     seen[piece] = seat
 
 
@@ -516,21 +523,15 @@ def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerReco
         if not isinstance(record, PlayerRecord):
             raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
         _check_piece(
-            seat,
-            "nation",
-            record.nation.code,
-            record.nation,
-            tables.nation_codes,
-            seen_nations,
-            players,
+            seat, "nation", record.nation, tables.nations, seen_nations, rules.nations, players
         )
         _check_piece(
             seat,
             "industry token",
-            record.industry.label,
             record.industry,
-            tables.industry_labels,
+            tables.industries,
             seen_tokens,
+            rules.industries,
             players,
         )
         for tile in record.companies:
