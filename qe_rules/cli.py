@@ -50,34 +50,16 @@ class _InputError(Exception):
     """An input problem to report in one line."""
 
 
-# --------------------------------------------------------------------------- formatting
-
-
-def _table(rows: Sequence[Sequence[str]], *, right: Sequence[bool] | None = None) -> str:
-    """Align rows of cells in columns; ``right`` marks right-aligned columns."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    align = right or [False] * len(widths)
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(width) if align[i] else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- variants
 
 
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
-    rows = [["id", "language", "players", "source"]]
-    for rs in RULESETS.values():
-        source = SOURCES[rs.source]
-        counts = rs.player_counts
-        players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
-        rows.append([rs.id, rs.language, players, source.title])
-    print(_table(rows), file=out)
+    header = ["id", "language", "players", "source"]
+    rows = [
+        [rs.id, rs.language, reports._counts(rs.player_counts), SOURCES[rs.source].title]
+        for rs in RULESETS.values()
+    ]
+    print("\n".join(reports.table(header, rows, left=len(header))), file=out)
     return EXIT_OK
 
 
@@ -134,36 +116,24 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
 
 def _score_board(rules: RuleSet, result: GameResult, names: Sequence[str]) -> str:
     sheets = result.sheets
-    header = ["", *names]
-    rows: list[list[str]] = [header, ["nation", *(s.nation.code for s in sheets)]]
+    rows: list[list[str]] = [["nation", *(s.nation.code for s in sheets)]]
 
     def line(label: str, value: Callable[[Any], object]) -> None:
         rows.append([label, *(str(value(s)) for s in sheets)])
 
-    labels = {
-        Category.COMPANIES: "companies",
-        Category.ZERO_BIDS: "zero bids",
-        Category.NATIONALIZATION: "nationalization",
-        Category.MONOPOLIZATION: "monopolization",
-        Category.DIVERSIFICATION: "diversification",
-    }
-    points_left = sum(1 for c in rules.scoring_order if c is not Category.SPENDING)
+    points = [c for c in rules.scoring_order if c is not Category.SPENDING]
     for category in rules.scoring_order:
         if category is Category.SPENDING:
             line("spent", lambda s: s.spent)
             line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
             line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
             continue
-        line(labels[category], functools.partial(ScoreSheet.points, category=category))
-        points_left -= 1
-        if points_left == 0:
+        label = category.value.replace("_", " ")
+        line(label, functools.partial(ScoreSheet.points, category=category))
+        if category is points[-1]:
             line("subtotal", lambda s: s.subtotal)
     line("total", lambda s: s.total)
-    text = [
-        f"Rule set {rules.id}, {len(sheets)} players",
-        "",
-        _table(rows, right=[False] + [True] * len(sheets)),
-    ]
+    text = [f"Rule set {rules.id}, {len(sheets)} players", "", *reports.table(["", *names], rows)]
     text.append("")
     if result.winner is not None:
         text.append(f"Winner: {names[result.winner]} ({sheets[result.winner].nation.code})")
@@ -270,7 +240,7 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
     elif args.format == "markdown":
-        out.write(verification_markdown(results))
+        out.write(verification_markdown(results) if args.all else results[0].to_markdown())
     else:
         print("\n\n".join(r.to_text() for r in results), file=out)
     return EXIT_OK if all(r.ok for r in results) else EXIT_FINDINGS
@@ -307,7 +277,8 @@ def _progress(args: argparse.Namespace, label: str) -> _ProgressBar | None:
     return _ProgressBar(stream, label)
 
 
-def _agents(text: str) -> list[str]:
+def _agents(text: str) -> str | list[str]:
+    """The agent names of ``--agents``: one name for every seat, or a list per seat."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in AGENT_NAMES]
     if not names or unknown:
@@ -315,16 +286,15 @@ def _agents(text: str) -> list[str]:
             f"agents are {', '.join(AGENT_NAMES)}, one for every seat or one per seat "
             f"separated by commas; got {text!r}"
         )
-    return names
+    return names if len(names) > 1 else names[0]
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
-    agents = _agents(args.agents)
     stats = simulate(
         ruleset,
         args.players,
-        agents if len(agents) > 1 else agents[0],
+        _agents(args.agents),
         args.games,
         seed=args.seed,
         workers=args.workers,
@@ -341,21 +311,20 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [_ruleset_arg(text) for text in args.rulesets]
     if len(rulesets) < 2:
         raise _InputError("compare needs at least two rule sets")
-    agents = _agents(args.agents)
     comparison = compare(
         rulesets,
         args.players,
-        agents if len(agents) > 1 else agents[0],
+        _agents(args.agents),
         args.games,
         seed=args.seed,
         workers=args.workers,
         progress=_progress(args, "comparing"),
     )
-    if args.examples:
+    if args.examples and comparison.examples:
+        os.makedirs(args.examples, exist_ok=True)
         for example in comparison.examples:
             name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
             path = os.path.join(args.examples, name)
-            os.makedirs(args.examples, exist_ok=True)
             with open(path, "w", encoding="utf-8") as handle:
                 json.dump(example.record.to_dict(), handle)
     if args.format == "json":

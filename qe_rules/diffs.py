@@ -24,15 +24,6 @@ __all__ = ["FieldDiff", "MetadataDiff", "RuleSetDiff", "diff"]
 _PER_PLAYER = frozenset(RuleSet.per_player_fields())
 
 
-def _cite_dict(cite: Provenance) -> dict[str, str]:
-    return {
-        "source": cite.source,
-        "section": cite.section,
-        "summary": cite.summary,
-        "basis": cite.basis.value,
-    }
-
-
 @attrs.frozen
 class FieldDiff:
     """One rule field whose values differ: both values, both citations.
@@ -70,8 +61,8 @@ class FieldDiff:
             "group": self.group,
             "a": encode_field(self.field, self.a),
             "b": encode_field(self.field, self.b),
-            "a_cite": _cite_dict(self.a_cite),
-            "b_cite": _cite_dict(self.b_cite),
+            "a_cite": self.a_cite.to_dict(),
+            "b_cite": self.b_cite.to_dict(),
             "players": list(self.players),
         }
 

@@ -128,9 +128,11 @@ def _check_topic(instance: Discrepancy, attribute: attrs.Attribute[str], value: 
 
 
 def _check_readings(
-    instance: Discrepancy, attribute: attrs.Attribute[tuple[Reading, ...]], value: object
+    instance: Discrepancy,
+    attribute: attrs.Attribute[tuple[Reading, ...]],
+    value: tuple[Reading, ...],
 ) -> None:
-    if not isinstance(value, tuple) or not value:
+    if not value:
         raise InvalidArgument("a discrepancy needs at least one reading")
     if any(not isinstance(r, Reading) for r in value):
         raise InvalidArgument("readings must be Reading objects")
@@ -1377,14 +1379,11 @@ if len(_BY_ID) != len(DISCREPANCIES):  # pragma: no cover - a data error, caught
 
 
 def _to_kind(kind: DiscrepancyKind | str) -> DiscrepancyKind:
-    if isinstance(kind, DiscrepancyKind):
-        return kind
-    if isinstance(kind, str):
-        for member in DiscrepancyKind:
-            if member.value == kind.strip().lower():
-                return member
-    allowed = ", ".join(repr(k.value) for k in DiscrepancyKind)
-    raise InvalidArgument(f"unknown discrepancy kind {kind!r}; kinds are {allowed}")
+    try:
+        return DiscrepancyKind(kind.strip().lower() if isinstance(kind, str) else kind)
+    except ValueError:
+        allowed = ", ".join(repr(k.value) for k in DiscrepancyKind)
+        raise InvalidArgument(f"unknown discrepancy kind {kind!r}; kinds are {allowed}") from None
 
 
 def find_discrepancies(

@@ -476,9 +476,13 @@ def _key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
-_INDEX: Final[tuple[tuple[Term, frozenset[str], frozenset[str]], ...]] = tuple(
-    (t, frozenset(map(_key, t.en_forms)), frozenset(map(_key, t.de_forms))) for t in GLOSSARY
-)
+def _entry(term: Term) -> tuple[Term, frozenset[str], frozenset[str], frozenset[str]]:
+    en, de = frozenset(map(_key, term.en_forms)), frozenset(map(_key, term.de_forms))
+    return term, en, de, en | de
+
+
+_INDEX: Final = tuple(_entry(t) for t in GLOSSARY)
+"""Each term with the keys of its English forms, its German forms and both."""
 
 
 def _query(term: object) -> str:
@@ -488,6 +492,11 @@ def _query(term: object) -> str:
     if not key:
         raise InvalidArgument("a glossary query must not be empty")
     return key
+
+
+def _containing(key: str) -> tuple[Term, ...]:
+    """The terms with a form whose key contains ``key``."""
+    return tuple(t for t, _, _, forms in _INDEX if any(key in form for form in forms))
 
 
 def lookup_term(term: str) -> tuple[Term, ...]:
@@ -504,10 +513,8 @@ def lookup_term(term: str) -> tuple[Term, ...]:
     ['Company Tile', 'Industry Token']
     """
     key = _query(term)
-    exact = tuple(t for t, en, de in _INDEX if key in en or key in de)
-    if exact:
-        return exact
-    return tuple(t for t, en, de in _INDEX if any(key in form for form in en | de))
+    exact = tuple(t for t, _, _, forms in _INDEX if key in forms)
+    return exact or _containing(key)
 
 
 def translate_term(term: str) -> str:
@@ -524,14 +531,14 @@ def translate_term(term: str) -> str:
     qe_rules.errors.InvalidArgument: unknown term 'Tafel'; terms containing it: Gebotstafel, Wertungstafel
     """
     key = _query(term)
-    found = [(t, key in en, key in de) for t, en, de in _INDEX if key in en or key in de]
+    found = [(t, key in en, key in de) for t, en, de, forms in _INDEX if key in forms]
     if len(found) == 1:
         entry, is_en, is_de = found[0]
         return entry.en if is_de and not is_en else entry.de
     if found:
         names = ", ".join(f"{t.en} ({t.de})" for t, _, _ in found)
         raise InvalidArgument(f"{term!r} is ambiguous: {names}")
-    near = lookup_term(term)
+    near = _containing(key)
     if near:
         names = ", ".join(_matching_form(t, key) for t in near[:5])
         raise InvalidArgument(f"unknown term {term!r}; terms containing it: {names}")

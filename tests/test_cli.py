@@ -92,6 +92,19 @@ def test_missing_file_and_missing_argument(capsys):
     assert "give a score file" in capsys.readouterr().err
 
 
+def test_verify_markdown_of_one_file_is_its_own_report(tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text('id = "house"\nextends = "en"\n[rules]\nzero_bid_points = 3\n', "utf-8")
+    status, text = run("verify", str(rules), "--format", "markdown")
+    assert status == 0
+    assert text.startswith("## `house`\n")
+    assert "# Verification of the built-in rule sets" not in text
+    assert "## `en`" not in text
+    _, page = run("verify", "--all", "--format", "markdown")
+    assert page.startswith("# Verification of the built-in rule sets\n")
+    assert "## `en`\n" in page and "## `house`" not in page
+
+
 def test_installed_entry_point_runs():
     done = subprocess.run(
         [sys.executable, "-m", "qe_rules.cli", "score", "--example"],

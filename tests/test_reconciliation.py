@@ -54,6 +54,12 @@ def test_a_rule_set_does_not_differ_from_itself():
         change.field("tie_fallback")
 
 
+def test_a_diff_is_true_when_rules_or_metadata_differ():
+    assert not qe.diff("en", "en")
+    assert bool(qe.diff("en", "en-early"))
+    assert bool(qe.diff("en", "de")) and qe.diff("en", "de").rules_agree
+
+
 @given(qst.rulesets(), qst.rulesets())
 @settings(max_examples=50, deadline=None)
 def test_diff_is_symmetric(a, b):
