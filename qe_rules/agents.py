@@ -33,8 +33,10 @@ import attrs
 
 from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.rulesets import BeyondTable, Category, RuleSet, get_ruleset
+from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.sales import BidLimits
+from qe_rules.scoring import _TILE_LIMIT, _by_count
+from qe_rules.scoring import _tables as _scoring_tables
 from qe_rules.views import Phase, PlayerView
 
 __all__ = [
@@ -90,15 +92,6 @@ def _check_seed(seed: object) -> int:
     return seed
 
 
-def _legal(amount: int, limits: BidLimits) -> int:
-    """``amount`` raised to the minimum, and moved off the forbidden amount."""
-    if amount < limits.minimum:
-        amount = limits.minimum
-    if amount == limits.forbidden:
-        amount += 1
-    return amount
-
-
 # --------------------------------------------------------------------------- zero and random
 
 
@@ -116,8 +109,7 @@ class ZeroAgent(Agent):
     def bid(self, view: PlayerView) -> int:
         """The smallest legal amount."""
         limits = _limits(view)
-        amount = limits.minimum
-        return amount + 1 if amount == limits.forbidden else amount
+        return limits.legal(limits.minimum)
 
 
 def _check_spread(instance: RandomAgent, attribute: attrs.Attribute[int], value: int) -> None:
@@ -166,9 +158,7 @@ class RandomAgent(Agent):
             limits = _limits(view)
         draw = hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, 0))
         amount = limits.minimum + draw % (self.spread + 1)
-        if amount == limits.forbidden:
-            amount += 1
-        return amount
+        return amount + 1 if amount == limits.forbidden else amount
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek with ``peek_chance`` when the view allows it."""
@@ -190,29 +180,22 @@ class _Tables(NamedTuple):
     zero_bid_limit: int  # zero-bid scorings per round, 0 for no limit
 
 
-_TABLE_SIZE: Final = 23  # more than any count a seat can reach (21 tiles and a token)
 _TABLES: Final[dict[tuple[RuleSet, int], _Tables]] = {}
-
-
-def _points(table: Mapping[int, int], policy: BeyondTable) -> tuple[int, ...]:
-    top = max(table)
-    over = table[top] if policy is BeyondTable.CAP else 0
-    return tuple(table.get(n, 0) if n <= top else over for n in range(_TABLE_SIZE))
 
 
 def _tables(rules: RuleSet, players: int) -> _Tables:
     key = (rules, players)
     found = _TABLES.get(key)
     if found is None:
-        policy = rules.beyond_table
-        zero = rules.has_zero_bid_points(players)
+        scoring = _scoring_tables(rules, players)
         found = _Tables(
-            _points(rules.nationalization[players], policy),
-            _points(rules.monopolization[players], policy),
-            _points(rules.diversification[players], policy),
-            Category.MONOPOLIZATION in rules.token_categories,
-            Category.DIVERSIFICATION in rules.token_categories,
-            rules.zero_bid_points if zero else 0,
+            scoring.nationalization,
+            scoring.monopolization,
+            # by set size up to the tile limit, where scoring's stops at the industries
+            _by_count(rules.diversification[players], _TILE_LIMIT, rules.beyond_table),
+            scoring.token_in_monopolization,
+            scoring.token_in_diversification,
+            rules.zero_bid_points if rules.has_zero_bid_points(players) else 0,
             rules.zero_bid_limit_per_round,
         )
         _TABLES[key] = found
@@ -222,10 +205,10 @@ def _tables(rules: RuleSet, players: int) -> _Tables:
 def _potential(table: tuple[int, ...], count: int) -> float:
     """What one more item is worth on a table at ``count`` items: the points of the next
     step, or a share of a step further away (discounted, as it needs more items)."""
-    now = table[min(count, _TABLE_SIZE - 1)]
+    now = table[min(count, _TILE_LIMIT)]
     best = 0.0
     for more in (1, 2, 3):
-        reach = min(count + more, _TABLE_SIZE - 1)
+        reach = min(count + more, _TILE_LIMIT)
         gain = (table[reach] - now) / more * 0.6 ** (more - 1)
         best = max(best, gain)
     return best
@@ -235,6 +218,57 @@ def _typical_price(view: PlayerView) -> float:
     """The mean of the winning amounts the seat saw (4 before it saw any)."""
     prices = [sale.amount for sale in view.history if sale.amount is not None]
     return sum(prices) / len(prices) if prices else 4.0
+
+
+def _worth(view: PlayerView, tile: Company | None, tables: _Tables) -> float:
+    """:meth:`ValueAgent.worth` from the rule set's tables."""
+    if tile is None:
+        return 0.0
+    seat = view.seat
+    mine = view.holdings[seat]
+    nation = view.nations[seat]
+    worth = float(tile.vp)
+    if tile.nation is nation:
+        own = sum(1 for c in mine if c.nation is nation)
+        worth += _potential(tables.nationalization, own)
+    counts = dict.fromkeys(Industry, 0)
+    for c in mine:
+        counts[c.industry] += 1
+    same = counts[tile.industry]
+    if tables.token_in_monopolization and view.industry is tile.industry:
+        same += 1
+    worth += _potential(tables.monopolization, same)
+    if tables.token_in_diversification:
+        counts[view.industry] += 1
+    if not counts[tile.industry]:  # a new industry for the seat's sets
+        kinds = sum(1 for n in counts.values() if n)
+        worth += _potential(tables.diversification, kinds)
+    return worth
+
+
+def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
+    """:meth:`ValueAgent.others_spent` with the typical price given."""
+    known: list[float] = [0.0] * view.players
+    for sale in view.history:
+        winner = sale.winner
+        if winner is None or winner == view.seat:
+            continue
+        if sale.amount is not None:
+            known[winner] += sale.amount
+        else:
+            floor = 0 if sale.opening_bid is None else sale.opening_bid + 1
+            known[winner] += max(floor, typical)
+    known[view.seat] = float(view.spent)
+    return tuple(known)
+
+
+def _spending_room(view: PlayerView, typical: float) -> float:
+    """:meth:`ValueAgent.spending_room` with the typical price given."""
+    spent = _others_spent(view, typical)
+    others = [amount for seat, amount in enumerate(spent) if seat != view.seat]
+    top = max(others) if others else 0.0
+    left = view.remaining + 1  # this sale too
+    return top + typical * left / view.players - view.spent - 1
 
 
 def _check_ruleset(instance: ValueAgent, attribute: Any, value: Any) -> None:
@@ -299,52 +333,16 @@ class ValueAgent(Agent):
         tile = view.company if company is None else company
         if tile is None:
             return 0.0
-        tables = self._tables(view)
-        seat = view.seat
-        mine = view.holdings[seat]
-        nation = view.nations[seat]
-        worth = float(tile.vp)
-        if tile.nation is nation:
-            own = sum(1 for c in mine if c.nation is nation)
-            worth += _potential(tables.nationalization, own)
-        counts = dict.fromkeys(Industry, 0)
-        for c in mine:
-            counts[c.industry] += 1
-        same = counts[tile.industry]
-        if tables.token_in_monopolization and view.industry is tile.industry:
-            same += 1
-        worth += _potential(tables.monopolization, same)
-        if tables.token_in_diversification:
-            counts[view.industry] += 1
-        if not counts[tile.industry]:  # a new industry for the seat's sets
-            kinds = sum(1 for n in counts.values() if n)
-            worth += _potential(tables.diversification, kinds)
-        return worth
+        return _worth(view, tile, self._tables(view))
 
     def others_spent(self, view: PlayerView) -> tuple[float, ...]:
         """An estimate of every seat's spend from what this seat saw (exact for itself)."""
-        known: list[float] = [0.0] * view.players
-        typical = _typical_price(view)
-        for sale in view.history:
-            winner = sale.winner
-            if winner is None or winner == view.seat:
-                continue
-            if sale.amount is not None:
-                known[winner] += sale.amount
-            else:
-                floor = 0 if sale.opening_bid is None else sale.opening_bid + 1
-                known[winner] += max(floor, typical)
-        known[view.seat] = float(view.spent)
-        return tuple(known)
+        return _others_spent(view, _typical_price(view))
 
     def spending_room(self, view: PlayerView) -> float:
         """How much more this seat may spend now and, as estimated, stay below the
         highest spender at the end."""
-        spent = self.others_spent(view)
-        others = [amount for seat, amount in enumerate(spent) if seat != view.seat]
-        top = max(others) if others else 0.0
-        left = view.remaining + 1  # this sale too
-        return top + _typical_price(view) * left / view.players - view.spent - 1
+        return _spending_room(view, _typical_price(view))
 
     def _zero_points(self, view: PlayerView, tables: _Tables) -> int:
         """The points a zero bid would score in this sale."""
@@ -363,24 +361,24 @@ class ValueAgent(Agent):
         """An amount from the company's worth, capped by :meth:`spending_room`."""
         limits = _limits(view)
         tables = self._tables(view)
-        worth = self.worth(view)
-        room = self.spending_room(view)
+        worth = _worth(view, view.company, tables)
+        room = _spending_room(view, _typical_price(view))
         noise = self._draw()
         runs_it = view.seat == view.auctioneer
         if runs_it and view.phase is Phase.OPENING:
             # an opening bid is public and wins if nobody bids more: open low
-            return _legal(int(min(worth * 0.6, room) + noise), limits)
+            return limits.legal(int(min(worth * 0.6, room) + noise))
         target = min(worth + noise, room)
         if view.phase is Phase.REBIDDING and view.my_bids:
             tied_at = view.my_bids[-1]
             if target <= tied_at:  # cannot outbid the tie: drop out as cheaply as possible
-                return _legal(limits.minimum, limits)
-            return _legal(min(int(target), tied_at + 1 + int(noise * 3)), limits)
+                return limits.legal(limits.minimum)
+            return limits.legal(min(int(target), tied_at + 1 + int(noise * 3)))
         zero = self._zero_points(view, tables) if limits.minimum <= 0 else 0
         opening = view.opening_bid or 0
         if target <= opening or worth <= zero + 1:
-            return _legal(limits.minimum, limits)
-        return _legal(int(target), limits)
+            return limits.legal(limits.minimum)
+        return limits.legal(int(target))
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek in the second half of the game, when the amount matters most."""
@@ -426,8 +424,7 @@ def agent_from_name(name: str, seed: int = 0, *, ruleset: RuleSet | str | None =
     >>> agent_from_name("zero")
     ZeroAgent(seed=0)
     """
-    factory = agent_factory(name, ruleset=ruleset)
-    return factory(_check_seed(seed))
+    return agent_factory(name, ruleset=ruleset)(seed)
 
 
 def agent_label(spec: str | AgentFactory) -> str:

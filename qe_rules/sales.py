@@ -75,6 +75,18 @@ class BidLimits:
         """Whether ``amount`` is a legal bid."""
         return amount >= self.minimum and amount != self.forbidden
 
+    def legal(self, amount: int) -> int:
+        """The smallest legal amount at least ``amount``: raised to the minimum, and one
+        more where that is the forbidden amount.
+
+        >>> limits = BidLimits(minimum=1, forbidden=3)
+        >>> limits.legal(0), limits.legal(3), limits.legal(5)
+        (1, 4, 5)
+        """
+        if amount < self.minimum:
+            amount = self.minimum
+        return amount + 1 if amount == self.forbidden else amount
+
 
 def bid_limits(rules: RuleSet, *, opening: int | None, auctioneer: bool, rebid: bool) -> BidLimits:
     """The limits on one bid.

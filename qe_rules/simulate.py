@@ -21,7 +21,7 @@ import concurrent.futures
 import hashlib
 import math
 import pickle
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 import attrs
@@ -31,6 +31,7 @@ from qe_rules.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory, age
 from qe_rules.engine import Game, new_game
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.records import GameRecord
+from qe_rules.reports import table
 from qe_rules.rulesets import RULESETS, Category, RuleSet, get_ruleset
 from qe_rules.scoring import GameResult, score_game
 
@@ -85,13 +86,6 @@ def _check_rules(ruleset: object) -> RuleSet:
     return get_ruleset(ruleset)
 
 
-def _check_players(rules: RuleSet, players: object) -> int:
-    if type(players) is not int or players not in rules.player_counts:
-        counts = ", ".join(map(str, rules.player_counts))
-        raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
-    return players
-
-
 def _check_agents(agents: object, players: int) -> tuple[AgentSpec, ...]:
     if isinstance(agents, str) or callable(agents):
         specs: tuple[Any, ...] = (agents,) * players
@@ -107,10 +101,7 @@ def _check_agents(agents: object, players: int) -> tuple[AgentSpec, ...]:
         )
     for spec in specs:
         if isinstance(spec, str):
-            if spec not in AGENT_NAMES:
-                raise InvalidArgument(
-                    f"unknown agent {shown(spec)}; agents are {', '.join(AGENT_NAMES)}"
-                )
+            agent_factory(spec)  # raises for an unknown name
         elif not callable(spec):
             raise InvalidArgument(
                 f"an agent is a name ({', '.join(AGENT_NAMES)}) or a factory called with a "
@@ -153,9 +144,9 @@ def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]
 
 def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
     """Ask every seat that may peek whether it will, all from the same state."""
-    views = [game.view(seat) for seat in range(game.players)]
-    for seat, view in enumerate(views):
-        if view.can_peek and agents[seat].wants_peek(view):
+    start = game
+    for seat in range(start.players):
+        if start.can_peek(seat) and agents[seat].wants_peek(start.view(seat)):
             game = game.peek(seat)
     return game
 
@@ -210,7 +201,7 @@ def play_game(
     (True, [5, 5, 5])
     """
     rules = _check_rules(ruleset)
-    players = _check_players(rules, players)
+    players = rules._check_players(players)
     specs = _check_agents(agents, players)
     _check_seed(seed)
     _check_int(index, "index", 0)
@@ -316,7 +307,6 @@ class _Tally:
     """Integer sums over games; adding them in any order gives the same statistics."""
 
     __slots__ = (
-        "games",
         "gap_codes",
         "gap_games",
         "lowest_spender_wins",
@@ -331,7 +321,6 @@ class _Tally:
     )
 
     def __init__(self, players: int) -> None:
-        self.games = 0
         self.wins = [0] * players
         self.no_winner = 0
         self.gap_games = 0
@@ -346,32 +335,30 @@ class _Tally:
 
     def add(self, game: Game) -> None:
         result = game.result()
-        self.games += 1
-        spends = []
-        for seat, sheet in enumerate(result.sheets):
+        sheets = result.sheets
+        for seat, sheet in enumerate(sheets):
             total, spent = sheet.total, sheet.spent
             self.total_sums[seat] += total
             self.total_squares[seat] += total * total
             self.spend_sums[seat] += spent
             self.spend_squares[seat] += spent * spent
-            spends.append(spent)
         winner = result.winner
         if winner is None:
             self.no_winner += 1
         else:
             self.wins[winner] += 1
-            self.winning_totals += result.sheets[winner].total
-            if spends[winner] == min(spends):
+            winning = sheets[winner]
+            self.winning_totals += winning.total
+            if winning.spent == min([sheet.spent for sheet in sheets]):
                 self.lowest_spender_wins += 1
         gaps = game.gaps
         if gaps:
             self.gap_games += 1
-            for code in sorted({gap.code for gap in gaps}):
+            for code in {gap.code for gap in gaps}:
                 self.gap_codes[code] = self.gap_codes.get(code, 0) + 1
-        self.unsold += game.ruleset.sales(game.players) - sum(map(len, game.holdings))
+        self.unsold += game.sale - sum(map(len, game.holdings))
 
     def merge(self, other: _Tally) -> None:
-        self.games += other.games
         self.no_winner += other.no_winner
         self.gap_games += other.gap_games
         self.lowest_spender_wins += other.lowest_spender_wins
@@ -581,7 +568,7 @@ def simulate(
     called with ``(games done, games)`` as chunks of games finish.
     """
     rules = _check_rules(ruleset)
-    players = _check_players(rules, players)
+    players = rules._check_players(players)
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
     seed = _check_seed(seed)
@@ -654,7 +641,7 @@ class ChangeExample:
 
 
 class _Scored(NamedTuple):
-    """One game of a comparison: winners and causes per rule set, and examples found."""
+    """One game of a comparison: its winners and the causes of a change, per rule set."""
 
     winners: tuple[tuple[int, ...], ...]
     causes: tuple[tuple[str, ...], ...]
@@ -669,8 +656,8 @@ def _compare_chunk(task: _Task) -> tuple[list[_Scored], dict[tuple[int, str], An
     for index in range(task.start, task.stop):
         game = _play(first, task.players, factories, task.seed, index)
         records = game.records()
-        results = []
-        for rules in rulesets:
+        results = [game.result()]
+        for rules in rulesets[1:]:
             try:
                 results.append(score_game(rules, records))
             except InvalidArgument as error:
@@ -783,7 +770,7 @@ def compare(
     if not rulesets:
         raise InvalidArgument("rulesets: give at least one rule set")
     chosen = tuple(_check_rules(rules) for rules in rulesets)
-    players = _check_players(chosen[0], players)
+    players = chosen[0]._check_players(players)
     _check_comparable(chosen, players)
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
@@ -845,20 +832,6 @@ def _percent(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[object]], left: int = 1) -> list[str]:
-    """Rows of text in columns: the first ``left`` columns left-aligned, the others
-    right-aligned."""
-    cells = [list(header), *([str(cell) for cell in row] for row in rows)]
-    widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
-    return [
-        "  ".join(
-            cell.ljust(width) if column < left else cell.rjust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in cells
-    ]
-
-
 def _labelled(pairs: Sequence[tuple[str, str]]) -> list[str]:
     width = max(len(label) for label, _ in pairs)
     return [f"{label.ljust(width)}  {value}" for label, value in pairs]
@@ -870,7 +843,7 @@ def format_stats(stats: SimulationStats) -> str:
         f"{stats.games} games of {stats.ruleset} with {stats.players} players, seed {stats.seed}",
         "",
     ]
-    lines += _table(
+    lines += table(
         ("seat", "agent", "wins", "share", "total", "(sd)", "spend", "(sd)"),
         (
             (
@@ -888,7 +861,7 @@ def format_stats(stats: SimulationStats) -> str:
         left=2,
     )
     lines.append("")
-    lines += _table(
+    lines += table(
         ("agent", "seats", "win share per seat"),
         (
             (agent, stats.agents.count(agent), _percent(share))
@@ -925,7 +898,7 @@ def format_comparison(comparison: Comparison) -> str:
     if len(c.rulesets) == 1:
         return "\n".join([*lines, "no other rule set to compare with"])
     used = [cause for cause in CHANGE_CAUSES if any(cause in found for found in c.causes)]
-    lines += _table(
+    lines += table(
         ("rule set", "winner changes", "share", *used),
         (
             (

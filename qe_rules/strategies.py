@@ -54,6 +54,11 @@ def builtin_rulesets() -> st.SearchStrategy[RuleSet]:
     return st.sampled_from(list(RULESETS.values()))
 
 
+def _given_or_builtin(rulesets: Sequence[RuleSet] | None) -> st.SearchStrategy[RuleSet]:
+    """One of ``rulesets``, or of the built-in rule sets when none are given."""
+    return st.sampled_from(list(rulesets or RULESETS.values()))
+
+
 @st.composite
 def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
     """A valid rule set that differs from a built-in (or ``base``) in random rules.
@@ -152,7 +157,7 @@ def scoring_inputs(
     draw: st.DrawFn, rulesets: Sequence[RuleSet] | None = None
 ) -> tuple[RuleSet, list[PlayerRecord]]:
     """A rule set (built-in unless given) with valid records for one of its player counts."""
-    ruleset = draw(st.sampled_from(list(rulesets or RULESETS.values())))
+    ruleset = draw(_given_or_builtin(rulesets))
     players = draw(player_counts(ruleset))
     return ruleset, draw(player_records(ruleset, players))
 
@@ -165,10 +170,7 @@ def bids(draw: st.DrawFn, game: Game, seat: int, *, spread: int = 4) -> int:
     if limits is None:
         raise ValueError(f"seat {seat} is not to act")
     top = limits.minimum + draw(st.sampled_from((spread, spread, spread, 40)))
-    amount = draw(st.integers(limits.minimum, top))
-    if amount == limits.forbidden:
-        amount += 1
-    return amount
+    return limits.legal(draw(st.integers(limits.minimum, top)))
 
 
 @st.composite
@@ -227,7 +229,7 @@ def games(
     Rule sets are the built-ins unless given; the setup (deck order, nations, tokens,
     first auctioneer) is random.
     """
-    ruleset = draw(st.sampled_from(list(rulesets or RULESETS.values())))
+    ruleset = draw(_given_or_builtin(rulesets))
     count = players if players is not None else draw(player_counts(ruleset))
     game = new_game(
         ruleset,

@@ -43,6 +43,7 @@ from qe_rules.components import Industry
 from qe_rules.engine import Game, new_game
 from qe_rules.errors import RulesError
 from qe_rules.events import Awarded, ZeroBids
+from qe_rules.reports import GENERATED_NOTE
 from qe_rules.rulesets import Category, RuleSet, TieFallback, get_ruleset
 from qe_rules.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.scoring import PlayerRecord
@@ -209,14 +210,24 @@ def _example_text(example: Example) -> str:
 # --------------------------------------------------------------------------- static checks
 
 
-def _holds(check: str, summary: str, fields: Sequence[str], players: int | None = None) -> Finding:
-    return Finding(check, Verdict.HOLDS, summary, tuple(fields), players)
+def _holds(
+    check: str,
+    summary: str,
+    fields: Sequence[str],
+    players: int | None = None,
+    example: Example | None = None,
+) -> Finding:
+    return Finding(check, Verdict.HOLDS, summary, tuple(fields), players, example=example)
 
 
 def _violated(
-    check: str, summary: str, fields: Sequence[str], players: int | None = None
+    check: str,
+    summary: str,
+    fields: Sequence[str],
+    players: int | None = None,
+    example: Example | None = None,
 ) -> Finding:
-    return Finding(check, Verdict.VIOLATED, summary, tuple(fields), players)
+    return Finding(check, Verdict.VIOLATED, summary, tuple(fields), players, example=example)
 
 
 def _gap(
@@ -332,7 +343,7 @@ def _table_coverage(rules: RuleSet, players: int) -> Iterator[Finding]:
             "nationalization-beyond-table",
             f"{players} players: a player can hold {count} tiles of their nation "
             f"({nation.code}), the nationalization table stops at {top}",
-            ("nationalization",),
+            ("nationalization", "beyond_table"),
             players,
             _score_example(rules, players, record),
         )
@@ -384,10 +395,7 @@ def _table_coverage(rules: RuleSet, players: int) -> Iterator[Finding]:
     reachable = in_deck | (set(tokens) if token_div else set())
     top = max(rules.diversification[players])
     if len(reachable) > top:
-        held = tuple(
-            next(c for c in deck if c.industry is i)
-            for i in sorted(in_deck, key=lambda i: list(Industry).index(i))
-        )
+        held = tuple(next(c for c in deck if c.industry is i) for i in Industry if i in in_deck)
         missing = [i for i in tokens if i not in in_deck]
         token = missing[0] if token_div and missing else tokens[0]
         record = PlayerRecord(held[0].nation, token, held, 1)
@@ -397,7 +405,7 @@ def _table_coverage(rules: RuleSet, players: int) -> Iterator[Finding]:
             "diversification-beyond-table",
             f"{players} players: a player can hold {len(reachable)} distinct industries, "
             f"the diversification table stops at {top}",
-            ("diversification", "beyond_table"),
+            ("diversification", "token_categories", "beyond_table"),
             players,
             _score_example(rules, players, record),
         )
@@ -405,7 +413,7 @@ def _table_coverage(rules: RuleSet, players: int) -> Iterator[Finding]:
         yield _holds(
             "table-coverage",
             f"{players} players: diversification covers sets of up to {len(reachable)} industries",
-            ("diversification",),
+            ("diversification", "token_categories"),
             players,
         )
 
@@ -638,16 +646,13 @@ def _last_tile_check(rules: RuleSet, players: int) -> Iterator[Finding]:
     result = _search_sale(rules, players, None)
     fields = ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
     if "last-tile-tie" in result.outcomes:
-        yield Finding(
+        yield _holds(
             "last-tile",
-            Verdict.HOLDS,
             f"{players} players: on the last tile without auctioneer a tie for the highest "
             "bid sells nothing, as the text says (a documented non-award)",
             fields,
             players,
-            example=Example(
-                "game", _sale_record(rules, players, None, result.outcomes["last-tile-tie"])
-            ),
+            Example("game", _sale_record(rules, players, None, result.outcomes["last-tile-tie"])),
         )
     else:
         yield _holds(
@@ -693,10 +698,9 @@ def _scripted_game(
                 for seat in sorted(game.to_act):
                     limits = game.bid_limits(seat)
                     assert limits is not None
-                    bid = amount
-                    if seat != winner:
-                        bid = limits.minimum + (limits.minimum == limits.forbidden)
-                    game = game.bid(seat, bid)
+                    game = game.bid(
+                        seat, amount if seat == winner else limits.legal(limits.minimum)
+                    )
             if game.sale == sale:  # a tie: the plan asked for something else
                 return None
     except RulesError:
@@ -729,47 +733,46 @@ def _plans(rules: RuleSet, players: int) -> Iterator[list[tuple[int, int] | None
         yield plan
 
 
+_WINNER_GAPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
+    "everyone-eliminated": (
+        ("eliminate_highest_spender", "eliminate_all_tied_highest"),
+        "every player spends the same, so all tie for the highest spend and all are "
+        "eliminated: no winner",
+    ),
+    "tie-after-tiebreak": (
+        ("final_tiebreak",),
+        "two players end equal on points and on spend: the tie-break leaves both",
+    ),
+}
+"""The gaps the ``one-winner`` check looks for: the rule fields and what happens."""
+
+
 def _winner_checks(rules: RuleSet) -> Iterator[Finding]:
-    targets = {"everyone-eliminated": None, "tie-after-tiebreak": None}
     found: dict[str, tuple[int, Game]] = {}
     for players in rules.player_counts:
         for plan in _plans(rules, players):
-            if len(found) == len(targets):
+            if len(found) == len(_WINNER_GAPS):
                 break
             game = _scripted_game(rules, players, plan)
             if game is None:
                 continue
             for gap in game.result().gaps:
-                if gap.code in targets and gap.code not in found:
+                if gap.code in _WINNER_GAPS and gap.code not in found:
                     found[gap.code] = (players, game)
-    fields = {
-        "everyone-eliminated": ("eliminate_highest_spender", "eliminate_all_tied_highest"),
-        "tie-after-tiebreak": ("final_tiebreak",),
-    }
-    what = {
-        "everyone-eliminated": "every player spends the same, so all tie for the highest "
-        "spend and all are eliminated: no winner",
-        "tie-after-tiebreak": "two players end equal on points and on spend: the tie-break "
-        "leaves both",
-    }
-    for code in targets:
+    for code, (fields, what) in _WINNER_GAPS.items():
         if code in found:
             players, game = found[code]
             yield _gap(
                 rules,
                 "one-winner",
                 code,
-                f"{players} players: {what[code]}",
-                fields[code],
+                f"{players} players: {what}",
+                fields,
                 players,
                 Example("game", game.to_record()),
             )
         else:
-            yield _holds(
-                "one-winner",
-                f"no searched game ends with {code}",
-                fields[code],
-            )
+            yield _holds("one-winner", f"no searched game ends with {code}", fields)
 
 
 def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
@@ -781,9 +784,8 @@ def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
             for seat in sorted(game.to_act):
                 limits = game.bid_limits(seat)
                 assert limits is not None
-                amount = limits.minimum + rng.randrange(5)
-                game = game.bid(seat, amount + (amount == limits.forbidden))
-            rebids += 1 if game.ruleset.tie_fallback is TieFallback.NONE else 0
+                game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(5)))
+            rebids += 1 if rules.tie_fallback is TieFallback.NONE else 0
         if game.is_over:
             yield game
 
@@ -802,13 +804,12 @@ def _property_checks(rules: RuleSet, games_per_count: int) -> Iterator[Finding]:
                 sum_problem = game
         limit = rules.zero_bid_limit_per_round
         if zero_problem is not None:
-            yield Finding(
+            yield _violated(
                 "zero-bid-limit",
-                Verdict.VIOLATED,
                 f"{players} players: a seat scored more zero bids in a round than the limit",
                 zero_fields,
                 players,
-                example=Example("game", zero_problem.to_record()),
+                Example("game", zero_problem.to_record()),
             )
         elif not rules.has_zero_bid_points(players):
             yield _holds(
@@ -832,13 +833,12 @@ def _property_checks(rules: RuleSet, games_per_count: int) -> Iterator[Finding]:
                 players,
             )
         if sum_problem is not None:
-            yield Finding(
+            yield _violated(
                 "score-sums",
-                Verdict.VIOLATED,
                 f"{players} players: a total is not the sum of its categories",
                 ("scoring_order",),
                 players,
-                example=Example("game", sum_problem.to_record()),
+                Example("game", sum_problem.to_record()),
             )
         else:
             yield _holds(
@@ -892,7 +892,7 @@ def verification_markdown(reports: Sequence[VerificationReport]) -> str:
     lines = [
         "# Verification of the built-in rule sets",
         "",
-        "<!-- Generated by `qe-rules docs`; do not edit by hand. -->",
+        GENERATED_NOTE,
         "",
         "`qe.verify(ruleset)` (or `qe-rules verify ID`) searches a rule set for the places "
         "where its text decides nothing. Each finding *holds*, is a *gap* (the rules leave "

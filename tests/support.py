@@ -1,6 +1,7 @@
 """Helpers shared by the tests."""
 
 import gc
+import io
 
 import qe_rules as qe
 from qe_rules import engine
@@ -19,3 +20,33 @@ def reachable(root):
         seen.add(id(obj))
         yield obj
         todo.extend(gc.get_referents(obj))
+
+
+def is_json(value, *, floats=True):
+    """Whether ``value`` is made of JSON types only (``floats=False``: and has no float)."""
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    if isinstance(value, float):
+        return floats
+    if isinstance(value, list):
+        return all(is_json(v, floats=floats) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_json(v, floats=floats) for k, v in value.items())
+    return False
+
+
+def cli(*argv):
+    """Run ``qe-rules`` with ``argv``: its exit status and what it printed."""
+    from qe_rules.cli import main
+
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def states(record):
+    """The game of a record after its setup, then after each of its moves."""
+    game = qe.replay({**record, "moves": []})
+    yield game
+    for move in qe.GameRecord.from_dict(record).moves:
+        game = game.apply(move)
+        yield game

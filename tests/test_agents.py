@@ -11,7 +11,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import INTERNAL, reachable
+from support import INTERNAL, reachable, states
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -90,14 +90,6 @@ def reference_view(game, seat):
         industries=setup.industries if over else None,
         result=game.result() if over else None,
     )
-
-
-def states(record):
-    game = qe.replay({**record, "moves": []})
-    yield game
-    for move in qe.GameRecord.from_dict(record).moves:
-        game = game.apply(move)
-        yield game
 
 
 @given(qst.games(rulesets=None), st.data())
@@ -347,9 +339,8 @@ def decisions(record, seat, name, seed):
     """Replay ``record``, asking a fresh agent for ``seat``'s decision before each of its
     moves (the other seats' moves are taken from the record)."""
     agent = agent_from_name(name, seed)
-    game = qe.replay({**record, "moves": []})
     chosen = []
-    for move in qe.GameRecord.from_dict(record).moves:
+    for move, game in zip(qe.GameRecord.from_dict(record).moves, states(record), strict=False):
         if move.seat == seat:
             view = game.view(seat)
             if move.kind == "bid":
@@ -358,7 +349,6 @@ def decisions(record, seat, name, seed):
                 chosen.append(("peek", agent.wants_peek(view)))
         elif game.view(seat).can_peek:
             chosen.append(("may peek", agent.wants_peek(game.view(seat))))
-        game = game.apply(move)
     return chosen
 
 

@@ -38,8 +38,7 @@ def kinds(events):
 def legal(game, seat, extra):
     """A legal bid of ``extra`` above the minimum (one more if that is forbidden)."""
     limits = game.bid_limits(seat)
-    amount = limits.minimum + extra
-    return amount + (amount == limits.forbidden)
+    return limits.legal(limits.minimum + extra)
 
 
 # ----------------------------------------------------------------- setup

@@ -7,6 +7,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import cli, is_json
 
 import qe_rules as qe
 from qe_rules.agents import RandomAgent, ZeroAgent
@@ -23,16 +24,6 @@ from qe_rules.simulate import (
 )
 
 MIXED = ["value", "random", "zero", "random"]
-
-
-def is_json(value):
-    if value is None or isinstance(value, bool | int | float | str):
-        return True
-    if isinstance(value, list):
-        return all(is_json(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_json(v) for k, v in value.items())
-    return False
 
 
 @functools.cache
@@ -298,15 +289,6 @@ def test_an_unknown_ruleset_id_raises_unknown_ruleset():
 
 
 # ----------------------------------------------------------------- the commands
-
-
-def cli(*argv):
-    import io
-
-    from qe_rules.cli import main
-
-    out = io.StringIO()
-    return main(list(argv), out=out), out.getvalue()
 
 
 def test_cli_simulate_text_and_json():

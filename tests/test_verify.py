@@ -1,16 +1,15 @@
 """The verifier: the gaps it must find, with examples that reproduce them."""
 
-import io
 import json
 
 import attrs
 import pytest
 from hypothesis import given, settings
+from support import cli
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules import strategies as qst
-from qe_rules.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -122,11 +121,6 @@ def test_any_valid_rule_set_can_be_verified(rules):
         assert finding.gap in qe.GAP_CODES
         assert finding.acknowledged == (finding.gap in rules.acknowledged_gaps)
         assert finding.example is not None
-
-
-def cli(*argv):
-    out = io.StringIO()
-    return main(list(argv), out=out), out.getvalue()
 
 
 def test_cli_verify_exit_status(tmp_path):

@@ -9,7 +9,7 @@ import random
 
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
-from support import INTERNAL, reachable
+from support import INTERNAL, is_json, reachable, states
 
 import qe_rules as qe
 from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
@@ -20,14 +20,24 @@ SETTINGS = settings(max_examples=60, deadline=None)
 
 def views_along(record, seat, *, stop_at_end=True):
     """``view(seat).to_dict()`` after setup and after every move of the record."""
-    game = qe.replay({**record, "moves": []})
-    views = [game.view(seat).to_dict()]
-    for move in qe.GameRecord.from_dict(record).moves:
-        game = game.apply(move)
+    views = []
+    for game in states(record):
         if stop_at_end and game.is_over:
             break
         views.append(game.view(seat).to_dict())
     return views
+
+
+def with_amount(record, index, amount):
+    """``record`` with ``amount`` as the amount of move ``index``, and its game; rejects
+    the example when the record is no longer a legal game."""
+    moves = [dict(m) for m in record["moves"]]
+    moves[index]["amount"] = amount
+    changed = {**record, "moves": moves}
+    try:
+        return changed, qe.replay(changed)
+    except qe.InvalidRecord:
+        reject()
 
 
 def move_events(game):
@@ -47,16 +57,6 @@ def public_outcome(game, sale):
     return out
 
 
-def is_json(value):
-    if value is None or isinstance(value, bool | int | str):
-        return True
-    if isinstance(value, list):
-        return all(is_json(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_json(v) for k, v in value.items())
-    return False
-
-
 # ----------------------------------------------------------------- JSON and isolation
 
 
@@ -65,7 +65,7 @@ def is_json(value):
 def test_views_are_json(game, data):
     seat = data.draw(st.integers(0, game.players - 1))
     view = game.view(seat).to_dict()
-    assert is_json(view)
+    assert is_json(view, floats=False)
     assert json.loads(json.dumps(view)) == view
 
 
@@ -101,7 +101,7 @@ def test_the_auctioneers_win_is_public_and_scoring_is_public_at_the_end():
     while not game.is_over:
         for seat in sorted(game.to_act):
             limits = game.bid_limits(seat)
-            game = game.bid(seat, limits.minimum + 1 + (limits.minimum + 1 == limits.forbidden))
+            game = game.bid(seat, limits.legal(limits.minimum + 1))
     view = game.view(2)
     assert view.industries == game.industries
     assert view.result == game.result()
@@ -175,13 +175,7 @@ def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(ga
     assume(candidates)
     index, event = data.draw(st.sampled_from(candidates))
     amount = data.draw(st.integers(1, 40).filter(lambda a: a != event.amount))
-    moves = [dict(m) for m in record["moves"]]
-    moves[index]["amount"] = amount
-    changed = {**record, "moves": moves}
-    try:
-        other = qe.replay(changed)
-    except qe.InvalidRecord:
-        reject()
+    changed, other = with_amount(record, index, amount)
     assume(public_outcome(other, event.sale) == public_outcome(game, event.sale))
     assert views_along(record, seat, stop_at_end=False) == views_along(
         changed, seat, stop_at_end=False
@@ -214,13 +208,7 @@ def test_a_winning_amount_the_seat_may_not_see_does_not_change_its_view(game, da
         if isinstance(e, SecretBid | OpeningBid) and e.sale == award.sale and e.seat == award.seat
     )
     raised = award.amount + data.draw(st.integers(1, 30))
-    moves = [dict(m) for m in record["moves"]]
-    moves[index]["amount"] = raised
-    changed = {**record, "moves": moves}
-    try:
-        other = qe.replay(changed)
-    except qe.InvalidRecord:
-        reject()
+    changed, other = with_amount(record, index, raised)
     assume(public_outcome(other, award.sale) == public_outcome(game, award.sale))
     assert views_along(record, seat) == views_along(changed, seat)
 
@@ -232,8 +220,7 @@ def test_non_interference_on_a_fixed_game():
     while not game.is_over:
         for seat in sorted(game.to_act):
             limits = game.bid_limits(seat)
-            amount = limits.minimum + rng.randrange(1, 9)
-            game = game.bid(seat, amount + (amount == limits.forbidden))
+            game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(1, 9)))
     record = game.to_record()
     events = move_events(game)
     # seat 3 lost sale 0 (run by seat 0) with a secret bid: change that bid
@@ -245,14 +232,12 @@ def test_non_interference_on_a_fixed_game():
     ]
     assert losers
     index = losers[0]
-    moves = [dict(m) for m in record["moves"]]
     loser = events[index].seat
     watcher = next(s for s in range(4) if s not in (0, loser, award.seat))
-    moves[index]["amount"] = 1 if events[index].amount != 1 else 2
-    changed = qe.replay({**record, "moves": moves})
-    if public_outcome(changed, 0) == public_outcome(game, 0):
-        assert views_along(record, watcher, stop_at_end=False) == views_along(
-            {**record, "moves": moves}, watcher, stop_at_end=False
-        )
+    changed, other = with_amount(record, index, 1 if events[index].amount != 1 else 2)
+    assert public_outcome(other, 0) == public_outcome(game, 0)
+    assert views_along(record, watcher, stop_at_end=False) == views_along(
+        changed, watcher, stop_at_end=False
+    )
     # and the auctioneer of sale 0 does see the change
-    assert views_along(record, 0) != views_along({**record, "moves": moves}, 0)
+    assert views_along(record, 0) != views_along(changed, 0)
