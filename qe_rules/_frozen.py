@@ -1,9 +1,14 @@
-"""An immutable, hashable mapping for rule-set data."""
+"""Immutable data for the library's declarations: a hashable mapping, and the converter
+and validator of their text fields."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeVar, overload
+
+import attrs
+
+from qe_rules.errors import InvalidArgument
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -64,3 +69,14 @@ class FrozenDict(Mapping[K, V]):
 
     def __reduce__(self) -> tuple[type[FrozenDict[K, V]], tuple[dict[K, V]]]:
         return (type(self), (self._data,))
+
+
+def text_tuple(value: Iterable[str]) -> tuple[str, ...]:
+    """An attrs converter: any iterable of strings as a tuple."""
+    return tuple(value)
+
+
+def check_text(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    """An attrs validator: ``value`` is a string with more than white space."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidArgument(f"{attribute.name} needs a non-empty string, got {value!r}")

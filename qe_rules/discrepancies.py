@@ -29,6 +29,7 @@ from typing import Any, Final
 
 import attrs
 
+from qe_rules._frozen import check_text, text_tuple
 from qe_rules.errors import InvalidArgument
 from qe_rules.rulesets import SOURCES
 
@@ -79,10 +80,6 @@ TOPICS: Final[tuple[str, ...]] = (
 _ID_PATTERN: Final = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-def _text_tuple(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
-
-
 def _reading_tuple(value: Iterable[Reading]) -> tuple[Reading, ...]:
     return tuple(value)
 
@@ -91,11 +88,6 @@ def _check_source(instance: Reading, attribute: attrs.Attribute[str], value: str
     if value not in SOURCES:
         allowed = ", ".join(SOURCES)
         raise InvalidArgument(f"unknown source {value!r}; sources are {allowed}")
-
-
-def _check_text(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidArgument(f"{attribute.name} needs a non-empty string, got {value!r}")
 
 
 @attrs.frozen
@@ -108,9 +100,9 @@ class Reading:
 
     source: str = attrs.field(validator=_check_source)
     """A source id of :data:`qe_rules.rulesets.SOURCES`."""
-    section: str = attrs.field(validator=_check_text)
+    section: str = attrs.field(validator=check_text)
     """The section of that text, named as in the rule sets' citations."""
-    says: str = attrs.field(validator=_check_text)
+    says: str = attrs.field(validator=check_text)
     """A paraphrase of the text, or ``"silent: ..."`` when it says nothing."""
 
     def __str__(self) -> str:
@@ -148,15 +140,15 @@ class Discrepancy:
     """One of :data:`TOPICS`."""
     kind: DiscrepancyKind = attrs.field(validator=attrs.validators.instance_of(DiscrepancyKind))
     """Rule, wording, slip or ambiguity."""
-    summary: str = attrs.field(validator=_check_text)
+    summary: str = attrs.field(validator=check_text)
     """The difference in one line."""
     readings: tuple[Reading, ...] = attrs.field(converter=_reading_tuple, validator=_check_readings)
     """What each relevant text says."""
-    resolution: str = attrs.field(validator=_check_text)
+    resolution: str = attrs.field(validator=check_text)
     """How the built-in rule sets handle it."""
-    fields: tuple[str, ...] = attrs.field(default=(), converter=_text_tuple)
+    fields: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
     """The ``RuleSet`` rule fields that encode it."""
-    interpretations: tuple[str, ...] = attrs.field(default=(), converter=_text_tuple)
+    interpretations: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
     """The interpretation codes of the built-in rule sets that settle it."""
 
     @property

@@ -18,11 +18,11 @@ about false friends::
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
 from typing import Any, Final
 
 import attrs
 
+from qe_rules._frozen import check_text, text_tuple
 from qe_rules.errors import InvalidArgument
 
 __all__ = ["GLOSSARY", "KINDS", "Term", "lookup_term", "translate_term"]
@@ -45,30 +45,21 @@ def _check_kind(instance: Term, attribute: attrs.Attribute[str], value: str) -> 
         raise InvalidArgument(f"unknown term kind {value!r}; kinds are {', '.join(KINDS)}")
 
 
-def _check_form(instance: Term, attribute: attrs.Attribute[str], value: str) -> None:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidArgument(f"{attribute.name} needs a non-empty string, got {value!r}")
-
-
-def _forms(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
-
-
 @attrs.frozen
 class Term:
     """One glossary entry: the preferred English and German forms and their variants."""
 
-    en: str = attrs.field(validator=_check_form)
+    en: str = attrs.field(validator=check_text)
     """The preferred English form, as in the ``en`` rulebook."""
-    de: str = attrs.field(validator=_check_form)
+    de: str = attrs.field(validator=check_text)
     """The preferred German form, as in the ``de`` rulebook."""
     kind: str = attrs.field(validator=_check_kind)
     """One of :data:`KINDS`."""
     note: str = ""
     """False-friend warnings, where a variant comes from, and the like."""
-    en_variants: tuple[str, ...] = attrs.field(default=(), converter=_forms)
+    en_variants: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
     """Other English forms found in ``en`` or ``en-early``."""
-    de_variants: tuple[str, ...] = attrs.field(default=(), converter=_forms)
+    de_variants: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
     """Other German forms found in ``de`` or ``de-summary``."""
 
     @property
