@@ -14,6 +14,7 @@ PACKAGE = ROOT / "qe_rules"
 # The order data flows in; a module may import only from modules before it.
 MODULE_ORDER = [
     "errors",
+    "limits",
     "_frozen",
     "_toml",
     "components",
