@@ -15,6 +15,7 @@ PACKAGE = ROOT / "qe_rules"
 MODULE_ORDER = [
     "errors",
     "limits",
+    "intervals",
     "_frozen",
     "_toml",
     "components",
@@ -31,7 +32,9 @@ MODULE_ORDER = [
     "reports",
     "verify",
     "agents",
+    "encode",
     "simulate",
+    "plot",
     "strategies",
     "cli",
 ]
