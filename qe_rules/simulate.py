@@ -1158,8 +1158,7 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison as JSON types; ``ci95`` holds the 95% interval of each share as
-        ``[low, high]``, under the share's key. Per-game winners are left out (see
-        ``winners``) unless the rows were kept: then ``winners`` and ``rows`` are there."""
+        ``[low, high]``, under the share's key. ``rows`` is there only when they were kept."""
         data: dict[str, Any] = {
             "rulesets": list(self.rulesets),
             "players": self.players,
@@ -1177,17 +1176,16 @@ class Comparison:
             },
             "causes": [dict(causes) for causes in self.causes],
             "examples": [example.to_dict() for example in self.examples],
+            "winners": [[list(w) for w in game] for game in self.winners],
         }
         if self.rows is not None:
-            data["winners"] = [[list(w) for w in game] for game in self.winners]
             data["rows"] = [row._asdict() for row in self.rows]
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Comparison:
-        """The comparison from :meth:`to_dict`. Per-game winners come back only where
-        ``to_dict`` kept them (with the rows); otherwise ``winners`` is empty and the
-        result merges no further."""
+        """The comparison from :meth:`to_dict` (the figures are computed again from the
+        counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``."""
         try:
             return cls(
                 rulesets=tuple(data["rulesets"]),
@@ -1208,11 +1206,6 @@ class Comparison:
             raise InvalidArgument(f"not a comparison of Comparison.to_dict(): {error!r}") from None
 
     def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
-        if len(self.winners) != self.games:
-            raise InvalidArgument(
-                "this comparison has no per-game winners (read from JSON without rows); "
-                "merge comparisons made by compare(), or written with rows"
-            )
         pieces = []
         offset = 0
         for batch in self.batches:
