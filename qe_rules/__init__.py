@@ -5,9 +5,10 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
+``errors`` -> ``intervals`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
 ``views`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
-``reports``, ``verify``, ``agents``, ``simulate``, ``strategies``, ``cli``).
+``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``strategies``,
+``cli``).
 """
 
 from qe_rules._frozen import FrozenDict
@@ -54,6 +55,7 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.glossary import GLOSSARY, Term, lookup_term, translate_term
+from qe_rules.intervals import Share, wilson_interval
 from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import (
     GAP_CODES,
@@ -78,8 +80,10 @@ from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
 from qe_rules.simulate import (
     CHANGE_CAUSES,
+    Batch,
     ChangeExample,
     Comparison,
+    GameRow,
     SimulationStats,
     compare,
     play_game,
@@ -104,6 +108,7 @@ __all__ = [
     "Award",
     "Awarded",
     "Basis",
+    "Batch",
     "BeyondTable",
     "BidLimits",
     "Category",
@@ -124,6 +129,7 @@ __all__ = [
     "GameNotOver",
     "GameRecord",
     "GameResult",
+    "GameRow",
     "Gap",
     "IllegalAction",
     "Industry",
@@ -154,6 +160,7 @@ __all__ = [
     "SaleView",
     "ScoreSheet",
     "SecretBid",
+    "Share",
     "SimulationStats",
     "Source",
     "Term",
@@ -182,4 +189,5 @@ __all__ = [
     "simulate",
     "translate_term",
     "verify",
+    "wilson_interval",
 ]

@@ -36,12 +36,13 @@ from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
-from qe_rules.plot import plot_comparison, plot_stats
+from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
 from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, load_ruleset
 from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
 from qe_rules.simulate import (
     Comparison,
     SimulationStats,
+    check_rows_path,
     compare,
     format_comparison,
     format_stats,
@@ -302,6 +303,14 @@ def _agents(text: str) -> str | list[str]:
 _Results = TypeVar("_Results", SimulationStats, Comparison)
 
 
+def _check_extras(args: argparse.Namespace) -> None:
+    """Refuse a file type for ``--rows`` or ``--plot`` before any game is played."""
+    if args.rows:
+        check_rows_path(args.rows)
+    if args.plot:
+        check_picture_path(args.plot)
+
+
 def _write_extras(
     args: argparse.Namespace, results: _Results, plot: Callable[[_Results, str], object]
 ) -> None:
@@ -314,6 +323,7 @@ def _write_extras(
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
+    _check_extras(args)
     stats = simulate(
         ruleset,
         args.players,
@@ -336,6 +346,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [_ruleset_arg(text) for text in args.rulesets]
     if len(rulesets) < 2:
         raise _InputError("compare needs at least two rule sets")
+    _check_extras(args)
     comparison = compare(
         rulesets,
         args.players,

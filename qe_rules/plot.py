@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_comparison", "plot_stats"]
+__all__ = ["check_picture_path", "plot_comparison", "plot_stats"]
 
 _KEY = "error bars: 95% Wilson intervals; boxes: middle half, line: median, triangle: mean"
 
@@ -109,8 +109,19 @@ def _per_seat(rows: Sequence[GameRow] | None, players: int, field: str) -> list[
     return columns
 
 
+def check_picture_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a string if its ending names a picture type matplotlib writes (``.png``,
+    ``.svg``, ``.pdf``, ...); raises :class:`~qe_rules.InvalidArgument` otherwise."""
+    figure, _ = _figure()
+    kinds = figure.canvas.get_supported_filetypes()
+    name = os.fspath(path)
+    if os.path.splitext(name)[1].lstrip(".").lower() not in kinds:
+        raise InvalidArgument(f"a picture is written as .{', .'.join(sorted(kinds))}; got {name!r}")
+    return name
+
+
 def _save(figure: Figure, path: str | os.PathLike[str]) -> None:
-    figure.savefig(os.fspath(path), dpi=110)
+    figure.savefig(check_picture_path(path), dpi=110)
 
 
 def plot_stats(stats: SimulationStats, path: str | os.PathLike[str]) -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "GameRow",
     "Progress",
     "SimulationStats",
+    "check_rows_path",
     "compare",
     "format_comparison",
     "format_stats",
@@ -476,7 +477,7 @@ def write_rows(rows: Sequence[GameRow], path: str | os.PathLike[str]) -> None:
     Either reads straight into pandas or polars (``pandas.read_csv``,
     ``polars.read_parquet``, ...). The columns are :data:`ROW_COLUMNS`.
     """
-    name = os.fspath(path)
+    name = check_rows_path(path)
     if name.endswith(".csv"):
         with open(name, "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle)
@@ -492,8 +493,15 @@ def write_rows(rows: Sequence[GameRow], path: str | os.PathLike[str]) -> None:
             ) from None
         columns = {column: [row[i] for row in rows] for i, column in enumerate(ROW_COLUMNS)}
         pq.write_table(pa.table(columns), name)
-    else:
+
+
+def check_rows_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a string if it ends in ``.csv`` or ``.parquet``; raises
+    :class:`~qe_rules.InvalidArgument` otherwise."""
+    name = os.fspath(path)
+    if not name.endswith((".csv", ".parquet")):
         raise InvalidArgument(f"rows are written as .csv or .parquet, got {name!r}")
+    return name
 
 
 def _check_rows(rows: object) -> bool:
@@ -1360,6 +1368,15 @@ def _percent(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
+def _interval(interval: tuple[float, float]) -> str:
+    low, high = interval
+    return f"{low * 100:.1f}-{high * 100:.1f}%"
+
+
+def _share_text(share: float, interval: tuple[float, float]) -> str:
+    return f"{_percent(share)} of games (95% interval {_interval(interval)})"
+
+
 def _labelled(pairs: Sequence[tuple[str, str]]) -> list[str]:
     width = max(len(label) for label, _ in pairs)
     return [f"{label.ljust(width)}  {value}" for label, value in pairs]
@@ -1373,13 +1390,14 @@ def format_stats(stats: SimulationStats) -> str:
         "",
     ]
     lines += table(
-        ("seat", "agent", "wins", "share", "total", "(sd)", "spend", "(sd)"),
+        ("seat", "agent", "wins", "share", "(95%)", "total", "(sd)", "spend", "(sd)"),
         (
             (
                 seat,
                 stats.agents[seat],
                 stats.wins[seat],
                 _percent(stats.win_share[seat]),
+                _interval(stats.win_ci95[seat]),
                 f"{stats.seat_total_mean[seat]:.1f}",
                 f"{stats.seat_total_stdev[seat]:.1f}",
                 f"{stats.seat_spend_mean[seat]:.1f}",
@@ -1390,10 +1408,11 @@ def format_stats(stats: SimulationStats) -> str:
         left=2,
     )
     lines.append("")
+    intervals = stats.agent_win_ci95
     lines += table(
-        ("agent", "seats", "win share per seat"),
+        ("agent", "seats", "win share per seat", "(95%)"),
         (
-            (agent, stats.agents.count(agent), _percent(share))
+            (agent, stats.agents.count(agent), _percent(share), _interval(intervals[agent]))
             for agent, share in stats.agent_win_share.items()
         ),
     )
@@ -1405,10 +1424,14 @@ def format_stats(stats: SimulationStats) -> str:
             ("total points", f"mean {stats.total_mean:.1f}, sd {stats.total_stdev:.1f}"),
             ("spend", f"mean {stats.spend_mean:.1f}, sd {stats.spend_stdev:.1f}"),
             ("winning total", "-" if winning is None else f"mean {winning:.1f}"),
-            ("no single winner", f"{_percent(stats.no_winner_share)} of games"),
-            ("lowest spender won", f"{_percent(stats.lowest_spender_win_share)} of games"),
+            ("no single winner", _share_text(stats.no_winner_share, stats.no_winner_ci95)),
+            (
+                "lowest spender won",
+                _share_text(stats.lowest_spender_win_share, stats.lowest_spender_win_ci95),
+            ),
             ("unsold sales", f"{stats.unsold_mean:.2f} per game"),
-            ("rule gaps", f"{_percent(stats.gap_share)} of games" + (f" ({gaps})" if gaps else "")),
+            ("rule gaps", _share_text(stats.gap_share, stats.gap_ci95)),
+            *([("gap codes", gaps)] if gaps else []),
         ]
     )
     return "\n".join(lines)
@@ -1428,18 +1451,23 @@ def format_comparison(comparison: Comparison) -> str:
         return "\n".join([*lines, "no other rule set to compare with"])
     used = [cause for cause in CHANGE_CAUSES if any(cause in found for found in c.causes)]
     lines += table(
-        ("rule set", "winner changes", "share", *used),
+        ("rule set", "winner changes", "share", "(95%)", *used),
         (
             (
                 c.rulesets[number],
                 c.changes[number],
                 _percent(c.change_share[number]),
+                _interval(c.change_ci95[number]),
                 *(c.causes[number].get(cause, 0) for cause in used),
             )
             for number in range(1, len(c.rulesets))
         ),
     )
-    lines += ["", f"under any of them: {c.any_changes} ({_percent(c.any_change_share)})"]
+    lines += [
+        "",
+        f"under any of them: {c.any_changes} ({_percent(c.any_change_share)}, 95% interval "
+        f"{_interval(c.any_change_ci95)})",
+    ]
     if c.examples:
         lines += ["", "examples (game number: winners before -> after)"]
         lines += [
