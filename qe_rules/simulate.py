@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import csv
 import hashlib
+import importlib.util
 import math
 import os
 import pickle
@@ -484,13 +485,9 @@ def write_rows(rows: Sequence[GameRow], path: str | os.PathLike[str]) -> None:
             writer.writerow(ROW_COLUMNS)
             writer.writerows(rows)
     elif name.endswith(".parquet"):
-        try:
-            import pyarrow as pa  # an optional extra, loaded where used
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise InvalidArgument(
-                "writing Parquet needs pyarrow: pip install 'qe-rules[parquet]'"
-            ) from None
+        import pyarrow as pa  # an optional extra, loaded where used
+        import pyarrow.parquet as pq
+
         columns = {column: [row[i] for row in rows] for i, column in enumerate(ROW_COLUMNS)}
         pq.write_table(pa.table(columns), name)
 
@@ -501,6 +498,8 @@ def check_rows_path(path: str | os.PathLike[str]) -> str:
     name = os.fspath(path)
     if not name.endswith((".csv", ".parquet")):
         raise InvalidArgument(f"rows are written as .csv or .parquet, got {name!r}")
+    if name.endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
+        raise InvalidArgument("writing Parquet needs pyarrow: pip install 'qe-rules[parquet]'")
     return name
 
 
@@ -638,8 +637,25 @@ def _add_counts(
     return FrozenDict((key, counts[key]) for key in keys)
 
 
+class _Batched:
+    """The games of statistics: ``batches`` of game numbers per seed."""
+
+    __slots__ = ()
+    batches: tuple[Batch, ...]
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return sum(batch.stop - batch.start for batch in self.batches)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the (first) run."""
+        return self.batches[0].seed
+
+
 @attrs.frozen(kw_only=True)
-class SimulationStats:
+class SimulationStats(_Batched):
     """What :func:`simulate` found: counts and sums over ``games`` games.
 
     Counts are kept as whole numbers; shares, means and standard deviations are
@@ -674,16 +690,6 @@ class SimulationStats:
     spend_squares: tuple[int, ...]
     rows: tuple[GameRow, ...] | None = None
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
-
-    @property
-    def games(self) -> int:
-        """The number of games summed up."""
-        return sum(batch.stop - batch.start for batch in self.batches)
-
-    @property
-    def seed(self) -> int:
-        """The seed of the (first) run."""
-        return self.batches[0].seed
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -1107,7 +1113,7 @@ def _first_examples(
 
 
 @attrs.frozen(kw_only=True)
-class Comparison:
+class Comparison(_Batched):
     """What :func:`compare` found: each game played once, scored under every rule set.
 
     Lists with one item per rule set are in the order of ``rulesets``; the first rule
@@ -1133,16 +1139,6 @@ class Comparison:
     """The first game of each rule set and cause."""
     rows: tuple[GameRow, ...] | None = None
     """One row per game, rule set and seat, in game order, when asked for (``rows=True``)."""
-
-    @property
-    def games(self) -> int:
-        """The number of games compared."""
-        return sum(batch.stop - batch.start for batch in self.batches)
-
-    @property
-    def seed(self) -> int:
-        """The seed of the (first) run."""
-        return self.batches[0].seed
 
     @property
     def change_share(self) -> tuple[float, ...]:

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from support import states
+from support import states, with_hidden_tiles_reordered, with_other_tokens
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -63,34 +63,20 @@ def test_every_view_encodes_to_the_documented_size_and_mask(game, data):
 @given(qst.games(), st.data())
 @SETTINGS
 def test_other_tokens_do_not_change_an_encoding(game, data):
-    record = game.to_record()
     seat = data.draw(st.integers(0, game.players - 1))
-    tokens = list(record["industries"])
-    others = [i for i in range(game.players) if i != seat]
-    spare = [i.name for i in game.ruleset.industries(game.players) if i.name not in tokens]
-    shuffled = data.draw(st.permutations([tokens[i] for i in others] + spare))
-    for index, other in enumerate(others):
-        tokens[other] = shuffled[index]
-    assume(tokens != record["industries"])
-    moves = record["moves"][: data.draw(st.integers(0, len(record["moves"])))]
-    mine, changed = {**record, "moves": moves}, {**record, "industries": tokens, "moves": moves}
+    changed = with_other_tokens(game, seat, data)
+    cut = data.draw(st.integers(0, len(changed["moves"])))
+    mine = {**game.to_record(), "moves": changed["moves"][:cut]}
     assume(not qe.replay(mine).is_over)  # at the end every token is public
+    changed = {**changed, "moves": mine["moves"]}
     assert encodings_along(mine, seat) == encodings_along(changed, seat)
 
 
 @given(qst.games(), st.data())
 @SETTINGS
 def test_the_order_of_unrevealed_tiles_does_not_change_an_encoding(game, data):
-    record = game.to_record()
-    cut = data.draw(st.integers(0, len(record["moves"])))
-    partial = qe.replay({**record, "moves": record["moves"][:cut]})
-    assume(not partial.is_over)
+    short, changed = with_hidden_tiles_reordered(game, data)
     seat = data.draw(st.integers(0, game.players - 1))
-    hidden = record["deck"][partial.sale + 1 :]
-    reordered = data.draw(st.permutations(hidden))
-    assume(list(reordered) != hidden)
-    short = {**record, "moves": record["moves"][:cut]}
-    changed = {**short, "deck": record["deck"][: partial.sale + 1] + list(reordered)}
     assert encodings_along(short, seat) == encodings_along(changed, seat)
 
 
