@@ -232,6 +232,15 @@ def _plot_changes(axes: Axes, c: Comparison) -> None:
     axes.tick_params(axis="x", labelrotation=20)
     axes.set_ylabel(f"games (%) whose winner differs from {c.rulesets[0]}'s")
     axes.set_title("winner changes and their causes (a game may have several)")
-    top = max(100 * high for number in others for high in (c.change_ci95[number][1],))
+    if not any(c.changes[number] for number in others):
+        axes.text(
+            0.5,
+            0.6,
+            f"the winner never changed in {c.games} games",
+            ha="center",
+            transform=axes.transAxes,
+            bbox={"facecolor": "white", "edgecolor": "grey"},
+        )
+    top = max(100 * c.change_ci95[number][1] for number in others)
     axes.set_ylim(0, max(top, 0.1) * 1.3)  # room for the legend above the bars
     axes.legend(fontsize="small")
