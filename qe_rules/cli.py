@@ -20,11 +20,10 @@ stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any, TextIO
 
@@ -34,8 +33,8 @@ from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
-from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, load_ruleset
-from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
+from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
+from qe_rules.scoring import PlayerRecord, score_game
 from qe_rules.simulate import compare, format_comparison, format_stats, simulate
 from qe_rules.verify import verification_markdown, verify
 
@@ -114,36 +113,6 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
     return ruleset, records, names
 
 
-def _score_board(rules: RuleSet, result: GameResult, names: Sequence[str]) -> str:
-    sheets = result.sheets
-    rows: list[list[str]] = [["nation", *(s.nation.code for s in sheets)]]
-
-    def line(label: str, value: Callable[[Any], object]) -> None:
-        rows.append([label, *(str(value(s)) for s in sheets)])
-
-    points = [c for c in rules.scoring_order if c is not Category.SPENDING]
-    for category in rules.scoring_order:
-        if category is Category.SPENDING:
-            line("spent", lambda s: s.spent)
-            line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
-            line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
-            continue
-        label = category.value.replace("_", " ")
-        line(label, functools.partial(ScoreSheet.points, category=category))
-        if category is points[-1]:
-            line("subtotal", lambda s: s.subtotal)
-    line("total", lambda s: s.total)
-    text = [f"Rule set {rules.id}, {len(sheets)} players", "", *reports.table(["", *names], rows)]
-    text.append("")
-    if result.winner is not None:
-        text.append(f"Winner: {names[result.winner]} ({sheets[result.winner].nation.code})")
-    else:
-        level = ", ".join(names[s] for s in result.winners) or "nobody"
-        text.append(f"No single winner under {rules.id}; still level: {level}")
-    text.extend(f"Rule gap {gap}" for gap in result.gaps)
-    return "\n".join(text)
-
-
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     if args.example == (args.file is not None):
         raise _InputError("give a score file (FILE.json, or - for stdin) or --example")
@@ -159,7 +128,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(result.to_dict(), out, indent=2)
         out.write("\n")
     else:
-        print(_score_board(ruleset, result, names), file=out)
+        print(result.score_board(names, ruleset.scoring_order), file=out)
     return EXIT_OK
 
 
