@@ -173,9 +173,13 @@ def _chip_width(text: str) -> float:
     return 12 + 8.2 * len(text)
 
 
-def _draw_chip(parent: ET.Element, x: float, y: float, text: str, colour: str) -> float:
-    """A rounded label in ``colour`` with its left edge at x, centred on y; its width."""
+def _draw_chip(
+    parent: ET.Element, x: float, y: float, text: str, colour: str, kind: str = "chip"
+) -> float:
+    """A rounded label in ``colour`` with its left edge at x, centred on y; its width.
+    ``kind`` is its group's class (``token`` for an industry token)."""
     width = _chip_width(text)
+    parent = _element(parent, "g", class_=kind)
     _element(
         parent, "rect", x=_number(x), y=_number(y - 10), width=_number(width), height="20",
         rx="10", fill=colour,
@@ -236,7 +240,7 @@ def holdings(
     if nation is not None:
         x += _draw_chip(root, x, 20, nation.code, NATION_COLOURS[nation]) + 8
     if industry is not None:
-        x += _draw_chip(root, x, 20, industry.label, INDUSTRY_COLOURS[industry]) + 8
+        x += _draw_chip(root, x, 20, industry.label, INDUSTRY_COLOURS[industry], "token") + 8
     heading = f"{title} · " if title else ""
     count = f"{len(tiles)} tile{'' if len(tiles) == 1 else 's'}"
     _label(root, x, 25, heading + count, size=13)
@@ -359,7 +363,14 @@ def _draw_seats(root: ET.Element, v: PlayerView, x: float, y: float, spectator: 
         notes_end: float = right - 8
         if token is not None:
             chip_width = _chip_width(token.label)
-            _draw_chip(root, right - 8 - chip_width, top + 18, token.label, INDUSTRY_COLOURS[token])
+            _draw_chip(
+                root,
+                right - 8 - chip_width,
+                top + 18,
+                token.label,
+                INDUSTRY_COLOURS[token],
+                "token",
+            )
             notes_end -= chip_width + 8
         notes = [f"zero-bid rounds {v.zero_bid_rounds[seat]}"]
         if v.peeks_used[seat]:
@@ -404,7 +415,12 @@ def _draw_own(root: ET.Element, v: PlayerView, x: float, y: float, lines: Sequen
     )
     chip_width = _chip_width(v.industry.label)
     _draw_chip(
-        root, right - 14 - chip_width, y + 19, v.industry.label, INDUSTRY_COLOURS[v.industry]
+        root,
+        right - 14 - chip_width,
+        y + 19,
+        v.industry.label,
+        INDUSTRY_COLOURS[v.industry],
+        "token",
     )
     _label(root, right - 22 - chip_width, y + 24, "your token", size=12, anchor="end", fill=_MUTED)
     for index, line in enumerate(lines):
