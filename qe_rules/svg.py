@@ -314,8 +314,8 @@ def _seat_name(v: PlayerView, seat: int | None, spectator: bool) -> str:
 def _draw_sale(root: ET.Element, v: PlayerView, x: float, y: float) -> None:
     size = _SIDE * 0.62
     if v.company is None:
-        _label(root, x, y + 16, "No tile on sale", size=15, weight="bold")
-        _label(root, x, y + 38, "the deck is empty", size=13, fill=_MUTED)
+        _label(root, x, y + 16, "Game over", size=15, weight="bold")
+        _label(root, x, y + 38, f"all {v.sales} tiles are sold", size=13, fill=_MUTED)
         return
     _label(root, x, y + 14, "On sale", size=15, weight="bold")
     _draw_tile(root, v.company, x + (_SIDE - size) / 2, y + 26, size)
