@@ -321,6 +321,9 @@ class TerminalPlayer:
             if answer in ("?", "h", "help"):
                 self.say(_HELP)
                 continue
+            if answer.isdigit() and len(answer) > len(str(MAX_BID)):
+                self.say(f"A bid is at most {MAX_BID}.")
+                continue
             try:
                 amount = int(answer)
             except ValueError:

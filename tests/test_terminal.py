@@ -122,12 +122,13 @@ def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
         "play", "--players", "4", "--seat", "0", "--agents", "value", "--seed", "3",
         "--record", str(record),
     )  # fmt: skip
-    play_through(terminal, bad_entries=["-1", "lots"])
+    play_through(terminal, bad_entries=["-1", "lots", "9" * 5000])
     status = terminal.finish()
     text = terminal.text
     assert status == 0, text[-2000:]
     assert "Not allowed: " in text  # the verify_bid message for -1
     assert "Not a whole number: 'lots'" in text
+    assert "A bid is at most 1000000." in text
     assert text.count("Sale 16 (") == 1
     assert "total" in text and re.search(r"Winner: seat \d \([A-Z]{2}\)", text)
     assert f"The game record is saved in {record}" in text
