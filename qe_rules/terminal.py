@@ -250,6 +250,7 @@ class TerminalPlayer:
         peeks_asked = -1  # the sale whose peek window was last offered
         while not self.game.is_over:
             game = self.game
+            # the peek window is open between an award and the next opening bid
             if game.phase is Phase.OPENING and peeks_asked != game.sale:
                 peeks_asked = game.sale
                 self.peek_window()
