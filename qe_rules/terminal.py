@@ -30,7 +30,14 @@ from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.rulesets import RuleSet
 from qe_rules.views import Phase, PlayerView, SaleView
 
-__all__ = ["GameStopped", "TerminalPlayer", "game_text", "play_in_terminal", "view_text"]
+__all__ = [
+    "GameStopped",
+    "TerminalPlayer",
+    "game_text",
+    "play_in_terminal",
+    "sale_text",
+    "view_text",
+]
 
 
 # --------------------------------------------------------------------------- text
