@@ -6,8 +6,9 @@
 
 Modules, in the order data flows (a module imports only from modules above it):
 ``errors`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
-``views`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
-``reports``, ``verify``, ``agents``, ``simulate``, ``strategies``, ``cli``).
+``views`` -> ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``,
+``glossary``, ``reports``, ``verify``, ``agents``, ``simulate``, ``terminal``, ``strategies``,
+``cli``). Pictures are in ``qe_rules.svg``, as in ``chess.svg``.
 """
 
 from qe_rules._frozen import FrozenDict
