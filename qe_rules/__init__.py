@@ -5,10 +5,11 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``intervals`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
-``views`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
-``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``strategies``,
-``cli``).
+``errors`` -> ``intervals`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` ->
+``events`` -> ``views`` -> ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``,
+``discrepancies``, ``glossary``, ``reports``, ``verify``, ``agents``, ``encode``,
+``simulate``, ``plot``, ``terminal``, ``strategies``, ``cli``). Pictures are in
+``qe_rules.svg``, as in ``chess.svg``.
 """
 
 from qe_rules._frozen import FrozenDict
