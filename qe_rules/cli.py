@@ -26,9 +26,11 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
+
+import attrs
 
 from qe_rules import reports
 from qe_rules.agents import AGENT_NAMES
@@ -37,10 +39,19 @@ from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_
 from qe_rules.engine import Game, replay
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
+from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
 from qe_rules.records import RECORD_FORMAT
 from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
 from qe_rules.scoring import PlayerRecord, score_game
-from qe_rules.simulate import compare, format_comparison, format_stats, simulate
+from qe_rules.simulate import (
+    Comparison,
+    SimulationStats,
+    check_rows_path,
+    compare,
+    format_comparison,
+    format_stats,
+    simulate,
+)
 from qe_rules.terminal import GameStopped, game_text, play_in_terminal
 from qe_rules.verify import verification_markdown, verify
 
@@ -336,8 +347,30 @@ def _agents(text: str) -> str | list[str]:
     return names if len(names) > 1 else names[0]
 
 
+_Results = TypeVar("_Results", SimulationStats, Comparison)
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    """Refuse a file type for ``--rows`` or ``--plot`` before any game is played."""
+    if args.rows:
+        check_rows_path(args.rows)
+    if args.plot:
+        check_picture_path(args.plot)
+
+
+def _write_extras(
+    args: argparse.Namespace, results: _Results, plot: Callable[[_Results, str], object]
+) -> None:
+    """Write the per-game rows (``--rows``) and the picture (``--plot``) asked for."""
+    if args.rows:
+        results.write_rows(args.rows)
+    if args.plot:
+        plot(results, args.plot)
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
+    _check_extras(args)
     stats = simulate(
         ruleset,
         args.players,
@@ -345,10 +378,12 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         args.games,
         seed=args.seed,
         workers=args.workers,
+        rows=bool(args.rows or args.plot),
         progress=_progress(args, "simulating"),
     )
+    _write_extras(args, stats, plot_stats)
     if args.format == "json":
-        _emit(out, stats.to_dict())
+        _emit(out, attrs.evolve(stats, rows=None).to_dict())
     else:
         print(format_stats(stats), file=out)
     return EXIT_OK
@@ -358,6 +393,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [_ruleset_arg(text) for text in args.rulesets]
     if len(rulesets) < 2:
         raise _InputError("compare needs at least two rule sets")
+    _check_extras(args)
     comparison = compare(
         rulesets,
         args.players,
@@ -365,8 +401,10 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         args.games,
         seed=args.seed,
         workers=args.workers,
+        rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
     )
+    _write_extras(args, comparison, plot_comparison)
     if args.examples and comparison.examples:
         os.makedirs(args.examples, exist_ok=True)
         for example in comparison.examples:
@@ -375,7 +413,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
             with open(path, "w", encoding="utf-8") as handle:
                 json.dump(example.record.to_dict(), handle)
     if args.format == "json":
-        _emit(out, comparison.to_dict())
+        _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
     print(format_comparison(comparison), file=out)
     if comparison.examples:
@@ -558,6 +596,17 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--seed", type=int, default=0, help="default 0")
         command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
         command.add_argument("--format", choices=("text", "json"), default="text")
+        command.add_argument(
+            "--rows",
+            metavar="FILE",
+            help="write one row per game and seat to FILE (.csv, or .parquet with pyarrow)",
+        )
+        command.add_argument(
+            "--plot",
+            metavar="FILE",
+            help="draw win shares, scores, spends (and causes of changes) to FILE "
+            "(.png, .svg, .pdf; needs matplotlib)",
+        )
         command.add_argument(
             "--progress",
             choices=("auto", "always", "never"),

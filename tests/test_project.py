@@ -15,6 +15,7 @@ PACKAGE = ROOT / "qe_rules"
 MODULE_ORDER = [
     "errors",
     "limits",
+    "intervals",
     "_text",
     "_frozen",
     "_toml",
@@ -33,7 +34,9 @@ MODULE_ORDER = [
     "reports",
     "verify",
     "agents",
+    "encode",
     "simulate",
+    "plot",
     "terminal",
     "strategies",
     "cli",
