@@ -47,6 +47,7 @@ from qe_rules.events import (
     GameEnded,
     NotAwarded,
     OpeningBid,
+    PeekDeclined,
     Peeked,
     SaleOpened,
     SecretBid,
@@ -54,7 +55,14 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.glossary import GLOSSARY, Term, lookup_term, translate_term
-from qe_rules.records import GameRecord, Move
+from qe_rules.records import (
+    SCHEMAS,
+    GameRecord,
+    Move,
+    dump_records,
+    json_schema,
+    load_records,
+)
 from qe_rules.rulesets import (
     GAP_CODES,
     RULESETS,
@@ -86,7 +94,7 @@ from qe_rules.simulate import (
     simulate,
 )
 from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
-from qe_rules.views import Phase, PlayerView, SaleView
+from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 __version__ = "0.1.0.dev0"
 
@@ -98,6 +106,7 @@ __all__ = [
     "GAP_CODES",
     "GLOSSARY",
     "RULESETS",
+    "SCHEMAS",
     "SOURCES",
     "Agent",
     "AgentFactory",
@@ -138,11 +147,13 @@ __all__ = [
     "NoAward",
     "NotAwarded",
     "OpeningBid",
+    "PeekDeclined",
     "Peeked",
     "Phase",
     "PlayerRecord",
     "PlayerView",
     "Provenance",
+    "PublicView",
     "RandomAgent",
     "Reading",
     "Rebid",
@@ -170,9 +181,12 @@ __all__ = [
     "agent_from_name",
     "compare",
     "diff",
+    "dump_records",
     "find_discrepancies",
     "get_discrepancy",
     "get_ruleset",
+    "json_schema",
+    "load_records",
     "load_ruleset",
     "lookup_term",
     "new_game",

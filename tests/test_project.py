@@ -15,6 +15,7 @@ PACKAGE = ROOT / "qe_rules"
 MODULE_ORDER = [
     "errors",
     "limits",
+    "_reading",
     "_frozen",
     "_toml",
     "components",

@@ -1,7 +1,9 @@
-"""Hidden information: a seat's view shows what that seat may know, and nothing else.
+"""Hidden information: a seat's view and event stream show what that seat may know, and
+nothing else; a spectator's public view and event stream show what is public.
 
-Non-interference: two games that differ only in something seat S may not know must give S
-identical views (as JSON), at every step.
+Non-interference: two games that differ only in something a watcher (seat S, or a
+spectator) may not know must give that watcher identical views and identical event
+streams (as JSON), at every step.
 """
 
 import json
@@ -12,20 +14,42 @@ from hypothesis import strategies as st
 from support import INTERNAL, is_json, reachable, states
 
 import qe_rules as qe
-from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
+from qe_rules import (
+    Awarded,
+    NotAwarded,
+    OpeningBid,
+    PeekDeclined,
+    Peeked,
+    SecretBid,
+    Tie,
+    ZeroBids,
+)
 from qe_rules import strategies as qst
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
-def views_along(record, seat, *, stop_at_end=True):
-    """``view(seat).to_dict()`` after setup and after every move of the record."""
-    views = []
+def knowledge(game, watcher):
+    """What ``watcher`` knows of ``game`` as JSON: ``view(seat)`` and ``events_for(seat)``,
+    or for a spectator (``None``) ``public_view()`` and ``public_events()``."""
+    if watcher is None:
+        return game.public_view().to_dict(), [e.to_dict() for e in game.public_events()]
+    return game.view(watcher).to_dict(), [e.to_dict() for e in game.events_for(watcher)]
+
+
+def views_along(record, watcher, *, stop_at_end=True):
+    """What ``watcher`` knows after setup and after every move of the record."""
+    known = []
     for game in states(record):
         if stop_at_end and game.is_over:
             break
-        views.append(game.view(seat).to_dict())
-    return views
+        known.append(knowledge(game, watcher))
+    return known
+
+
+def watchers(players):
+    """A seat, or a spectator (``None``)."""
+    return st.sampled_from([None, *range(players)])
 
 
 def with_amount(record, index, amount):
@@ -41,7 +65,8 @@ def with_amount(record, index, amount):
 
 
 def move_events(game):
-    return [e for e in game.events if isinstance(e, OpeningBid | SecretBid | Peeked)]
+    """The events that are moves, one per move of the record, in order."""
+    return [e for e in game.events if isinstance(e, OpeningBid | SecretBid | Peeked | PeekDeclined)]
 
 
 def public_outcome(game, sale):
@@ -122,9 +147,9 @@ def test_a_tied_seat_learns_who_is_tied():
 @SETTINGS
 def test_other_tokens_do_not_change_a_view(game, data):
     record = game.to_record()
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     tokens = list(record["industries"])
-    others = [i for i in range(game.players) if i != seat]
+    others = [i for i in range(game.players) if i != watcher]
     spare = [i.name for i in game.ruleset.industries(game.players) if i.name not in tokens]
     pool = [tokens[i] for i in others] + spare
     shuffled = data.draw(st.permutations(pool))
@@ -132,7 +157,7 @@ def test_other_tokens_do_not_change_a_view(game, data):
         tokens[other] = shuffled[index]
     assume(tokens != record["industries"])
     changed = {**record, "industries": tokens}
-    assert views_along(record, seat) == views_along(changed, seat)
+    assert views_along(record, watcher) == views_along(changed, watcher)
 
 
 @given(qst.games(), st.data())
@@ -142,7 +167,7 @@ def test_the_order_of_unrevealed_tiles_does_not_change_a_view(game, data):
     cut = data.draw(st.integers(0, len(record["moves"])))
     partial = qe.replay({**record, "moves": record["moves"][:cut]})
     assume(not partial.is_over)
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     hidden = record["deck"][partial.sale + 1 :]
     assume(len(set(hidden)) > 1)
     reordered = data.draw(st.permutations(hidden))
@@ -153,22 +178,21 @@ def test_the_order_of_unrevealed_tiles_does_not_change_a_view(game, data):
         "moves": record["moves"][:cut],
     }
     short = {**record, "moves": record["moves"][:cut]}
-    assert views_along(short, seat) == views_along(changed, seat)
+    assert views_along(short, watcher) == views_along(changed, watcher)
 
 
 @given(qst.games(finished=True), st.data())
 @SETTINGS
 def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(game, data):
     record = game.to_record()
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     opened = {e.sale: e.auctioneer for e in game.events if hasattr(e, "auctioneer")}
     winners = {e.sale: e.seat for e in game.events if isinstance(e, Awarded)}
     candidates = [
         (index, event)
         for index, event in enumerate(move_events(game))
         if isinstance(event, SecretBid)
-        and event.seat != seat
-        and opened.get(event.sale) != seat
+        and (watcher is None or (event.seat != watcher and opened.get(event.sale) != watcher))
         and winners.get(event.sale) != event.seat
         and event.amount > 0
     ]
@@ -177,8 +201,8 @@ def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(ga
     amount = data.draw(st.integers(1, 40).filter(lambda a: a != event.amount))
     changed, other = with_amount(record, index, amount)
     assume(public_outcome(other, event.sale) == public_outcome(game, event.sale))
-    assert views_along(record, seat, stop_at_end=False) == views_along(
-        changed, seat, stop_at_end=False
+    assert views_along(record, watcher, stop_at_end=False) == views_along(
+        changed, watcher, stop_at_end=False
     )
 
 
@@ -186,17 +210,16 @@ def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(ga
 @SETTINGS
 def test_a_winning_amount_the_seat_may_not_see_does_not_change_its_view(game, data):
     record = game.to_record()
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     opened = {e.sale: e.auctioneer for e in game.events if hasattr(e, "auctioneer")}
-    peeked = {e.sale for e in game.events if isinstance(e, Peeked) and e.seat == seat}
+    peeked = {e.sale for e in game.events if isinstance(e, Peeked) and e.seat == watcher}
     events = move_events(game)
     awards = [
         e
         for e in game.events
         if isinstance(e, Awarded)
         and not e.public
-        and e.seat != seat
-        and opened.get(e.sale) != seat
+        and (watcher is None or (e.seat != watcher and opened.get(e.sale) != watcher))
         and e.sale not in peeked
         and not e.fallback
     ]
@@ -210,7 +233,7 @@ def test_a_winning_amount_the_seat_may_not_see_does_not_change_its_view(game, da
     raised = award.amount + data.draw(st.integers(1, 30))
     changed, other = with_amount(record, index, raised)
     assume(public_outcome(other, award.sale) == public_outcome(game, award.sale))
-    assert views_along(record, seat) == views_along(changed, seat)
+    assert views_along(record, watcher) == views_along(changed, watcher)
 
 
 def test_non_interference_on_a_fixed_game():
