@@ -53,7 +53,7 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.records import GameRecord, Move
-from qe_rules.rulesets import RuleSet, get_ruleset
+from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, Rebid, limits_of, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_holdings
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
@@ -90,6 +90,27 @@ class _Setup:
     rounds: int = attrs.field(eq=False)
     opening_limits: BidLimits = attrs.field(eq=False)  # the auctioneer's opening bid
     first_limits: BidLimits = attrs.field(eq=False)  # secret bids before the opening
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # a built-in rule set travels as its id, and the derived fields are not pickled
+        rules = self.ruleset
+        builtin = RULESETS.get(rules.id)
+        portable = rules.id if builtin is rules or builtin == rules else rules
+        dealt = (self.deck, self.nations, self.industries, self.first_auctioneer)
+        return (_unpickled_setup, (portable, self.players, *dealt))
+
+
+def _unpickled_setup(
+    ruleset: RuleSet | str,
+    players: int,
+    deck: tuple[Company, ...],
+    nations: tuple[Nation, ...],
+    industries: tuple[Industry, ...],
+    first_auctioneer: int,
+) -> _Setup:
+    rules = get_ruleset(ruleset)
+    dealt = (deck, nations, industries, first_auctioneer)
+    return _Setup(rules, players, *dealt, *_constants(rules, players))
 
 
 class _PeekTarget(NamedTuple):
