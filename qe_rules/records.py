@@ -39,6 +39,7 @@ from typing import IO, Any, Final, Protocol
 import attrs
 
 from qe_rules._frozen import FrozenDict
+from qe_rules._reading import Fields
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
 from qe_rules.limits import MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
@@ -186,17 +187,10 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Read a record's shape; raises :class:`~qe_rules.InvalidRecord` naming the key."""
-        if not isinstance(data, Mapping):
-            raise InvalidRecord(f"a game record must be an object, got {shown(data)}")
-        unknown = set(data) - set(_KEYS) - {"metadata"}
-        if unknown:
-            raise InvalidRecord(
-                f"unknown keys in the game record: {sorted(map(str, unknown))}; "
-                f"allowed: {', '.join(_KEYS)}, metadata"
-            )
-        missing = [key for key in _KEYS if key not in data]
-        if missing:
-            raise InvalidRecord(f"the game record lacks {', '.join(missing)}")
+        try:
+            Fields(data, "the game record", _KEYS, ("metadata",))
+        except InvalidArgument as error:
+            raise InvalidRecord(str(error)) from None
         if data["format"] != RECORD_FORMAT:
             raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {shown(data['format'])}")
         version = data["version"]

@@ -334,6 +334,10 @@ def test_the_auctioneer_gets_the_bids_when_the_bidding_round_is_complete():
 
 
 def test_the_public_view_is_the_public_part_of_every_view():
+    public_fields = qe.PublicView._fields[:-1]
+    assert qe.PlayerView._fields[: len(public_fields)] == public_fields
+    for name in (*public_fields, "history"):
+        assert qe.PublicView.__annotations__[name] == qe.PlayerView.__annotations__[name]
     game = five_player_sale()
     public = game.public_view()
     assert public.history[0].amount is None and public.history[0].my_bids == ()
