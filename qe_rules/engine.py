@@ -799,7 +799,7 @@ class Game:
     def peek(self, seat: int) -> Game:
         """Look at the winning amount of the sale just awarded: a seat's answer in the peek
         window (phase ``PEEKING``, 5 players, once a game)."""
-        target = self._check_peek(seat)
+        target = self._window_target(seat)
         table = self._table
         cache = {k: v for k, v in table.cache.items() if k != seat}
         new_table = table._replace(
@@ -824,7 +824,7 @@ class Game:
     def decline_peek(self, seat: int) -> Game:
         """Answer the peek window without peeking: the seat keeps its peek for later.
         Allowed exactly when :meth:`peek` is."""
-        target = self._check_peek(seat)
+        target = self._window_target(seat)
         return self._answered(seat, self._table, (PeekDeclined, target.sale, seat))
 
     def can_decline_peek(self, seat: int) -> bool:
@@ -840,12 +840,21 @@ class Game:
         setup, sale, log = self._setup, self._sale, self._log
         awaiting = sale.awaiting - setup.singletons[seat]
         if awaiting:
-            next_sale = sale._replace(awaiting=awaiting)
+            next_sale = _bids_placed(sale, sale.standing, awaiting, sale.open_bids)
         elif sale.number < setup.sales:
             next_sale = _opening_sale(setup, sale.number)
         else:  # a window after the last sale (no rule set opens one today) closes into the end
             next_sale = _over_sale(setup, sale)
         return Game._make(setup, table, next_sale, (log, (event,), log[2] + 1))
+
+    def _window_target(self, seat: int) -> _PeekTarget:
+        """The sale ``seat`` may answer the peek window of (raises if it may not)."""
+        sale = self._sale
+        if sale.phase is _PEEKING and type(seat) is int and seat in sale.awaiting:
+            target = self._table.peek_target  # the window holds exactly who may peek
+            assert target is not None
+            return target
+        return self._check_peek(seat)
 
     def _check_peek(self, seat: int) -> _PeekTarget:
         self._check_seat(seat)
@@ -1029,7 +1038,15 @@ class Game:
                     ]
                 )
                 if window:
-                    next_sale = next_sale._replace(phase=_PEEKING, awaiting=window)
+                    next_sale = _fresh_sale(
+                        setup,
+                        next_sale.number,
+                        next_sale.round,
+                        next_sale.company,
+                        next_sale.auctioneer,
+                        _PEEKING,
+                        window,
+                    )
         new_table: _Table = _tuple_new(
             _Table,
             (
