@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import qe_rules as qe
-from qe_rules import Phase
+from qe_rules import Phase, engine
 from qe_rules import strategies as qst
 
 DATA = Path(__file__).parent / "data"
@@ -177,3 +177,34 @@ def test_version_1_replay_equals_declining_everyone_left(seed):
     assert [m for m in replayed.moves() if m.kind != "decline-peek"] == [
         m for m in game.moves() if m.kind != "decline-peek"
     ]
+
+
+def test_a_window_after_the_last_sale_would_close_into_the_end():
+    """No rule set opens a window after the last sale; should one do so, the end state
+    waits in phase PEEKING and the last answer ends the game. Built by hand here."""
+    game = qe.new_game("en", 5, seed=3)
+    while not game.is_over:
+        for seat in sorted(game.to_act):
+            if game.phase is Phase.PEEKING:
+                game = game.decline_peek(seat)
+            else:
+                offset = (seat - game.auctioneer) % 5  # the auctioneer never wins
+                game = game.bid(seat, game.bid_limits(seat).legal(2 + offset))
+    last = [e for e in game.events if isinstance(e, qe.Awarded)][-1]
+    auctioneer = [e for e in game.events if isinstance(e, qe.SaleOpened)][-1].auctioneer
+    seats = frozenset(range(5)) - {auctioneer, last.seat}
+    target = engine._PeekTarget(last.sale, auctioneer, last.seat, last.amount, False)
+    waiting = engine.Game._make(
+        game._setup,
+        game._table._replace(peek_target=target),
+        game._sale._replace(phase=Phase.PEEKING, awaiting=seats),
+        game._log,
+    )
+    assert not waiting.is_over and waiting.to_act == seats
+    first, *others = sorted(seats)
+    waiting = waiting.peek(first)
+    assert waiting.view(first).history[-1].amount == last.amount
+    for seat in others:
+        waiting = waiting.decline_peek(seat)
+    assert waiting.is_over and waiting.phase is Phase.OVER and not waiting.to_act
+    assert waiting.result().winners == game.result().winners
