@@ -81,15 +81,21 @@ def test_no_window_when_nobody_may_peek():
         game.decline_peek(3)
 
 
-def test_the_last_sale_opens_no_window():
-    game = qe.new_game("en", 5, seed=3)
+def finished_without_peeks(game):
+    """``game`` played to its end: every seat declines every peek, and the auctioneer
+    never wins (every amount stays secret)."""
     while not game.is_over:
         for seat in sorted(game.to_act):
             if game.phase is Phase.PEEKING:
                 game = game.decline_peek(seat)
             else:
-                offset = (seat - game.auctioneer) % 5  # the auctioneer never wins
+                offset = (seat - game.auctioneer) % 5
                 game = game.bid(seat, game.bid_limits(seat).legal(2 + offset))
+    return game
+
+
+def test_the_last_sale_opens_no_window():
+    game = finished_without_peeks(qe.new_game("en", 5, seed=3))
     assert game.phase is Phase.OVER and game.to_act == frozenset()
     last = [e for e in game.events if isinstance(e, qe.Awarded)][-1]
     assert last.sale == 14 and not last.public
@@ -182,14 +188,7 @@ def test_version_1_replay_equals_declining_everyone_left(seed):
 def test_a_window_after_the_last_sale_would_close_into_the_end():
     """No rule set opens a window after the last sale; should one do so, the end state
     waits in phase PEEKING and the last answer ends the game. Built by hand here."""
-    game = qe.new_game("en", 5, seed=3)
-    while not game.is_over:
-        for seat in sorted(game.to_act):
-            if game.phase is Phase.PEEKING:
-                game = game.decline_peek(seat)
-            else:
-                offset = (seat - game.auctioneer) % 5  # the auctioneer never wins
-                game = game.bid(seat, game.bid_limits(seat).legal(2 + offset))
+    game = finished_without_peeks(qe.new_game("en", 5, seed=3))
     last = [e for e in game.events if isinstance(e, qe.Awarded)][-1]
     auctioneer = [e for e in game.events if isinstance(e, qe.SaleOpened)][-1].auctioneer
     seats = frozenset(range(5)) - {auctioneer, last.seat}
