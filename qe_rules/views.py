@@ -8,8 +8,8 @@ reads them back.
 
 Public to everyone: the rule set, seats and nations, the companies each seat won, the
 current company, how many tiles remain (not their order), opening bids, ties and who is
-tied, winners, zero bids where they are revealed (4-5 players), who used a peek, and the
-amount when the auctioneer won. Known only to the seat: its industry token, its own bids
+tied, winners, zero bids where they are revealed (4-5 players), who is in the peek window
+and who peeked or declined, and the amount when the auctioneer won. Known only to the seat: its industry token, its own bids
 and spend, every bid of a sale it ran (once a bidding round is complete), the amounts of
 the companies it won, and an amount it peeked at. At the end of the game the scoring is
 public: every token, spend and score sheet.
