@@ -2,9 +2,10 @@
 
 Run: ``python bench/bench_engine.py [--players 4] [--games N] [--ruleset ID]``.
 Random games are played through the public API only: ``new_game``, ``to_act``,
-``opening_bid`` and ``bid``. Each bid is a random whole number from the legal minimum up to
-12 (one more when it hits the forbidden opening amount). The goal (issue: engine) is at
-least 2,000 four-player games per second.
+``opening_bid``, ``phase``, ``bid``, and in the 5-player peek window ``decline_peek``
+(nobody peeks). Each bid is a random whole number from the legal minimum up to 12 (one
+more when it hits the forbidden opening amount). The goal (issue: engine) is at least
+2,000 four-player games per second.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ def play(ruleset: str, players: int, seed: int) -> qe.Game:
     rng = random.Random(seed)
     draw = rng.random
     game = qe.new_game(ruleset, players, seed=seed)
+    peeking = qe.Phase.PEEKING
     while not game.is_over:
+        if game.phase is peeking:  # 5 players: nobody peeks
+            for seat in game.to_act:
+                game = game.decline_peek(seat)
+            continue
         for seat in game.to_act:
             opening = game.opening_bid
             if opening is None or seat == game.auctioneer:

@@ -49,6 +49,7 @@ from qe_rules.events import (
     GameEnded,
     NotAwarded,
     OpeningBid,
+    PeekDeclined,
     Peeked,
     SaleOpened,
     SecretBid,
@@ -57,7 +58,14 @@ from qe_rules.events import (
 )
 from qe_rules.glossary import GLOSSARY, Term, lookup_term, translate_term
 from qe_rules.intervals import Share, wilson_interval
-from qe_rules.records import GameRecord, Move
+from qe_rules.records import (
+    SCHEMAS,
+    GameRecord,
+    Move,
+    dump_records,
+    json_schema,
+    load_records,
+)
 from qe_rules.rulesets import (
     GAP_CODES,
     RULESETS,
@@ -91,7 +99,7 @@ from qe_rules.simulate import (
     simulate,
 )
 from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
-from qe_rules.views import Phase, PlayerView, SaleView
+from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 __version__ = "0.1.0.dev0"
 
@@ -103,6 +111,7 @@ __all__ = [
     "GAP_CODES",
     "GLOSSARY",
     "RULESETS",
+    "SCHEMAS",
     "SOURCES",
     "Agent",
     "AgentFactory",
@@ -145,11 +154,13 @@ __all__ = [
     "NoAward",
     "NotAwarded",
     "OpeningBid",
+    "PeekDeclined",
     "Peeked",
     "Phase",
     "PlayerRecord",
     "PlayerView",
     "Provenance",
+    "PublicView",
     "RandomAgent",
     "Reading",
     "Rebid",
@@ -178,9 +189,12 @@ __all__ = [
     "agent_from_name",
     "compare",
     "diff",
+    "dump_records",
     "find_discrepancies",
     "get_discrepancy",
     "get_ruleset",
+    "json_schema",
+    "load_records",
     "load_ruleset",
     "lookup_term",
     "new_game",

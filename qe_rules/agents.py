@@ -57,9 +57,9 @@ class Agent(Protocol):
     """A player: chooses bids from a :class:`~qe_rules.PlayerView`.
 
     :meth:`bid` is asked whenever the seat's bid is awaited (``view.limits`` is then set)
-    and returns a legal amount. :meth:`wants_peek` is asked in 5-player games when the
-    seat may peek (``view.can_peek``); classes that subclass ``Agent`` never peek unless
-    they override it.
+    and returns a legal amount. :meth:`wants_peek` is asked when the seat is in the
+    5-player peek window (``view.can_peek``): true peeks, false declines. Classes that
+    subclass ``Agent`` never peek unless they override it.
     """
 
     def bid(self, view: PlayerView) -> int:

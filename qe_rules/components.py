@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -171,6 +171,9 @@ class Company:
         """The tile's code, e.g. ``"US-FIN-2"`` (the same as ``str(tile)``)."""
         return str(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_tile, (str(self),))  # a pickle holds the code, and loads the shared tile
+
     @classmethod
     def parse(cls, text: str) -> Company:
         """Read a tile from its code: nation, industry (code or name) and optionally VP.
@@ -218,3 +221,8 @@ COMPANIES: Final[tuple[Company, ...]] = tuple(
 
 _BY_KEY: Final = {(c.nation, c.industry): c for c in COMPANIES}
 _BY_CODE: Final = {str(c): c for c in COMPANIES}
+
+
+def _tile(code: str) -> Company:
+    """The tile with this code (how a pickled tile is loaded)."""
+    return _BY_CODE[code]

@@ -25,7 +25,7 @@ the move would raise).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple, NoReturn
 
 import attrs
@@ -46,6 +46,7 @@ from qe_rules.events import (
     GameEnded,
     NotAwarded,
     OpeningBid,
+    PeekDeclined,
     Peeked,
     SaleOpened,
     SecretBid,
@@ -53,14 +54,15 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.records import GameRecord, Move
-from qe_rules.rulesets import RuleSet, get_ruleset
+from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, Rebid, limits_of, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_holdings
-from qe_rules.views import Phase, PlayerView, SaleView
+from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 __all__ = ["Game", "new_game", "replay"]
 
 _OPENING, _BIDDING, _REBIDDING, _OVER = Phase.OPENING, Phase.BIDDING, Phase.REBIDDING, Phase.OVER
+_PEEKING = Phase.PEEKING
 _NO_SEATS: Final[frozenset[int]] = frozenset()
 
 
@@ -90,9 +92,31 @@ class _Setup:
     opening_limits: BidLimits = attrs.field(eq=False)  # the auctioneer's opening bid
     first_limits: BidLimits = attrs.field(eq=False)  # secret bids before the opening
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # a built-in rule set travels as its id, and the derived fields are not pickled
+        rules = self.ruleset
+        builtin = RULESETS.get(rules.id)
+        portable = rules.id if builtin is rules or builtin == rules else rules
+        dealt = (self.deck, self.nations, self.industries, self.first_auctioneer)
+        return (_unpickled_setup, (portable, self.players, *dealt))
+
+
+def _unpickled_setup(
+    ruleset: RuleSet | str,
+    players: int,
+    deck: tuple[Company, ...],
+    nations: tuple[Nation, ...],
+    industries: tuple[Industry, ...],
+    first_auctioneer: int,
+) -> _Setup:
+    rules = get_ruleset(ruleset)
+    dealt = (deck, nations, industries, first_auctioneer)
+    return _Setup(rules, players, *dealt, *_constants(rules, players))
+
 
 class _PeekTarget(NamedTuple):
-    """The last finished sale, which a peek may look at until the next opening bid."""
+    """The last finished sale, whose peek window is open (or was, until the next opening
+    bid): what the checks of a peek need."""
 
     sale: int
     auctioneer: int | None
@@ -115,6 +139,7 @@ class _SaleFacts:
         "public",
         "reason",
         "round",
+        "spectator",
         "ties",
         "views",
         "winner",
@@ -147,6 +172,38 @@ class _SaleFacts:
         self.zero_seats = zero_seats
         self.closed = closed
         self.views: list[SaleView | None] = [None] * players
+        self.spectator: SaleView | None = None
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """The facts without the views made from them (a pickle makes them again)."""
+        return (*(getattr(self, name) for name in _FACT_FIELDS), len(self.views))
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(_FACT_FIELDS, state, strict=False):
+            setattr(self, name, value)
+        self.views = [None] * state[-1]
+        self.spectator = None
+
+    def public_view(self) -> SaleView:
+        """The sale as a spectator knows it: its public amount only, no bids."""
+        view = self.spectator
+        if view is None:
+            view = self.spectator = SaleView(
+                self.number,
+                self.round,
+                self.company,
+                self.auctioneer,
+                self.opening,
+                self.ties,
+                self.winner,
+                self.amount if self.public else None,
+                self.reason,
+                self.zero_seats,
+                (),
+                (),
+                False,
+            )
+        return view
 
     def view_for(self, seat: int, sees_all: bool, peeked: bool) -> SaleView:
         """The sale as ``seat`` knows it."""
@@ -197,6 +254,11 @@ class _SaleFacts:
         return views
 
 
+_FACT_FIELDS: Final = tuple(
+    name for name in _SaleFacts.__slots__ if name not in ("views", "spectator")
+)
+
+
 class _Table(NamedTuple):
     """Progress that changes only when a sale ends (or on a peek)."""
 
@@ -231,7 +293,7 @@ class _Table(NamedTuple):
             number, size = last.number, len(facts) - 1
             views = last.all_views(sees_all)
             for other, before in parent.items():
-                if other not in cache and len(before) == size:
+                if other not in cache and len(before) == size and other >= 0:
                     view = views[other]
                     if number in peeked[other]:
                         view = view._replace(amount=last.amount, peeked=True)
@@ -242,6 +304,22 @@ class _Table(NamedTuple):
         found = tuple(f.view_for(seat, sees_all, f.number in peeked[seat]) for f in facts)
         cache[seat] = found
         return found
+
+    def public_history(self) -> tuple[SaleView, ...]:
+        """The finished sales as a spectator knows them (cached under the key -1)."""
+        found = self.cache.get(_SPECTATOR)
+        if found is None:
+            facts, parent = self.facts, self.parent
+            before = parent.get(_SPECTATOR) if parent else None
+            if before is not None and len(before) == len(facts) - 1:
+                found = before + (facts[-1].public_view(),)  # noqa: RUF005
+            else:
+                found = tuple(f.public_view() for f in facts)
+            self.cache[_SPECTATOR] = found
+        return found
+
+
+_SPECTATOR: Final = -1  # the key of a spectator's history in a table's cache
 
 
 class _Sale(NamedTuple):
@@ -297,8 +375,10 @@ _tuple_new: Any = tuple.__new__  # builds a NamedTuple without its Python-level 
 class Game:
     """One game of QE at one moment. Immutable; compares by value.
 
-    Make one with :func:`new_game` or :func:`replay`. Moves (:meth:`bid`, :meth:`peek`)
-    return a new game; queries never change anything.
+    Make one with :func:`new_game` or :func:`replay`. Moves (:meth:`bid`, :meth:`peek`,
+    :meth:`decline_peek`) return a new game; queries never change anything. ``copy.copy``
+    and ``copy.deepcopy`` return the game itself (it cannot change), and a pickle holds its
+    state, not a replay.
     """
 
     __slots__ = ("_events", "_log", "_public", "_sale", "_setup", "_table")
@@ -364,8 +444,23 @@ class Game:
     def _repr_html_(self) -> str:
         return f'<div class="qe-rules">{self._repr_svg_()}</div>'
 
-    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
-        return (replay, (self.to_record(),))
+    def __copy__(self) -> Game:
+        return self  # immutable: a copy is the game itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # the state itself, without the caches and with the events as a list of moves:
+        # no replay, and no deep recursion through the chain of event nodes
+        table = self._table._replace(result=[], cache={}, parent=None)
+        parts = []
+        node: _Node | None = self._log
+        while node is not None:
+            parts.append(node[1])
+            node = node[0]
+        parts.reverse()
+        return (_unpickled_game, (self._setup, table, self._sale, tuple(parts)))
 
     # ----------------------------------------------------------------- queries
 
@@ -401,7 +496,9 @@ class Game:
 
     @property
     def to_act(self) -> frozenset[int]:
-        """The seats whose bid is awaited; empty when the game is over."""
+        """The seats whose move is awaited: their bids, or in the peek window (phase
+        ``PEEKING``) their answer, :meth:`peek` or :meth:`decline_peek`; empty when the
+        game is over."""
         return self._sale.awaiting
 
     @property
@@ -509,7 +606,12 @@ class Game:
         """The bid that is due from ``seat``: the opening bid, a secret bid or a rebid."""
         sale = self._sale
         setup = self._setup
-        if type(seat) is not int or type(amount) is not int or seat not in sale.awaiting:
+        if (
+            type(seat) is not int
+            or type(amount) is not int
+            or seat not in sale.awaiting
+            or sale.phase is _PEEKING
+        ):
             self._check_bid(seat, amount)  # raises with the precise message
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         if amount < limits.minimum or amount == limits.forbidden:
@@ -576,7 +678,7 @@ class Game:
         except TypeError:  # a malformed seat: sorted apart, then reported
             items = sorted(bids.items(), key=_seat_order)
         sale, setup = self._sale, self._setup
-        if sale.phase is _OPENING or sale.phase is _OVER or not items:
+        if sale.phase is _OPENING or sale.phase is _OVER or sale.phase is _PEEKING or not items:
             game = self
             for seat, amount in items:
                 game = game.bid(seat, amount)
@@ -633,7 +735,7 @@ class Game:
     def bid_limits(self, seat: int) -> BidLimits | None:
         """What ``seat`` may bid now, or ``None`` if its bid is not awaited."""
         self._check_seat(seat)
-        if seat not in self._sale.awaiting:
+        if seat not in self._sale.awaiting or self._sale.phase is _PEEKING:
             return None
         return self._due_limits(seat)
 
@@ -657,7 +759,7 @@ class Game:
         if type(amount) is not int:
             raise InvalidArgument(f"a bid is a whole number (int), got {shown(amount)}")
         sale = self._sale
-        if seat not in sale.awaiting:
+        if seat not in sale.awaiting or sale.phase is _PEEKING:
             raise IllegalAction(self._why_not_to_act(seat))
         limits = self._due_limits(seat)
         if amount < limits.minimum:
@@ -677,6 +779,15 @@ class Game:
         if sale.phase is _OVER:
             return "the game is over; no more moves are possible"
         where = f"sale {sale.number}"
+        if sale.phase is _PEEKING:
+            target = self._table.peek_target
+            assert target is not None
+            waiting = ", ".join(map(str, sorted(sale.awaiting)))
+            return (
+                f"seat {seat} cannot bid now: the bidding of {where} waits until "
+                f"seat{'s' if len(sale.awaiting) > 1 else ''} {waiting} answer the peek at "
+                f"sale {target.sale} (peek or decline_peek)"
+            )
         if sale.phase is _OPENING:
             return (
                 f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
@@ -694,9 +805,9 @@ class Game:
     # ----------------------------------------------------------------- peeking
 
     def peek(self, seat: int) -> Game:
-        """Look at the winning amount of the sale just awarded (5 players, once a game)."""
-        target = self._check_peek(seat)
-        assert target.amount is not None
+        """Look at the winning amount of the sale just awarded: a seat's answer in the peek
+        window (phase ``PEEKING``, 5 players, once a game)."""
+        target = self._window_target(seat)
         table = self._table
         cache = {k: v for k, v in table.cache.items() if k != seat}
         new_table = table._replace(
@@ -704,9 +815,7 @@ class Game:
             peeked=_replace_at(table.peeked, seat, table.peeked[seat] | {target.sale}),
             cache=cache,
         )
-        events = self._log
-        event = (Peeked, target.sale, seat, target.amount)
-        return Game._make(self._setup, new_table, self._sale, (events, (event,), events[2] + 1))
+        return self._answered(seat, new_table, (Peeked, target.sale, seat, target.amount))
 
     def can_peek(self, seat: int) -> bool:
         """Whether :meth:`peek` would be accepted."""
@@ -720,10 +829,45 @@ class Game:
         """Raise the error :meth:`peek` would raise; return ``None`` if it is allowed."""
         self._check_peek(seat)
 
+    def decline_peek(self, seat: int) -> Game:
+        """Answer the peek window without peeking: the seat keeps its peek for later.
+        Allowed exactly when :meth:`peek` is."""
+        target = self._window_target(seat)
+        return self._answered(seat, self._table, (PeekDeclined, target.sale, seat))
+
+    def can_decline_peek(self, seat: int) -> bool:
+        """Whether :meth:`decline_peek` would be accepted (the same as :meth:`can_peek`)."""
+        return self.can_peek(seat)
+
+    def verify_decline_peek(self, seat: int) -> None:
+        """Raise the error :meth:`decline_peek` would raise; return ``None`` if allowed."""
+        self._check_peek(seat)
+
+    def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
+        """The game after ``seat``'s answer in the peek window; the last answer closes it."""
+        setup, sale, log = self._setup, self._sale, self._log
+        awaiting = sale.awaiting - setup.singletons[seat]
+        if awaiting:
+            next_sale = _bids_placed(sale, sale.standing, awaiting, sale.open_bids)
+        elif sale.number < setup.sales:
+            next_sale = _opening_sale(setup, sale.number)
+        else:  # a window after the last sale (no rule set opens one today) closes into the end
+            next_sale = _over_sale(setup, sale)
+        return Game._make(setup, table, next_sale, (log, (event,), log[2] + 1))
+
+    def _window_target(self, seat: int) -> _PeekTarget:
+        """The sale ``seat`` may answer the peek window of (raises if it may not)."""
+        sale = self._sale
+        if sale.phase is _PEEKING and type(seat) is int and seat in sale.awaiting:
+            target = self._table.peek_target  # the window holds exactly who may peek
+            assert target is not None
+            return target
+        return self._check_peek(seat)
+
     def _check_peek(self, seat: int) -> _PeekTarget:
         self._check_seat(seat)
-        setup, table = self._setup, self._table
-        if self._sale.phase is _OVER:
+        setup, table, sale = self._setup, self._table, self._sale
+        if sale.phase is _OVER:
             raise IllegalAction("the game is over; no more moves are possible")
         if not setup.peek:
             raise IllegalAction(
@@ -737,26 +881,29 @@ class Game:
         target = table.peek_target
         if target is None:
             raise IllegalAction(
-                "nothing to peek at: a peek is allowed after a sale is awarded and before "
-                "the next opening bid"
+                "nothing to peek at: the peek window opens when a sale is awarded with a "
+                "secret amount (not after the last sale) and closes when every seat that "
+                "may peek has answered"
             )
-        sale = f"sale {target.sale}"
+        where = f"sale {target.sale}"
         if target.winner is None:
-            raise IllegalAction(f"nothing to peek at: {sale} was not awarded")
+            raise IllegalAction(f"nothing to peek at: {where} was not awarded")
         if target.public:
-            raise IllegalAction(f"the amount of {sale} is public: its auctioneer won it")
+            raise IllegalAction(f"the amount of {where} is public: its auctioneer won it")
         if seat == target.auctioneer:
-            raise IllegalAction(f"seat {seat} ran {sale} and saw every bid")
+            raise IllegalAction(f"seat {seat} ran {where} and saw every bid")
         if seat == target.winner:
-            raise IllegalAction(f"seat {seat} won {sale} and knows the amount")
+            raise IllegalAction(f"seat {seat} won {where} and knows the amount")
         if target.sale in table.peeked[seat]:
-            raise IllegalAction(f"seat {seat} has already seen the amount of {sale}")
+            raise IllegalAction(f"seat {seat} has already seen the amount of {where}")
         limit = setup.ruleset.peeks_per_player
         if table.peeks[seat] >= limit:
             raise IllegalAction(
                 f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
                 "for this game"
             )
+        if sale.phase is not _PEEKING or seat not in sale.awaiting:
+            raise IllegalAction(f"seat {seat} has declined to peek at {where}")
         return target
 
     # ----------------------------------------------------------------- sale resolution
@@ -882,10 +1029,32 @@ class Game:
             new.append((GameEnded, setup.sales))
             next_sale = _over_sale(setup, sale)
         else:
-            if setup.peek:
-                peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
             next_sale = _opening_sale(setup, following)
             new.append(_sale_opened(next_sale))
+        # The peek window: the next sale waits for every seat that may peek at this one.
+        # The last sale opens none (its amount is not looked at); where one did, the end
+        # state would wait in phase PEEKING, and its last answer would end the game.
+        if setup.peek and following < setup.sales:
+            peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
+            if winner is not None and not public:
+                limit, used = setup.ruleset.peeks_per_player, table.peeks
+                window = frozenset(
+                    [
+                        other
+                        for other in range(setup.players)
+                        if other != auctioneer and other != winner and used[other] < limit
+                    ]
+                )
+                if window:
+                    next_sale = _fresh_sale(
+                        setup,
+                        next_sale.number,
+                        next_sale.round,
+                        next_sale.company,
+                        next_sale.auctioneer,
+                        _PEEKING,
+                        window,
+                    )
         new_table: _Table = _tuple_new(
             _Table,
             (
@@ -929,18 +1098,12 @@ class Game:
             my_bids = () if standing is None else (standing,)
             seen = ()
         limits = None
+        can_peek = False
         if seat in sale.awaiting:
-            limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
-        target = table.peek_target
-        can_peek = (
-            target is not None
-            and target.winner is not None
-            and not target.public
-            and seat != target.auctioneer
-            and seat != target.winner
-            and target.sale not in table.peeked[seat]
-            and table.peeks[seat] < rules.peeks_per_player
-        )
+            if sale.phase is _PEEKING:
+                can_peek = True
+            else:
+                limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         history = table.cache.get(seat)
         if history is None:
             history = table.history(seat, rules.auctioneer_sees_all_bids)
@@ -963,6 +1126,45 @@ class Game:
         seat; they share the state's public part."""
         chosen = range(self._setup.players) if seats is None else seats
         return tuple([self.view(seat) for seat in chosen])
+
+    def public_view(self) -> PublicView:
+        """What someone watching the table knows now (see :mod:`qe_rules.views`): the
+        public fields of every seat's view, and the finished sales with their public
+        amounts only.
+
+        >>> import qe_rules as qe
+        >>> game = qe.new_game("en", 4, seed=3).bid(0, 4).bid(1, 6).bid(2, 0).bid(3, 2)
+        >>> spectator = game.public_view()
+        >>> spectator.history[0].winner, spectator.history[0].amount, spectator.sale
+        (1, None, 1)
+        """
+        public = self._public
+        if public is None:
+            public = self._public_part()
+            _SET_PUBLIC(self, public)
+        view: PublicView = _tuple_new(PublicView, (*public, self._table.public_history()))
+        return view
+
+    def events_for(self, seat: int) -> tuple[Event, ...]:
+        """The history as ``seat`` may know it, by the rules of :meth:`view`: a secret
+        amount the seat may not know is ``None`` (another seat's bid, a winning amount,
+        another seat's peek). The auctioneer, who sees every bid of its sale, gets the
+        other seats' bids of a bidding round when the round is complete, just before its
+        outcome.
+
+        >>> import qe_rules as qe
+        >>> game = qe.new_game("en", 4, seed=3).bid(0, 4).bid(1, 6)
+        >>> [str(event) for event in game.events_for(2)[1:]]
+        ['OpeningBid(sale=0, seat=0, amount=4)', 'SecretBid(sale=0, seat=1, amount=None, rebid=0)']
+        """
+        self._check_seat(seat)
+        sees_all = self._setup.ruleset.auctioneer_sees_all_bids
+        return tuple(_known_events(_raws(self._log), seat, sees_all))
+
+    def public_events(self) -> tuple[Event, ...]:
+        """The history as a spectator may know it: every secret amount is ``None`` (the
+        amount of an auctioneer's win is public)."""
+        return tuple(_known_events(_raws(self._log), None, False))
 
     def _public_part(self) -> tuple[Any, ...]:
         """The fields of a view that are the same for every seat, in field order."""
@@ -1000,10 +1202,14 @@ class Game:
                 moves.append(Move("bid", raw[2], raw[3]))
             elif kind is Peeked:
                 moves.append(Move("peek", raw[2]))
+            elif kind is PeekDeclined:
+                moves.append(Move("decline-peek", raw[2]))
         return tuple(moves)
 
-    def to_record(self) -> dict[str, Any]:
-        """The setup and the moves as JSON types; :func:`replay` reads it back."""
+    def to_record(self, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The setup and the moves as JSON types; :func:`replay` reads it back.
+        ``metadata`` is free JSON data kept in the record (players' ``names``, a
+        ``date``, an ``event``); it is no part of the game."""
         setup = self._setup
         return GameRecord(
             ruleset=setup.ruleset,
@@ -1013,16 +1219,21 @@ class Game:
             industries=setup.industries,
             first_auctioneer=setup.first_auctioneer,
             moves=self.moves(),
+            metadata=metadata or {},
         ).to_dict()
 
     def apply(self, move: Move) -> Game:
-        """Play a :class:`~qe_rules.records.Move` (a bid or a peek)."""
-        if move.kind == "bid":
-            assert move.amount is not None
-            return self.bid(move.seat, move.amount)
-        if move.kind == "peek":
+        """Play a :class:`~qe_rules.records.Move`: a bid, a peek or a declined peek."""
+        kind = getattr(move, "kind", None)
+        if kind == "bid":
+            return self.bid(move.seat, move.amount)  # type: ignore[arg-type]  # checked there
+        if kind == "peek":
             return self.peek(move.seat)
-        raise InvalidArgument(f"a move is 'bid' or 'peek', got {shown(move.kind)}")
+        if kind == "decline-peek":
+            return self.decline_peek(move.seat)
+        raise InvalidArgument(
+            f"a move is 'bid', 'peek' or 'decline-peek', got {shown(getattr(move, 'kind', move))}"
+        )
 
 
 class _GameUnderConstruction(Game):
@@ -1036,6 +1247,52 @@ class _GameUnderConstruction(Game):
 
 _SET_EVENTS = Game.__dict__["_events"].__set__  # the lazy caches of a finished Game
 _SET_PUBLIC = Game.__dict__["_public"].__set__
+
+
+def _unpickled_game(
+    setup: _Setup, table: _Table, sale: _Sale, parts: tuple[tuple[_Raw, ...], ...]
+) -> Game:
+    """A game from its pickled state: the event nodes are linked again, one per move."""
+    node: Any = None
+    total = 0
+    for part in parts:
+        total += len(part)
+        node = (node, part, total)
+    return Game._make(setup, table, sale, node)
+
+
+def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Iterator[Event]:
+    """The events of a game as ``seat`` (``None``: a spectator) may know them, by the
+    rules of the views: own bids, the bids of a sale the seat runs (where the rule set
+    shows them, once a bidding round is complete), a winning amount the seat bid, ran,
+    peeked at or that is public; everything else without its amount."""
+    runs = False  # whether ``seat`` runs the sale in progress and sees its bids
+    held: list[Event] = []  # the bids the auctioneer sees when the bidding round is over
+    for raw in raws:
+        kind = raw[0]
+        if kind is SecretBid:
+            bidder = raw[2]
+            if bidder == seat:
+                yield SecretBid(*raw[1:])
+            elif runs:
+                held.append(SecretBid(*raw[1:]))
+            else:
+                yield SecretBid(raw[1], bidder, None, raw[4])
+            continue
+        if kind is SaleOpened:
+            runs = sees_all and seat is not None and raw[4] == seat
+        elif held and (kind is Tie or kind is Awarded or kind is NotAwarded):
+            yield from held  # the bidding round is complete
+            held = []
+        if kind is Awarded:
+            _, sale, company, winner, amount, public, fallback = raw
+            if not (public or winner == seat or runs):
+                amount = None
+            yield Awarded(sale, company, winner, amount, public, fallback)
+        elif kind is Peeked and raw[2] != seat:
+            yield Peeked(raw[1], raw[2], None)
+        else:
+            yield kind(*raw[1:])
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1346,8 +1603,14 @@ def replay(record: dict[str, Any] | GameRecord) -> Game:
 
     Raises :class:`~qe_rules.InvalidRecord` (and no other exception) for a malformed
     record, naming the key or the move that failed.
+
+    A version 1 record was written before the peek window was a turn: it has no
+    ``decline-peek`` moves, and a peek could be made any time until the next bid. It
+    replays with every seat still in the peek window when the next bid comes taken to
+    decline, in seat order (the game then records those ``decline-peek`` moves).
     """
     data = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    declines_unanswered = data.version == 1
     try:
         game = new_game(
             data.ruleset,
@@ -1361,6 +1624,9 @@ def replay(record: dict[str, Any] | GameRecord) -> Game:
         raise InvalidRecord(f"setup: {error}") from None
     for index, move in enumerate(data.moves):
         try:
+            if declines_unanswered and game._sale.phase is _PEEKING and move.kind == "bid":
+                for seat in sorted(game.to_act):  # a version 1 record: see the docstring
+                    game = game.decline_peek(seat)
             game = game.apply(move)
         except RulesError as error:
             raise InvalidRecord(f"move {index} ({move}): {error}") from None

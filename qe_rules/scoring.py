@@ -31,6 +31,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules._text import table
+from qe_rules._reading import Fields, flag, listed, parsed, text, whole, wholes
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
@@ -146,6 +147,18 @@ class Gap:
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
+    def to_dict(self) -> dict[str, Any]:
+        """The gap as JSON types; :meth:`from_dict` reads it back."""
+        return {"code": self.code, "message": self.message, "seats": list(self.seats)}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "gap") -> Gap:
+        """Read the output of :meth:`to_dict` (raises :class:`~qe_rules.InvalidArgument`)."""
+        fields = Fields(data, where, ("code", "message", "seats"))
+        return cls(
+            fields.get("code", text), fields.get("message", text), fields.get("seats", wholes)
+        )
+
 
 @attrs.frozen
 class ScoreSheet:
@@ -174,6 +187,22 @@ class ScoreSheet:
             return self.lowest_spend_bonus
         value: int = getattr(self, category.value)
         return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sheet as JSON types; :meth:`from_dict` reads it back."""
+        return {**{name: getattr(self, name) for name in _SHEET_KEYS}, "nation": self.nation.code}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "sheet") -> ScoreSheet:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, _SHEET_KEYS)
+        values: dict[str, Any] = {name: fields.get(name, whole) for name in _SHEET_COUNTS}
+        return cls(
+            **values,
+            nation=fields.get("nation", parsed(Nation.parse)),
+            eliminated=fields.get("eliminated", flag),
+        )
 
 
 @attrs.frozen
@@ -235,21 +264,29 @@ class GameResult:
         return "\n".join(text)
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as JSON types."""
+        """The result as JSON types; :meth:`from_dict` reads it back."""
         return {
             "ruleset": self.ruleset,
-            "sheets": [
-                {
-                    **{f.name: getattr(sheet, f.name) for f in attrs.fields(ScoreSheet)},
-                    "nation": sheet.nation.code,
-                }
-                for sheet in self.sheets
-            ],
+            "sheets": [sheet.to_dict() for sheet in self.sheets],
             "winners": list(self.winners),
-            "gaps": [
-                {"code": g.code, "message": g.message, "seats": list(g.seats)} for g in self.gaps
-            ],
+            "gaps": [gap.to_dict() for gap in self.gaps],
         }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "result") -> GameResult:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, ("ruleset", "sheets", "winners", "gaps"))
+        return cls(
+            ruleset=fields.get("ruleset", text),
+            sheets=fields.get("sheets", lambda v, at: listed(v, at, ScoreSheet.from_dict)),
+            winners=fields.get("winners", wholes),
+            gaps=fields.get("gaps", lambda v, at: listed(v, at, Gap.from_dict)),
+        )
+
+
+_SHEET_KEYS: Final = tuple(field.name for field in attrs.fields(ScoreSheet))
+_SHEET_COUNTS: Final = tuple(name for name in _SHEET_KEYS if name not in ("nation", "eliminated"))
 
 
 def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:

@@ -40,6 +40,7 @@ from qe_rules.records import GameRecord
 from qe_rules.reports import table
 from qe_rules.rulesets import RULESETS, Category, RuleSet, get_ruleset
 from qe_rules.scoring import GameResult, score_game
+from qe_rules.views import Phase
 
 __all__ = [
     "CHANGE_CAUSES",
@@ -163,11 +164,14 @@ def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]
 
 
 def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
-    """Ask every seat that may peek whether it will, all from the same state."""
+    """The peek window: ask every seat in it whether it will peek, all from the same
+    state, and play each answer."""
     start = game
-    for seat in range(start.players):
-        if start.can_peek(seat) and agents[seat].wants_peek(start.view(seat)):
+    for seat in sorted(start.to_act):
+        if agents[seat].wants_peek(start.view(seat)):
             game = game.peek(seat)
+        else:
+            game = game.decline_peek(seat)
     return game
 
 
@@ -187,10 +191,10 @@ def _play(
         to_act = game.to_act
         if not to_act:
             return game
-        if len(to_act) == 1:  # an opening bid (with 2 players, also the secret bid)
+        if peeks and game.phase is Phase.PEEKING:
+            game = _peeks(game, agents)
+        elif len(to_act) == 1:  # an opening bid (with 2 players, also the secret bid)
             rounds = 0
-            if peeks:
-                game = _peeks(game, agents)
             (seat,) = to_act
             game = game.bid(seat, bid_of[seat](game.view(seat)))
         else:

@@ -34,6 +34,7 @@ from qe_rules.rulesets import (
     TieFallback,
 )
 from qe_rules.scoring import PlayerRecord
+from qe_rules.views import Phase
 
 __all__ = [
     "bids",
@@ -175,22 +176,22 @@ def bids(draw: st.DrawFn, game: Game, seat: int, *, spread: int = 4) -> int:
 
 @st.composite
 def legal_moves(draw: st.DrawFn, game: Game, *, peek_chance: float = 0.1) -> Move:
-    """A legal move in a game that is not over: a bid by a seat to act, or now and then
-    a peek by a seat that may peek."""
+    """A legal move in a game that is not over, by a seat to act: a bid, or in the peek
+    window a peek (with ``peek_chance``) or a declined peek."""
     if game.is_over:
         raise ValueError("the game is over")
-    peekers = [s for s in range(game.players) if game.can_peek(s)]
-    if peekers and draw(st.floats(0, 1)) < peek_chance:
-        return Move("peek", draw(st.sampled_from(peekers)))
     seat = draw(st.sampled_from(sorted(game.to_act)))
+    if game.phase is Phase.PEEKING:
+        return Move("peek" if draw(st.floats(0, 1)) < peek_chance else "decline-peek", seat)
     return Move("bid", seat, draw(bids(game, seat)))
 
 
 @st.composite
 def illegal_moves(draw: st.DrawFn, game: Game) -> tuple[str, Any, Any]:
     """A move the game must refuse, as ``(kind, seat, amount)``: out of turn, below the
-    minimum, equal to a forbidden amount, a peek that is not allowed, or a malformed
-    seat or amount (which may not even be an int)."""
+    minimum, equal to a forbidden amount, a bid in the peek window, a peek or a declined
+    peek that is not allowed, or a malformed seat or amount (which may not even be an
+    int)."""
     players = game.players
     options: list[tuple[str, Any, Any]] = []
     waiting = sorted(game.to_act)
@@ -199,13 +200,16 @@ def illegal_moves(draw: st.DrawFn, game: Game) -> tuple[str, Any, Any]:
         options.append(("bid", draw(st.sampled_from(idle)), draw(st.integers(0, 20))))
     for seat in waiting:
         limits = game.bid_limits(seat)
-        assert limits is not None
+        if limits is None:  # the peek window: nobody bids
+            options.append(("bid", seat, draw(st.integers(0, 20))))
+            continue
         options.append(("bid", seat, limits.minimum - draw(st.integers(1, 5))))
         if limits.forbidden is not None:
             options.append(("bid", seat, limits.forbidden))
     blocked = [s for s in range(players) if not game.can_peek(s)]
     if blocked:
         options.append(("peek", draw(st.sampled_from(blocked)), None))
+        options.append(("decline-peek", draw(st.sampled_from(blocked)), None))
     bad_seat = draw(st.one_of(st.integers(-3, -1), st.integers(players, players + 3)))
     options.append(("bid", bad_seat, 3))
     options.append(("peek", draw(st.sampled_from([bad_seat, True, "1", 1.0])), None))

@@ -20,6 +20,7 @@ from qe_rules.events import (
     Awarded,
     NotAwarded,
     OpeningBid,
+    PeekDeclined,
     Peeked,
     SaleOpened,
     SecretBid,
@@ -183,6 +184,8 @@ def game_text(game: Game) -> str:
             lines.append(f"  zero bids: {_seats(event.seats)}{scoring}")
         elif isinstance(event, Peeked):
             lines.append(f"  seat {event.seat} peeks at the amount of sale {event.sale + 1}")
+        elif isinstance(event, PeekDeclined):
+            lines.append(f"  seat {event.seat} declines to peek at sale {event.sale + 1}")
     flush()
     if game.is_over:
         lines += ["", str(game.result())]
@@ -254,12 +257,9 @@ class TerminalPlayer:
     def play(self) -> Game:
         """Play to the end of the game; returns the finished game."""
         self.say(_HELP)
-        peeks_asked = -1  # the sale whose peek window was last offered
         while not self.game.is_over:
             game = self.game
-            # the peek window is open between an award and the next opening bid
-            if game.phase is Phase.OPENING and peeks_asked != game.sale:
-                peeks_asked = game.sale
+            if game.phase is Phase.PEEKING:  # the seats in to_act answer the peek
                 self.peek_window()
                 continue
             self.tell_finished_sales()
@@ -279,23 +279,19 @@ class TerminalPlayer:
         return self.game
 
     def peek_window(self) -> None:
-        """Every seat that may peek at the sale just awarded decides, from the same state."""
+        """Every seat in the peek window (``to_act``) peeks or declines, from the same state."""
         start = self.game
-        for seat in range(start.players):
-            if not start.can_peek(seat):
-                continue
+        for seat in sorted(start.to_act):
             agent = self.agents[seat]
+            view = start.view(seat)
+            wants = self.ask_peek(view) if agent is None else agent.wants_peek(view)
+            if not wants:
+                self.game = self.game.decline_peek(seat)
+                continue
+            self.game = self.game.peek(seat)
             if agent is None:
-                wants = self.ask_peek(start.view(seat))
-            else:
-                wants = agent.wants_peek(start.view(seat))
-            if wants:
-                self.game = self.game.peek(seat)
-                if agent is None:
-                    last = self.game.view(seat).history[-1]
-                    self.say(
-                        f"You peeked: seat {last.winner} paid {last.amount} for {last.company}."
-                    )
+                last = self.game.view(seat).history[-1]
+                self.say(f"You peeked: seat {last.winner} paid {last.amount} for {last.company}.")
 
     def ask_peek(self, view: PlayerView) -> bool:
         """Ask whether to use a peek; yes or no."""

@@ -47,6 +47,7 @@ from qe_rules.reports import GENERATED_NOTE
 from qe_rules.rulesets import Category, RuleSet, TieFallback, get_ruleset
 from qe_rules.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.scoring import PlayerRecord
+from qe_rules.views import Phase
 
 __all__ = ["Example", "Finding", "Verdict", "VerificationReport", "verify"]
 
@@ -666,6 +667,13 @@ def _last_tile_check(rules: RuleSet, players: int) -> Iterator[Finding]:
 # --------------------------------------------------------------------------- whole games
 
 
+def _past_peeks(game: Game) -> Game:
+    """``game`` after its peek window, if one is open: every seat in it declines."""
+    while game.phase is Phase.PEEKING:
+        game = game.decline_peek(min(game.to_act))
+    return game
+
+
 def _simple_price(rules: RuleSet) -> int:
     """The smallest amount that wins a sale when everyone else bids the minimum."""
     return max(rules.min_opening_bid, rules.min_secret_bid + 1)
@@ -685,6 +693,7 @@ def _scripted_game(
     game = _base_game(rules, players)
     try:
         for step in plan:
+            game = _past_peeks(game)
             sale = game.sale
             if step is None:
                 for seat in sorted(game.to_act):
@@ -781,6 +790,7 @@ def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
         game = new_game(rules, players, seed=f"{rules.id}-{players}-{index}")
         rebids = 0
         while not game.is_over and rebids < 200:
+            game = _past_peeks(game)
             for seat in sorted(game.to_act):
                 limits = game.bid_limits(seat)
                 assert limits is not None

@@ -228,33 +228,55 @@ def test_five_player_peek():
     game = qe.new_game("en", 5, seed=11)
     assert not game.can_peek(1)  # nothing sold yet
     game = play(game, (0, 3), (1, 7), (2, 1), (3, 0), (4, 2))
+    # the peek window: every seat that may peek is to act, and nobody bids
+    assert game.phase is Phase.PEEKING and game.to_act == {2, 3, 4}
+    assert game.sale == 1 and game.auctioneer == 1 and game.bid_limits(1) is None
     assert not game.can_peek(0) and not game.can_peek(1)  # auctioneer, winner
     with pytest.raises(qe.IllegalAction, match="ran sale 0"):
         game.peek(0)
     with pytest.raises(qe.IllegalAction, match="won sale 0"):
-        game.peek(1)
+        game.decline_peek(1)
+    with pytest.raises(qe.IllegalAction, match="waits until seats 2, 3, 4 answer the peek"):
+        game.bid(1, 4)
+    with pytest.raises(qe.IllegalAction, match="waits until"):
+        game.bid(2, 4)  # a seat in the window does not bid either
     assert game.view(2).history[0].amount is None
+    assert game.view(2).can_peek and not game.view(2).to_bid and game.view(2).limits is None
     peeked = game.peek(2)
     assert peeked.view(2).history[0].amount == 7 and peeked.view(2).history[0].peeked
     assert peeked.view(2).peeks_used == (0, 0, 1, 0, 0) == peeked.view(3).peeks_used
     assert peeked.view(3).history[0].amount is None
+    assert peeked.to_act == {3, 4} and not peeked.view(2).can_peek
     with pytest.raises(qe.IllegalAction, match="already seen"):
         peeked.peek(2)
-    after = peeked.bid(1, 4)  # the next opening bid closes the window
+    declined = peeked.decline_peek(4)
+    assert declined.to_act == {3} and declined.last_events == (qe.PeekDeclined(0, 4),)
+    with pytest.raises(qe.IllegalAction, match="seat 4 has declined to peek at sale 0"):
+        declined.peek(4)
+    closed = declined.decline_peek(3)  # the last answer closes the window
+    assert closed.phase is Phase.OPENING and closed.to_act == {1}
+    after = closed.bid(1, 4)
     with pytest.raises(qe.IllegalAction, match="nothing to peek at"):
         after.peek(3)
+    assert [m.kind for m in after.moves()[5:]] == ["peek", "decline-peek", "decline-peek", "bid"]
     assert not qe.new_game("en", 4, seed=1).can_peek(1)
     with pytest.raises(qe.IllegalAction, match="en-early has no peek"):
         qe.new_game("en-early", 5, seed=1).peek(1)
+    with pytest.raises(qe.IllegalAction, match="en-early has no peek"):
+        qe.new_game("en-early", 5, seed=1).verify_decline_peek(1)
 
 
 def test_peek_used_up_and_public_amounts():
     game = qe.new_game("en", 5, seed=11)
     game = play(game, (0, 3), (1, 7), (2, 1), (3, 0), (4, 2)).peek(2)
+    game = game.decline_peek(3).decline_peek(4)
     game = play(game, (1, 3), (2, 1), (3, 9), (4, 0), (0, 2))
+    assert game.to_act == {0, 4}  # seat 2 has used its peek: it is not asked
     with pytest.raises(qe.IllegalAction, match="used its peek"):
         game.peek(2)
+    game = game.decline_peek(0).decline_peek(4)
     game = play(game, (2, 9), (3, 1), (4, 0), (0, 2), (1, 3))  # the auctioneer wins
+    assert game.phase is Phase.OPENING  # a public amount opens no window
     with pytest.raises(qe.IllegalAction, match="public"):
         game.peek(4)
 
@@ -328,10 +350,16 @@ class GameMachine(RuleBasedStateMachine):
                 before.bid(seat, amount)
             with pytest.raises(qe.RulesError):
                 before.verify_bid(seat, amount)
-        else:
+        elif kind == "peek":
             assert not before.can_peek(seat)
             with pytest.raises(qe.RulesError):
                 before.peek(seat)
+        else:
+            assert not before.can_decline_peek(seat)
+            with pytest.raises(qe.RulesError):
+                before.decline_peek(seat)
+            with pytest.raises(qe.RulesError):
+                before.verify_decline_peek(seat)
         assert self.game is before and before == qe.replay(record)
         assert before.to_record() == record
 

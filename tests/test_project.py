@@ -17,6 +17,7 @@ MODULE_ORDER = [
     "limits",
     "intervals",
     "_text",
+    "_reading",
     "_frozen",
     "_toml",
     "components",

@@ -50,14 +50,58 @@ def test_games_under_random_rule_sets_round_trip(rules, data):
 def test_builtin_rule_sets_are_written_as_ids():
     record = qe.new_game("de", 3, seed=1).to_record()
     assert record["ruleset"] == "de"
-    assert record["format"] == "qe-rules/game" and record["version"] == 1
+    assert record["format"] == "qe-rules/game" and record["version"] == 2
     assert record["moves"] == []
 
 
-def test_games_pickle_and_copy_by_their_record():
+def test_games_pickle_and_copy():
     game = qe.new_game("en", 5, seed=2).bid(0, 3)
     assert pickle.loads(pickle.dumps(game)) == game
     assert copy.deepcopy(game) == game
+
+
+def late_five_player_game():
+    game = qe.new_game("en", 5, seed=9)
+    while game.sale < 12:
+        for seat in sorted(game.to_act):
+            if game.phase is qe.Phase.PEEKING:
+                game = game.peek(seat) if seat % 2 else game.decline_peek(seat)
+            else:
+                game = game.bid(seat, game.bid_limits(seat).legal(1 + (seat + game.sale) % 5))
+    return game
+
+
+def test_copies_are_the_game_itself_and_pickles_hold_its_state(monkeypatch):
+    game = late_five_player_game()
+    assert copy.copy(game) is game and copy.deepcopy(game) is game
+    assert copy.deepcopy({"game": game, "games": [game]})["games"][0] is game
+    game.view(2), game.public_view(), game.result if game.is_over else None  # fill caches
+    monkeypatch.setattr(qe.engine, "replay", None)  # a pickle does not replay the game
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        loaded = pickle.loads(pickle.dumps(game, protocol=protocol))
+        assert loaded == game and hash(loaded) == hash(game)
+        assert loaded.events == game.events and loaded.moves() == game.moves()
+        assert loaded.views() == game.views() and loaded.public_view() == game.public_view()
+        assert loaded.to_act == game.to_act and loaded.phase is game.phase
+        # the copy plays on exactly as the game does
+        seat = min(game.to_act)
+        move = (
+            qe.Move("peek", seat)
+            if game.phase is qe.Phase.PEEKING
+            else qe.Move("bid", seat, game.bid_limits(seat).minimum)
+        )
+        assert loaded.apply(move) == game.apply(move)
+        with pytest.raises(AttributeError):
+            loaded._sale = None
+
+
+def test_a_pickle_of_a_long_game_needs_no_deep_recursion():
+    endless = attrs.evolve(qe.get_ruleset("en"), id="en-endless", tie_fallback=qe.TieFallback.NONE)
+    game = qe.new_game(endless, 4, seed=1).bid(0, 1)
+    for _ in range(3000):  # tied rebids, one move each
+        game = game.bid_many(dict.fromkeys(game.to_act, 5))
+    assert len(game.events) > 9000
+    assert pickle.loads(pickle.dumps(game)) == game
 
 
 def test_a_failing_move_is_named():
@@ -76,7 +120,8 @@ def test_a_failing_move_is_named():
         (lambda r: r.pop("deck"), "lacks deck"),
         (lambda r: r.update(extra=1), "unknown keys"),
         (lambda r: r.update(format="chess"), "'format' must be"),
-        (lambda r: r.update(version=2), "record version 1"),
+        (lambda r: r.update(version=3), "record versions 1, 2, got 3"),
+        (lambda r: r.update(version=True), "record versions 1, 2, got True"),
         (lambda r: r.update(ruleset="fr"), "unknown rule set 'fr'"),
         (lambda r: r.update(ruleset={"id": "x"}), "'ruleset'"),
         (lambda r: r.update(players="4"), "'players' must be a whole number"),
@@ -87,7 +132,7 @@ def test_a_failing_move_is_named():
         (lambda r: r.update(first_auctioneer=True), "'first_auctioneer' must be"),
         (lambda r: r.update(moves={}), "'moves' must be a list"),
         (lambda r: r["moves"].append([]), "move 0 must be an object"),
-        (lambda r: r["moves"].append({"move": "pass", "seat": 0}), "'bid' or 'peek'"),
+        (lambda r: r["moves"].append({"move": "pass", "seat": 0}), "'bid', 'peek', 'decline-peek'"),
         (lambda r: r["moves"].append({"move": "bid", "seat": 0}), "exactly the keys"),
         (lambda r: r["moves"].append({"move": "bid", "seat": 0, "amount": 1.5}), "amount"),
         (lambda r: r["moves"].append({"move": "peek", "seat": 1}), "move 0 .*nothing to peek"),

@@ -1,12 +1,15 @@
-"""Hidden information: a seat's view shows what that seat may know, and nothing else.
+"""Hidden information: a seat's view and event stream show what that seat may know, and
+nothing else; a spectator's public view and event stream show what is public.
 
-Non-interference: two games that differ only in something seat S may not know must give S
-identical views (as JSON), at every step.
+Non-interference: two games that differ only in something a watcher (seat S, or a
+spectator) may not know must give that watcher identical views and identical event
+streams (as JSON), at every step.
 """
 
 import json
 import random
 
+import pytest
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 from support import (
@@ -19,20 +22,42 @@ from support import (
 )
 
 import qe_rules as qe
-from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
+from qe_rules import (
+    Awarded,
+    NotAwarded,
+    OpeningBid,
+    PeekDeclined,
+    Peeked,
+    SecretBid,
+    Tie,
+    ZeroBids,
+)
 from qe_rules import strategies as qst
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
-def views_along(record, seat, *, stop_at_end=True):
-    """``view(seat).to_dict()`` after setup and after every move of the record."""
-    views = []
+def knowledge(game, watcher):
+    """What ``watcher`` knows of ``game`` as JSON: ``view(seat)`` and ``events_for(seat)``,
+    or for a spectator (``None``) ``public_view()`` and ``public_events()``."""
+    if watcher is None:
+        return game.public_view().to_dict(), [e.to_dict() for e in game.public_events()]
+    return game.view(watcher).to_dict(), [e.to_dict() for e in game.events_for(watcher)]
+
+
+def views_along(record, watcher, *, stop_at_end=True):
+    """What ``watcher`` knows after setup and after every move of the record."""
+    known = []
     for game in states(record):
         if stop_at_end and game.is_over:
             break
-        views.append(game.view(seat).to_dict())
-    return views
+        known.append(knowledge(game, watcher))
+    return known
+
+
+def watchers(players):
+    """A seat, or a spectator (``None``)."""
+    return st.sampled_from([None, *range(players)])
 
 
 def with_amount(record, index, amount):
@@ -48,7 +73,8 @@ def with_amount(record, index, amount):
 
 
 def move_events(game):
-    return [e for e in game.events if isinstance(e, OpeningBid | SecretBid | Peeked)]
+    """The events that are moves, one per move of the record, in order."""
+    return [e for e in game.events if isinstance(e, OpeningBid | SecretBid | Peeked | PeekDeclined)]
 
 
 def public_outcome(game, sale):
@@ -128,32 +154,31 @@ def test_a_tied_seat_learns_who_is_tied():
 @given(qst.games(), st.data())
 @SETTINGS
 def test_other_tokens_do_not_change_a_view(game, data):
-    seat = data.draw(st.integers(0, game.players - 1))
-    changed = with_other_tokens(game, seat, data)
-    assert views_along(game.to_record(), seat) == views_along(changed, seat)
+    watcher = data.draw(watchers(game.players))
+    changed = with_other_tokens(game, watcher, data)
+    assert views_along(game.to_record(), watcher) == views_along(changed, watcher)
 
 
 @given(qst.games(), st.data())
 @SETTINGS
 def test_the_order_of_unrevealed_tiles_does_not_change_a_view(game, data):
     short, changed = with_hidden_tiles_reordered(game, data)
-    seat = data.draw(st.integers(0, game.players - 1))
-    assert views_along(short, seat) == views_along(changed, seat)
+    watcher = data.draw(watchers(game.players))
+    assert views_along(short, watcher) == views_along(changed, watcher)
 
 
 @given(qst.games(finished=True), st.data())
 @SETTINGS
 def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(game, data):
     record = game.to_record()
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     opened = {e.sale: e.auctioneer for e in game.events if hasattr(e, "auctioneer")}
     winners = {e.sale: e.seat for e in game.events if isinstance(e, Awarded)}
     candidates = [
         (index, event)
         for index, event in enumerate(move_events(game))
         if isinstance(event, SecretBid)
-        and event.seat != seat
-        and opened.get(event.sale) != seat
+        and (watcher is None or (event.seat != watcher and opened.get(event.sale) != watcher))
         and winners.get(event.sale) != event.seat
         and event.amount > 0
     ]
@@ -162,8 +187,8 @@ def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(ga
     amount = data.draw(st.integers(1, 40).filter(lambda a: a != event.amount))
     changed, other = with_amount(record, index, amount)
     assume(public_outcome(other, event.sale) == public_outcome(game, event.sale))
-    assert views_along(record, seat, stop_at_end=False) == views_along(
-        changed, seat, stop_at_end=False
+    assert views_along(record, watcher, stop_at_end=False) == views_along(
+        changed, watcher, stop_at_end=False
     )
 
 
@@ -171,17 +196,16 @@ def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(ga
 @SETTINGS
 def test_a_winning_amount_the_seat_may_not_see_does_not_change_its_view(game, data):
     record = game.to_record()
-    seat = data.draw(st.integers(0, game.players - 1))
+    watcher = data.draw(watchers(game.players))
     opened = {e.sale: e.auctioneer for e in game.events if hasattr(e, "auctioneer")}
-    peeked = {e.sale for e in game.events if isinstance(e, Peeked) and e.seat == seat}
+    peeked = {e.sale for e in game.events if isinstance(e, Peeked) and e.seat == watcher}
     events = move_events(game)
     awards = [
         e
         for e in game.events
         if isinstance(e, Awarded)
         and not e.public
-        and e.seat != seat
-        and opened.get(e.sale) != seat
+        and (watcher is None or (e.seat != watcher and opened.get(e.sale) != watcher))
         and e.sale not in peeked
         and not e.fallback
     ]
@@ -195,7 +219,7 @@ def test_a_winning_amount_the_seat_may_not_see_does_not_change_its_view(game, da
     raised = award.amount + data.draw(st.integers(1, 30))
     changed, other = with_amount(record, index, raised)
     assume(public_outcome(other, award.sale) == public_outcome(game, award.sale))
-    assert views_along(record, seat) == views_along(changed, seat)
+    assert views_along(record, watcher) == views_along(changed, watcher)
 
 
 def test_non_interference_on_a_fixed_game():
@@ -226,3 +250,113 @@ def test_non_interference_on_a_fixed_game():
     )
     # and the auctioneer of sale 0 does see the change
     assert views_along(record, 0) != views_along(changed, 0)
+    # and a spectator sees no more than the watcher
+    assert views_along(record, None, stop_at_end=False) == views_along(
+        changed, None, stop_at_end=False
+    )
+
+
+# ----------------------------------------------------------------- spectators and streams
+
+
+def five_player_sale():
+    """Sale 0 of a 5-player game (seat 0 runs it, seat 1 wins it for 7), then seat 2
+    peeks and seats 3 and 4 decline."""
+    game = qe.new_game("en", 5, seed=11)
+    for seat, amount in [(0, 3), (1, 7), (2, 1), (3, 0), (4, 2)]:
+        game = game.bid(seat, amount)
+    return game.peek(2).decline_peek(3).decline_peek(4)
+
+
+def amounts(events, kind):
+    return [(e.seat, e.amount) for e in events if isinstance(e, kind)]
+
+
+def test_each_stream_shows_what_its_seat_may_know():
+    game = five_player_sale()
+    referee = game.events
+    assert amounts(referee, SecretBid) == [(1, 7), (2, 1), (3, 0), (4, 2)]
+    # the auctioneer sees every bid, the bidders their own, the spectator none
+    assert amounts(game.events_for(0), SecretBid) == [(1, 7), (2, 1), (3, 0), (4, 2)]
+    assert amounts(game.events_for(3), SecretBid) == [(1, None), (2, None), (3, 0), (4, None)]
+    assert amounts(game.public_events(), SecretBid) == [(s, None) for s in (1, 2, 3, 4)]
+    # the winning amount: the winner, the auctioneer and (by its peek) seat 2
+    assert [amounts(game.events_for(s), Awarded) for s in range(5)] == [
+        [(1, 7)],
+        [(1, 7)],
+        [(1, None)],
+        [(1, None)],
+        [(1, None)],
+    ]
+    assert amounts(game.events_for(2), Peeked) == [(2, 7)]
+    assert amounts(game.events_for(3), Peeked) == [(2, None)]
+    assert amounts(game.public_events(), Peeked) == [(2, None)]
+    assert amounts(game.public_events(), OpeningBid) == [(0, 3)]
+    # the public events are the same in every stream, in the same order
+    for stream in (game.public_events(), *(game.events_for(s) for s in range(5))):
+        assert [type(e) for e in stream] == [type(e) for e in referee]
+        assert [e for e in stream if isinstance(e, PeekDeclined | ZeroBids | Tie)] == [
+            e for e in referee if isinstance(e, PeekDeclined | ZeroBids | Tie)
+        ]
+
+
+def test_the_auctioneer_gets_the_bids_when_the_bidding_round_is_complete():
+    game = qe.new_game("en", 4, seed=3).bid(0, 2).bid(1, 5)
+    assert amounts(game.events_for(0), SecretBid) == []  # the round is still open
+    assert amounts(game.events_for(2), SecretBid) == [(1, None)]
+    game = game.bid(2, 5).bid(3, 1)  # a tie between seats 1 and 2
+    stream = game.events_for(0)
+    assert amounts(stream, SecretBid) == [(1, 5), (2, 5), (3, 1)]
+    assert isinstance(stream[-1], Tie)
+    tied = game
+    game = game.bid(2, 7)
+    assert game.events_for(0) == tied.events_for(0)  # the rebid round is open
+    assert amounts(game.events_for(2), SecretBid)[-1:] == [(2, 7)]
+    game = game.bid(1, 6)
+    assert amounts(game.events_for(0), SecretBid)[-2:] == [(2, 7), (1, 6)]
+    assert amounts(game.events_for(0), Awarded) == [(2, 7)]
+    assert amounts(game.events_for(3), Awarded) == [(2, None)]
+
+
+def test_the_public_view_is_the_public_part_of_every_view():
+    public_fields = qe.PublicView._fields[:-1]
+    assert qe.PlayerView._fields[: len(public_fields)] == public_fields
+    for name in (*public_fields, "history"):
+        assert qe.PublicView.__annotations__[name] == qe.PlayerView.__annotations__[name]
+    game = five_player_sale()
+    public = game.public_view()
+    assert public.history[0].amount is None and public.history[0].my_bids == ()
+    assert public.history[0].winner == 1 and public.history[0].zero_bidders == (3,)
+    for seat in range(5):
+        view = game.view(seat)
+        assert tuple(getattr(view, name) for name in public._fields[:-1]) == public[:-1]
+    with pytest.raises(qe.InvalidArgument):
+        game.events_for(5)
+
+
+@given(qst.games(), st.data())
+@SETTINGS
+def test_streams_and_views_follow_the_same_rules(game, data):
+    """The amounts a seat's stream shows are those its view shows; a spectator's are
+    the public ones; the public view holds the public fields of every view."""
+    seat = data.draw(st.integers(0, game.players - 1))
+    view, stream = game.view(seat), game.events_for(seat)
+    known = {e.sale: e.amount for e in stream if isinstance(e, Awarded)}
+    for e in stream:
+        if isinstance(e, Peeked) and e.seat == seat:
+            known[e.sale] = e.amount
+    assert known == {s.sale: s.amount for s in view.history if s.winner is not None}
+    own = [e.amount for e in stream if isinstance(e, SecretBid | OpeningBid) and e.seat == seat]
+    assert own == [a for s in view.history for a in s.my_bids] + list(view.my_bids)
+    ran = [s for s in view.history if s.bids]
+    seen = {(e.sale, e.seat, e.amount) for e in stream if isinstance(e, SecretBid | OpeningBid)}
+    for sale in ran:  # every bid of a sale the seat ran is in its stream
+        assert {(sale.sale, who, amount) for rnd in sale.bids for who, amount in rnd} <= seen
+    public = game.public_view()
+    assert tuple(getattr(view, name) for name in public._fields[:-1]) == public[:-1]
+    spectator = {e.sale: e.amount for e in game.public_events() if isinstance(e, Awarded)}
+    assert spectator == {s.sale: s.amount for s in public.history if s.winner is not None}
+    assert all(e.amount is None for e in game.public_events() if isinstance(e, SecretBid))
+    assert is_json(public.to_dict(), floats=False)
+    assert not any(isinstance(obj, INTERNAL) for obj in reachable(public))
+    assert not any(isinstance(obj, INTERNAL) for obj in reachable(stream))
