@@ -40,6 +40,7 @@ MODULE_ORDER = [
     "plot",
     "terminal",
     "strategies",
+    "web",
     "cli",
 ]
 
