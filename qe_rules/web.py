@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Final
+from urllib.parse import parse_qsl
 
 import attrs
 from starlette.applications import Starlette
@@ -209,7 +210,8 @@ class TableServer:
     def __init__(self, database: str, *, bot_delay: float = 0.0) -> None:
         self.database = database
         self.bot_delay = bot_delay
-        self.connection = sqlite3.connect(database, isolation_level=None)
+        # One event loop uses the connection; other threads (tests, tools) may read it.
+        self.connection = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         self.connection.execute(_SCHEMA)
@@ -409,8 +411,14 @@ async def _body(request: Request) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise InvalidArgument("the request body must be a JSON object")
         return data
-    form = await request.form()
-    return {key: value for key, value in form.items() if isinstance(value, str)}
+    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        try:
+            return dict(parse_qsl(raw.decode("utf-8"), max_num_fields=64))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise InvalidArgument(f"the form is malformed: {error}") from None
+    if not raw:
+        return {}
+    raise InvalidArgument("send a JSON object (Content-Type: application/json) or a form")
 
 
 def create_app(
