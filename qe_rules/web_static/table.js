@@ -12,7 +12,10 @@ function seatList(seats) {
 }
 
 function describe(view) {
-  if (view.phase === "over") return "The game is over.";
+  if (view.phase === "over") {
+    const winners = view.result.winners.map((s) => `seat ${s}`).join(" and ");
+    return `The game is over: ${winners || "nobody"} won.`;
+  }
   const waiting = `Waiting for ${seatList(view.to_act)}.`;
   if (mode !== "seat") return waiting;
   if (view.can_peek) return "You may peek at the amount just paid.";
@@ -27,6 +30,7 @@ function describe(view) {
 function draw(payload) {
   if (payload.version <= shown) return;
   shown = payload.version;
+  document.body.dataset.version = String(payload.version);
   const view = payload.view;
   $("picture").innerHTML = payload.picture;
   const who = mode === "seat" ? `seat ${view.seat}` : "spectator";
