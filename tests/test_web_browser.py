@@ -68,7 +68,10 @@ def _screenshot(page, name):
 
 
 def _at_version(page, version):
-    page.wait_for_function(f"Number(document.body.dataset.version) >= {version}", timeout=20_000)
+    # Polled by timer: pages in the background get no animation frames.
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {version}", polling=50, timeout=20_000
+    )
 
 
 def test_a_person_plays_three_players_against_two_agents_to_the_end(tmp_path, browser):
@@ -114,7 +117,7 @@ def test_a_person_plays_three_players_against_two_agents_to_the_end(tmp_path, br
         _screenshot(page, "seat-3-players-over.png")
         with page.expect_download() as download:
             page.click("#record")
-        record = json.loads(open(download.value.path(), encoding="utf-8").read())
+        record = json.loads(download.value.path().read_text(encoding="utf-8"))
         assert qe.replay(record) == table.game
         assert bids >= 16
 
@@ -142,6 +145,7 @@ def test_four_people_play_to_the_end_and_no_page_shows_another_seats_secret(tmp_
             game = table.game
             seat = min(game.to_act)
             page = pages[seat]
+            page.bring_to_front()  # a page in the background gets no animation frames
             page.wait_for_selector("#bid:not([hidden])")
             counter += 1
             amount = 500_000 + 1000 * seat + counter
@@ -169,8 +173,10 @@ def test_four_people_play_to_the_end_and_no_page_shows_another_seats_secret(tmp_
                 _screenshot(pages[1], "seat-4-players.png")
                 _screenshot(watcher, "spectator-4-players.png")
         for page in pages:
+            page.bring_to_front()
             page.wait_for_selector("#download:not([hidden])")
             assert page.inner_text("#status").startswith("The game is over")
+        watcher.bring_to_front()
         watcher.wait_for_selector("#download:not([hidden])")
         _screenshot(pages[2], "seat-4-players-over.png")
         assert counter >= 16 * 4
