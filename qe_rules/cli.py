@@ -465,9 +465,12 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    _ruleset_arg(args.ruleset)
-    if args.players not in (3, 4, 5):
-        raise _InputError(f"--players must be 3, 4 or 5, got {args.players}")
+    rules = _ruleset_arg(args.ruleset)
+    if args.players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise _InputError(
+            f"--players: {rules.id} is played by {counts} players, not {args.players}"
+        )
     try:
         from qe_rules import web
     except ImportError as error:  # the optional extra is missing

@@ -59,7 +59,7 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.rulesets import RULESETS
+from qe_rules.rulesets import RULESETS, get_ruleset
 from qe_rules.views import Phase, PlayerView, PublicView
 
 __all__ = [
@@ -162,6 +162,12 @@ def public_payload(view: PublicView, events: Sequence[Event], *, version: int) -
 
 
 # --------------------------------------------------------------------------- tables
+
+
+def _shown(value: object) -> str:
+    """A value from a request, for an error message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _token() -> str:
@@ -270,10 +276,11 @@ class TableServer:
         name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong."""
         if not isinstance(ruleset, str) or ruleset not in RULESETS:
             raise InvalidArgument(
-                f"unknown rule set {str(ruleset)[:40]!r}; rule sets are {', '.join(RULESETS)}"
+                f"unknown rule set {_shown(ruleset)}; rule sets are {', '.join(RULESETS)}"
             )
-        if type(players) is not int or players not in (3, 4, 5):
-            raise InvalidArgument(f"players must be 3, 4 or 5, got {str(players)[:40]!r}")
+        rules = get_ruleset(ruleset)
+        if players not in rules.player_counts:
+            new_game(rules, players)  # raises the engine's message
         kinds = list(kinds)
         if len(kinds) != players:
             raise InvalidArgument(f"give one seat kind per player ({players}), got {len(kinds)}")
@@ -281,11 +288,11 @@ class TableServer:
         for seat, kind in enumerate(kinds):
             if kind not in allowed:
                 raise InvalidArgument(
-                    f"seat {seat}: {str(kind)[:40]!r} is not a seat kind; "
+                    f"seat {seat}: {_shown(kind)} is not a seat kind; "
                     f"kinds are {', '.join(allowed)}"
                 )
         seed = secrets.randbits(31)
-        game = new_game(ruleset, players, seed=seed)
+        game = new_game(rules, players, seed=seed)
         table = Table(
             id=_token(),
             host=_token(),
@@ -317,7 +324,7 @@ class TableServer:
         if action == "bid":
             if type(amount) is not int:
                 raise InvalidArgument(
-                    f"a bid is a whole number from 0 to {MAX_BID}, got {str(amount)[:40]!r}"
+                    f"a bid is a whole number from 0 to {MAX_BID}, got {_shown(amount)}"
                 )
             if not 0 <= amount <= MAX_BID:
                 raise InvalidArgument(f"a bid is a whole number from 0 to {MAX_BID}, got {amount}")

@@ -174,7 +174,10 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
         tables = len(server.tables)
         for body, words in [
             ({"ruleset": "xx", "players": 3, "seats": ["person"] * 3}, "unknown rule set"),
-            ({"ruleset": "en", "players": 7, "seats": ["person"] * 7}, "players must be 3, 4 or 5"),
+            (
+                {"ruleset": "en", "players": 7, "seats": ["person"] * 7},
+                "en is played by 3, 4, 5 players, not 7",
+            ),
             ({"ruleset": "en", "players": 3, "seats": ["person"] * 2}, "one seat kind per player"),
             (
                 {"ruleset": "en", "players": 3, "seats": ["person", "god", "zero"]},
@@ -251,4 +254,6 @@ def test_the_serve_command_explains_its_options(capsys):
     from qe_rules.cli import main
 
     assert main(["serve", "--players", "6"]) == 2
-    assert "--players must be 3, 4 or 5" in capsys.readouterr().err
+    assert "--players: en is played by 3, 4, 5 players, not 6" in capsys.readouterr().err
+    assert main(["serve", "--ruleset", "xx"]) == 2
+    assert "xx" in capsys.readouterr().err
