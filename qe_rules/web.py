@@ -3,15 +3,14 @@
 Needs the optional extra ``[web]`` (Starlette and uvicorn). A host creates a table (rule
 set, player count, and for each seat a person or a built-in agent) and receives one
 private link per seat, each an unguessable token, and a spectator link. A seat's page
-receives only what is derived from that seat's view and event stream
-(:func:`seat_payload`); a spectator's only what is derived from the public view
-(:func:`public_payload`). Pages update live over server-sent events. Tables are stored in
-SQLite as game records, so a restarted server carries on with them.
+receives only what is made from that seat's view and event stream, and a spectator's only
+what is made from the public view (:func:`payload`). Pages update live over server-sent
+events. Tables are stored in SQLite as game records, so a restarted server carries on
+with them.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
->>> payload = seat_payload(game.view(2), game.events_for(2), version=0)
->>> sorted(payload)
+>>> sorted(payload(game.view(2), game.events_for(2), version=0))
 ['log', 'picture', 'record', 'version', 'view']
 """
 
@@ -68,8 +67,7 @@ __all__ = [
     "TableServer",
     "create_app",
     "event_line",
-    "public_payload",
-    "seat_payload",
+    "payload",
     "serve",
 ]
 
@@ -133,25 +131,16 @@ def event_line(event: Event) -> str:
     return str(event)
 
 
-def seat_payload(view: PlayerView, events: Sequence[Event], *, version: int) -> dict[str, Any]:
-    """Everything the server sends a seat's page: the view as JSON, the seat's event stream
-    as lines of text, the picture of the view, and (at the end) the record's address.
+def payload(
+    view: PlayerView | PublicView, events: Sequence[Event], *, version: int
+) -> dict[str, Any]:
+    """Everything the server sends a page: the view as JSON, the event stream as lines of
+    text, the picture of the view, and whether the record may be downloaded (at the end).
 
-    It is made from ``view`` and ``events`` (``game.view(seat)``, ``game.events_for(seat)``)
-    alone, so it holds nothing the seat may not know.
+    A seat's page gets ``payload(game.view(seat), game.events_for(seat))``, a spectator's
+    ``payload(game.public_view(), game.public_events())``: made from these alone, it
+    holds nothing the watcher may not know.
     """
-    return {
-        "version": version,
-        "view": view.to_dict(),
-        "log": [event_line(event) for event in events],
-        "picture": svg.view(view),
-        "record": view.is_over,
-    }
-
-
-def public_payload(view: PublicView, events: Sequence[Event], *, version: int) -> dict[str, Any]:
-    """What the server sends a spectator: made from ``game.public_view()`` and
-    ``game.public_events()`` alone."""
     return {
         "version": version,
         "view": view.to_dict(),
@@ -386,8 +375,8 @@ async def _stream(table: Table, render: Callable[[], dict[str, Any]]) -> AsyncIt
     """Server-sent events: the payload now, then after every move until the game ends."""
     while True:
         changed = table.changed
-        payload = render()
-        yield f"id: {payload['version']}\nevent: state\ndata: {json.dumps(payload)}\n\n"
+        data = render()
+        yield f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
         if table.game.is_over:
             return
         while not changed.is_set():
@@ -407,9 +396,13 @@ def _events(table: Table, render: Callable[[], dict[str, Any]]) -> StreamingResp
 
 async def _body(request: Request) -> dict[str, Any]:
     """A request's JSON object, or its form fields; raises InvalidArgument."""
-    raw = await request.body()
-    if len(raw) > MAX_TEXT_LENGTH:
-        raise InvalidArgument(f"the request body is over {MAX_TEXT_LENGTH} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():  # read no more than the limit
+        size += len(chunk)
+        if size > MAX_TEXT_LENGTH:
+            raise InvalidArgument(f"the request body is over {MAX_TEXT_LENGTH} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
             data = json.loads(raw) if raw else {}
@@ -445,14 +438,14 @@ def create_app(
     def seat_render(table: Table, seat: int) -> Callable[[], dict[str, Any]]:
         def render() -> dict[str, Any]:
             game = table.game
-            return seat_payload(game.view(seat), game.events_for(seat), version=table.version)
+            return payload(game.view(seat), game.events_for(seat), version=table.version)
 
         return render
 
     def public_render(table: Table) -> Callable[[], dict[str, Any]]:
         def render() -> dict[str, Any]:
             game = table.game
-            return public_payload(game.public_view(), game.public_events(), version=table.version)
+            return payload(game.public_view(), game.public_events(), version=table.version)
 
         return render
 

@@ -62,7 +62,7 @@ def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, 
             assert response.status_code == 200, response.text
             answer = response.json()
             after = table.game
-            expected = web.seat_payload(
+            expected = web.payload(
                 after.view(seat), after.events_for(seat), version=answer["version"]
             )
             assert answer == json.loads(json.dumps(expected))
@@ -80,12 +80,10 @@ def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, 
             game = game_at(record, payload["version"])
             if seat == players:
                 view = game.public_view()
-                expected = web.public_payload(
-                    view, game.public_events(), version=payload["version"]
-                )
+                expected = web.payload(view, game.public_events(), version=payload["version"])
             else:
                 view = game.view(seat)
-                expected = web.seat_payload(view, game.events_for(seat), version=payload["version"])
+                expected = web.payload(view, game.events_for(seat), version=payload["version"])
             assert payload == json.loads(json.dumps(expected))
             wire = json.dumps(payload)
             known = json.dumps(view.to_dict())

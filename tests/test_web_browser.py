@@ -180,3 +180,42 @@ def test_four_people_play_to_the_end_and_no_page_shows_another_seats_secret(tmp_
         watcher.wait_for_selector("#download:not([hidden])")
         _screenshot(pages[2], "seat-4-players-over.png")
         assert counter >= 16 * 4
+
+
+def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
+    """With 5 players the page asks whether to peek; the answer shows the amount paid."""
+    with live_server(tmp_path / "tables.sqlite3") as (base, server):
+        import httpx
+
+        links = httpx.post(
+            f"{base}/api/tables",
+            json={"ruleset": "en", "players": 5, "seats": ["person", *["value"] * 4]},
+        ).json()
+        table = server.tables[links["table"]]
+        page = browser.new_page()
+        page.goto(base + links["seats"][0])
+        peeked = None
+        while True:
+            page.wait_for_selector(
+                "#bid:not([hidden]), #peek:not([hidden]), #download:not([hidden])"
+            )
+            if page.is_visible("#download"):
+                break
+            version = table.version
+            if page.is_visible("#peek"):
+                if peeked is None:
+                    _screenshot(page, "seat-5-players-peek.png")
+                    sale = table.game.view(0).history[-1]
+                    page.click("#peek-yes")
+                    peeked = sale
+                else:  # one peek a game: the page asks no more after it
+                    page.click("#peek-no")
+            else:
+                page.click("#bid-button")
+            _at_version(page, version + 1)
+        assert peeked is not None
+        amount = table.game.view(0).history[peeked.sale].amount
+        assert amount is not None
+        assert f"sale {peeked.sale + 1}: seat 0 peeks at the amount ({amount})" in page.inner_text(
+            "#log"
+        )

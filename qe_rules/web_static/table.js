@@ -56,7 +56,7 @@ function draw(payload) {
   if (peeking) {
     const last = view.history[view.history.length - 1];
     $("peek-question").textContent =
-      `Peek at what seat ${last.winner} paid for ${last.company}? (once a game)`;
+      `Peek at what seat ${last.winner} paid for ${last.company}?`;
   }
   const log = $("log");
   log.replaceChildren(
