@@ -179,13 +179,6 @@ class Table:
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
     bots: asyncio.Task[None] | None = None  # the agents' moves, while the game waits for them
 
-    def seat_of(self, token: str) -> int | None:
-        """The seat a private token belongs to, if any."""
-        for seat, own in enumerate(self.tokens):
-            if own is not None and secrets.compare_digest(own, token):
-                return seat
-        return None
-
     def bots_to_act(self) -> list[int]:
         """The seats played by agents that the game waits for."""
         return [s for s in sorted(self.game.to_act) if self.agents[s] is not None]
@@ -213,7 +206,6 @@ class TableServer:
         self.tables: dict[str, Table] = {}
         self.hosts: dict[str, Table] = {}
         self.seats: dict[str, tuple[Table, int]] = {}
-        self.move_seconds: list[float] = []  # how long each move took to apply and store
         self.load()
 
     # ----------------------------------------------------------------- storage
@@ -295,12 +287,11 @@ class TableServer:
         self.wake_bots(table)
         return table
 
-    def commit(self, table: Table, game: Game, started: float) -> None:
+    def commit(self, table: Table, game: Game) -> None:
         """Make ``game`` the table's game: store it, then wake the pages."""
         table.game = game
         table.version += 1
         self._store(table)
-        self.move_seconds.append(time.perf_counter() - started)
         woken, table.changed = table.changed, asyncio.Event()
         woken.set()
         self.wake_bots(table)
@@ -308,7 +299,6 @@ class TableServer:
     def move(self, table: Table, seat: int, action: str, amount: Any = None) -> None:
         """A person's move: ``bid`` (with ``amount``), ``peek`` or ``decline-peek``. Raises
         a :class:`~qe_rules.RulesError` and changes nothing when the move is not legal."""
-        started = time.perf_counter()
         game = table.game
         if action == "bid":
             if type(amount) is not int:
@@ -324,7 +314,7 @@ class TableServer:
             after = game.decline_peek(seat)
         else:  # the routes name only the three moves
             raise InvalidArgument(f"unknown move {action!r}; moves are bid, peek, decline-peek")
-        self.commit(table, after, started)
+        self.commit(table, after)
 
     def wake_bots(self, table: Table) -> None:
         """Start the table's agents if the game waits for one of them."""
@@ -343,7 +333,6 @@ class TableServer:
             due = table.bots_to_act()
             if not due:
                 return
-            started = time.perf_counter()
             game = table.game
             seat = due[0]
             agent = table.agents[seat]
@@ -353,7 +342,7 @@ class TableServer:
                 after = game.peek(seat) if agent.wants_peek(view) else game.decline_peek(seat)
             else:
                 after = game.bid(seat, agent.bid(view))
-            self.commit(table, after, started)
+            self.commit(table, after)
 
     def close(self) -> None:
         """Close the database."""
