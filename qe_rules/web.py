@@ -22,7 +22,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Final
@@ -178,6 +178,8 @@ class Table:
     version: int = 0
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
     bots: asyncio.Task[None] | None = None  # the agents' moves, while the game waits for them
+    # The last payload made for each seat (None: the spectators), with its version.
+    rendered: dict[int | None, tuple[int, dict[str, Any]]] = attrs.field(factory=dict)
 
     def bots_to_act(self) -> list[int]:
         """The seats played by agents that the game waits for."""
@@ -360,11 +362,25 @@ def _page(name: str) -> str:
     return (_STATIC / name).read_text(encoding="utf-8")
 
 
-async def _stream(table: Table, render: Callable[[], dict[str, Any]]) -> AsyncIterator[str]:
+def _render(table: Table, seat: int | None) -> dict[str, Any]:
+    """The payload of ``seat``'s page, or the spectators' (``None``), made once a move."""
+    cached = table.rendered.get(seat)
+    if cached is not None and cached[0] == table.version:
+        return cached[1]
+    game = table.game
+    if seat is None:
+        data = payload(game.public_view(), game.public_events(), version=table.version)
+    else:
+        data = payload(game.view(seat), game.events_for(seat), version=table.version)
+    table.rendered[seat] = (table.version, data)
+    return data
+
+
+async def _stream(table: Table, seat: int | None) -> AsyncIterator[str]:
     """Server-sent events: the payload now, then after every move until the game ends."""
     while True:
         changed = table.changed
-        data = render()
+        data = _render(table, seat)
         yield f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
         if table.game.is_over:
             return
@@ -375,9 +391,9 @@ async def _stream(table: Table, render: Callable[[], dict[str, Any]]) -> AsyncIt
                 yield ": keep-alive\n\n"
 
 
-def _events(table: Table, render: Callable[[], dict[str, Any]]) -> StreamingResponse:
+def _events(table: Table, seat: int | None) -> StreamingResponse:
     return StreamingResponse(
-        _stream(table, render),
+        _stream(table, seat),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -423,20 +439,6 @@ def create_app(
 
     def seat_from(request: Request) -> tuple[Table, int] | None:
         return server.seats.get(request.path_params["token"])
-
-    def seat_render(table: Table, seat: int) -> Callable[[], dict[str, Any]]:
-        def render() -> dict[str, Any]:
-            game = table.game
-            return payload(game.view(seat), game.events_for(seat), version=table.version)
-
-        return render
-
-    def public_render(table: Table) -> Callable[[], dict[str, Any]]:
-        def render() -> dict[str, Any]:
-            game = table.game
-            return payload(game.public_view(), game.public_events(), version=table.version)
-
-        return render
 
     async def index(request: Request) -> Response:
         options = "".join(
@@ -503,13 +505,13 @@ def create_app(
         found = seat_from(request)
         if found is None:
             return _error(404, "no seat has this link")
-        return JSONResponse(seat_render(*found)())
+        return JSONResponse(_render(*found))
 
     async def seat_events(request: Request) -> Response:
         found = seat_from(request)
         if found is None:
             return _error(404, "no seat has this link")
-        return _events(found[0], seat_render(*found))
+        return _events(*found)
 
     async def seat_move(request: Request) -> Response:
         found = seat_from(request)
@@ -526,19 +528,19 @@ def create_app(
             server.move(table, seat, request.path_params["move"], amount)
         except RulesError as error:
             return _error(409, str(error))
-        return JSONResponse(seat_render(table, seat)())
+        return JSONResponse(_render(table, seat))
 
     async def public_state(request: Request) -> Response:
         table = server.tables.get(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return JSONResponse(public_render(table)())
+        return JSONResponse(_render(table, None))
 
     async def public_events(request: Request) -> Response:
         table = server.tables.get(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return _events(table, public_render(table))
+        return _events(table, None)
 
     async def record(request: Request) -> Response:
         table = server.tables.get(request.path_params.get("table", ""))
