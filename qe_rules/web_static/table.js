@@ -13,8 +13,10 @@ function seatList(seats) {
 
 function describe(view) {
   if (view.phase === "over") {
-    const winners = view.result.winners.map((s) => `seat ${s}`).join(" and ");
-    return `The game is over: ${winners || "nobody"} won.`;
+    const winners = view.result.winners;
+    if (winners.length === 1) return `The game is over: seat ${winners[0]} won.`;
+    if (winners.length === 0) return "The game is over: nobody won.";
+    return `The game is over: no single winner (${seatList(winners)} are level).`;
   }
   const waiting = `Waiting for ${seatList(view.to_act)}.`;
   if (mode !== "seat") return waiting;
