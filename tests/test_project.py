@@ -39,6 +39,7 @@ MODULE_ORDER = [
     "simulate",
     "plot",
     "terminal",
+    "rl",
     "strategies",
     "cli",
 ]

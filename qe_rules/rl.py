@@ -1,0 +1,285 @@
+"""QE as a PettingZoo AEC environment, for multi-agent reinforcement learning (needs the
+``rl`` extra: pettingzoo, gymnasium, numpy).
+
+Each seat is an agent, ``player_0`` to ``player_{n-1}``. Its observation is a dict: the
+``observation`` of its view (:func:`qe_rules.encode.observation`) and the
+``action_mask`` of the :data:`~qe_rules.encode.ACTIONS` actions
+(:func:`qe_rules.encode.action_mask`, as ``int8``): bids ``0`` to
+:data:`~qe_rules.encode.BID_CAP`, then :data:`~qe_rules.encode.PEEK` and
+:data:`~qe_rules.encode.DECLINE_PEEK` for the 5-player peek window.
+
+Secret bids are simultaneous, and AEC is turn by turn: the seats of one bidding round
+(and of one peek window) are selected one after another, in seat order, and their
+actions are held until the last of them has acted, then placed together. So every seat
+of a round observes the same state, as at the table, and as in
+:func:`~qe_rules.simulate`.
+
+>>> from qe_rules.rl import QEEnv
+>>> env = QEEnv("en", 4)
+>>> env.reset(seed=1)
+>>> env.agent_selection, env.game.to_act
+('player_2', frozenset({2}))
+>>> observation, reward, terminated, truncated, info = env.last()
+>>> observation["observation"].shape, observation["action_mask"][:3].tolist()
+((265,), [0, 1, 1])
+>>> env.step(5)                              # seat 2 opens at 5
+>>> env.agent_selection, sorted(env.game.to_act)
+('player_0', [0, 1, 3])
+
+When the game ends, each winner is rewarded ``1 / len(winners)`` and every other seat
+``0``; every seat is terminated. A rule set without tie fallback can tie forever: a
+sale still tied after ``max_rounds`` bidding rounds truncates every seat (reward 0).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+
+from qe_rules import encode, svg, terminal
+from qe_rules.engine import Game, new_game
+from qe_rules.errors import IllegalAction, InvalidArgument, shown
+from qe_rules.limits import MAX_BID
+from qe_rules.rulesets import RuleSet, get_ruleset
+from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.views import Phase
+
+__all__ = ["OBSERVATION_HIGH", "QEEnv", "agent_name", "env", "seat_of"]
+
+OBSERVATION_HIGH: Final = float(21 * MAX_BID)
+"""The upper bound of every observation number: spends stay below ``21 * MAX_BID``."""
+
+_RENDER_MODES: Final = ("ansi", "svg")
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo name of a seat.
+
+    >>> agent_name(3)
+    'player_3'
+    """
+    return f"player_{seat}"
+
+
+def seat_of(agent: str) -> int:
+    """The seat of a PettingZoo agent name.
+
+    >>> seat_of("player_3")
+    3
+    """
+    prefix, _, number = agent.partition("_")
+    if prefix != "player" or not number.isdigit():
+        raise InvalidArgument(f"an agent is named player_<seat>, got {shown(agent)}")
+    return int(number)
+
+
+def observation_space() -> gymnasium.spaces.Dict:
+    """The space of one seat's observation: the encoding and the action mask."""
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(
+                0.0, OBSERVATION_HIGH, (encode.OBSERVATION_SIZE,), np.float32
+            ),
+            "action_mask": gymnasium.spaces.Box(0, 1, (encode.ACTIONS,), np.int8),
+        }
+    )
+
+
+class Turn:
+    """The actions of one step of the game (a bidding round, an opening bid, a peek
+    window), held until every seat in it has acted, then played together."""
+
+    __slots__ = ("actions", "waiting")
+
+    def __init__(self, game: Game) -> None:
+        self.waiting = sorted(game.to_act)
+        self.actions: dict[int, int] = {}
+
+    def play(self, game: Game) -> Game:
+        """The game after this turn's actions."""
+        if game.phase is Phase.PEEKING:
+            for seat, action in sorted(self.actions.items()):
+                game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
+            return game
+        return game.bid_many(self.actions)
+
+
+class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """QE for ``players`` seats under ``ruleset``, as a PettingZoo ``AECEnv``.
+
+    ``render_mode`` is ``"svg"`` (:func:`qe_rules.svg.view`), ``"ansi"`` (text) or
+    ``None``; :meth:`render` shows the public part of the table, or with ``render_seat``
+    what that seat sees. ``max_rounds`` bounds the bidding rounds of one sale.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "qe_v0",
+        "render_modes": list(_RENDER_MODES),
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        ruleset: RuleSet | str = "en",
+        players: int = 4,
+        *,
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+        max_rounds: int = _ROUNDS_PER_SALE,
+    ) -> None:
+        super().__init__()
+        self.rules = get_ruleset(ruleset)
+        self.players = self.rules._check_players(players)
+        if players > encode.MAX_SEATS:
+            raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise InvalidArgument(
+                f"render_mode is one of {', '.join(_RENDER_MODES)} or None, got {shown(render_mode)}"
+            )
+        if render_seat is not None and (
+            type(render_seat) is not int or not 0 <= render_seat < players
+        ):
+            raise InvalidArgument(f"render_seat is a seat from 0 to {players - 1} or None")
+        if type(max_rounds) is not int or max_rounds < 1:
+            raise InvalidArgument(f"max_rounds is a whole number >= 1, got {shown(max_rounds)}")
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.max_rounds = max_rounds
+        self.possible_agents = [agent_name(seat) for seat in range(players)]
+        self.observation_spaces = {agent: observation_space() for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(encode.ACTIONS) for agent in self.possible_agents
+        }
+        self._random = random.Random()
+        self.game = new_game(self.rules, players, seed=0)
+        self._turn = Turn(self.game)
+        self._rounds = 0
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for every seat)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete(encode.ACTIONS)``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Deal a new game: from ``seed``, or from the environment's own random numbers
+        (seeded by the last ``reset`` given a seed)."""
+        if seed is not None:
+            self._random = random.Random(seed)
+        draw = self._random
+        self.game = new_game(
+            self.rules,
+            self.players,
+            seed=draw.getrandbits(64),
+            first_auctioneer=draw.randrange(self.players),
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rounds = 0
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self._turn = Turn(self.game)
+        self.agent_selection = agent_name(self._turn.waiting[0])
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """What ``agent`` observes now: its encoded view and its action mask (all 0
+        while its action of this turn is held)."""
+        seat = seat_of(agent)
+        view = self.game.view(seat)
+        mask = encode.action_mask(view).astype(np.int8)
+        if seat in self._turn.actions:
+            mask[:] = 0
+        return {"observation": encode.observation(view), "action_mask": mask}
+
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
+        """The action mask of ``agent`` alone, without encoding its observation."""
+        return self.observe(agent)["action_mask"]
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action (``None`` for an agent that is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = seat_of(agent)
+        if action is None or not isinstance(action, int | np.integer):
+            raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
+        action = int(action)
+        view = self.game.view(seat)
+        if not 0 <= action < encode.ACTIONS or not encode.action_mask(view)[action]:
+            raise IllegalAction(
+                f"{agent} cannot take action {action} now; the mask in its observation "
+                "allows exactly the legal ones"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        turn = self._turn
+        turn.actions[seat] = action
+        turn.waiting.remove(seat)
+        if turn.waiting:
+            self.agent_selection = agent_name(turn.waiting[0])
+        else:
+            self._play(turn)
+        self._accumulate_rewards()
+
+    def _play(self, turn: Turn) -> None:
+        before = self.game
+        self.game = game = turn.play(before)
+        self._clear_rewards()
+        if game.is_over:
+            winners = game.result().winners
+            for seat in winners:
+                self.rewards[agent_name(seat)] = 1.0 / len(winners)
+            self.terminations = dict.fromkeys(self.agents, True)
+            return
+        if game.sale != before.sale:
+            self._rounds = 0
+        elif len(turn.actions) > 1 and before.phase is not Phase.PEEKING:
+            self._rounds += 1
+            if self._rounds >= self.max_rounds:
+                self.truncations = dict.fromkeys(self.agents, True)
+                return
+        self._next_turn()
+
+    def render(self) -> str | None:
+        """The table as SVG or text (``render_mode``): its public part, or what
+        ``render_seat`` sees."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode draws nothing")
+            return None
+        seat = self.render_seat
+        if self.render_mode == "svg":
+            view = self.game.view(0 if seat is None else seat)
+            return svg.view(view, spectator=seat is None)
+        if seat is not None:
+            return terminal.view_text(self.game.view(seat))
+        public = self.game.public_view()
+        lines = [terminal.sale_text(sale) for sale in public.history]
+        if public.company is not None:
+            lines.append(
+                f"Sale {public.sale + 1} ({public.company}): "
+                f"to act {', '.join(map(str, sorted(public.to_act)))}"
+            )
+        elif public.result is not None:
+            lines += ["", str(public.result)]
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(ruleset: RuleSet | str = "en", players: int = 4, **options: Any) -> QEEnv:
+    """A :class:`QEEnv` (the PettingZoo convention of an ``env()`` function)."""
+    return QEEnv(ruleset, players, **options)
