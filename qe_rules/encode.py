@@ -27,7 +27,6 @@ encode the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from qe_rules.components import COMPANIES, Industry, Nation
@@ -123,29 +122,16 @@ def _numpy() -> Any:
     return numpy
 
 
-def _one_hot(out: list[float], size: int, index: int | None) -> None:
-    start = len(out)
-    out.extend([0.0] * size)
-    if index is not None:
-        out[start + index] = 1.0
+def _offsets() -> dict[str, int]:
+    starts, at = {}, 0
+    for name, size in OBSERVATION_FIELDS:
+        starts[name] = at
+        at += size
+    return starts
 
 
-def _flags(out: list[float], seats: Iterable[int]) -> None:
-    start = len(out)
-    out.extend([0.0] * MAX_SEATS)
-    for seat in seats:
-        out[start + seat] = 1.0
-
-
-def _per_seat(out: list[float], values: list[int] | tuple[int, ...]) -> None:
-    out.extend(float(value) for value in values)
-    out.extend([0.0] * (MAX_SEATS - len(values)))
-
-
-def _amounts(out: list[float], amounts: list[int | None]) -> None:
-    """Slots of ``amount, present``; absent amounts (``None``) leave both 0."""
-    for amount in amounts:
-        out.extend((0.0, 0.0) if amount is None else (float(amount), 1.0))
+_AT: Final = _offsets()
+_PHASE_INDEX: Final = {phase: index for index, phase in enumerate(PHASES)}
 
 
 def _check_view(view: object) -> PlayerView:
@@ -160,60 +146,79 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
     """The view as a ``float32`` vector of :data:`OBSERVATION_SIZE` numbers, laid out as
     :data:`OBSERVATION_FIELDS` says."""
     view = _check_view(view)
-    out: list[float] = []
-    _one_hot(out, MAX_SEATS, view.players - 1)
-    _one_hot(out, MAX_SEATS, view.seat)
-    _one_hot(out, len(PHASES), PHASES.index(view.phase.value))
-    out.extend(map(float, (view.sale, view.sales, view.remaining, view.round, view.ties)))
-    _one_hot(out, len(COMPANIES), None if view.company is None else _TILE_INDEX[view.company])
-    _one_hot(out, MAX_SEATS, view.auctioneer)
-    _amounts(out, [view.opening_bid])
-    _flags(out, view.to_act)
-    _flags(out, view.tied)
-    for seat in range(MAX_SEATS):
-        nation = view.nations[seat] if seat < view.players else None
-        _one_hot(out, len(Nation), None if nation is None else _NATION_INDEX[nation])
-    _one_hot(out, len(Industry), _INDUSTRY_INDEX[view.industry])
-    for seat in range(MAX_SEATS):
-        start = len(out)
-        out.extend([0.0] * len(COMPANIES))
-        for company in view.holdings[seat] if seat < view.players else ():
-            out[start + _TILE_INDEX[company]] = 1.0
+    at = _AT
+    # The vector is mostly 0: collect where the other numbers go, then place them at once.
+    where: list[int] = [
+        at["players"] + view.players - 1,
+        at["seat"] + view.seat,
+        at["phase"] + _PHASE_INDEX[view.phase.value],
+        at["industry"] + _INDUSTRY_INDEX[view.industry],
+    ]
+    values: list[float] = [1.0, 1.0, 1.0, 1.0]
+    sale = at["sale"]
+    where += range(sale, sale + 5)
+    values += (view.sale, view.sales, view.remaining, view.round, view.ties)
+    if view.company is not None:
+        where.append(at["company"] + _TILE_INDEX[view.company])
+        values.append(1.0)
+    if view.auctioneer is not None:
+        where.append(at["auctioneer"] + view.auctioneer)
+        values.append(1.0)
+    if view.opening_bid is not None:
+        where += (at["opening_bid"], at["opening_bid"] + 1)
+        values += (view.opening_bid, 1.0)
+    flags = [at["to_act"] + seat for seat in view.to_act]
+    flags += [at["tied"] + seat for seat in view.tied]
+    nations, holdings = at["nations"], at["holdings"]
+    for seat, nation in enumerate(view.nations):
+        flags.append(nations + seat * len(Nation) + _NATION_INDEX[nation])
+    for seat, held in enumerate(view.holdings):
+        start = holdings + seat * len(COMPANIES)
+        flags += [start + _TILE_INDEX[company] for company in held]
+    where += flags
+    values += [1.0] * len(flags)
     known = [0] * view.players
     unknown = [0] * view.players
-    for sale in view.history:
-        if sale.winner is None:
+    for sold in view.history:
+        winner = sold.winner
+        if winner is None:
             continue
-        if sale.amount is None:
-            unknown[sale.winner] += 1
+        if sold.amount is None:
+            unknown[winner] += 1
         else:
-            known[sale.winner] += sale.amount
+            known[winner] += sold.amount
     known[view.seat] = view.spent
     unknown[view.seat] = 0
-    _per_seat(out, known)
-    _per_seat(out, unknown)
-    _per_seat(out, view.zero_bid_rounds)
-    _per_seat(out, view.peeks_used)
-    mine: list[int | None] = list(view.my_bids[-ROUNDS_KEPT:])
-    _amounts(out, mine + [None] * (ROUNDS_KEPT - len(mine)))
-    rounds = view.seen_bids[-ROUNDS_KEPT:]
-    for number in range(ROUNDS_KEPT):
-        bids = dict(rounds[number]) if number < len(rounds) else {}
-        _amounts(out, [bids.get(seat) for seat in range(MAX_SEATS)])
+    for name, numbers in (
+        ("known_spend", known),
+        ("unknown_amounts", unknown),
+        ("zero_bid_rounds", view.zero_bid_rounds),
+        ("peeks_used", view.peeks_used),
+    ):
+        where += range(at[name], at[name] + len(numbers))
+        values += numbers
+    mine = at["my_bids"]
+    for number, amount in enumerate(view.my_bids[-ROUNDS_KEPT:]):
+        where += (mine + 2 * number, mine + 2 * number + 1)
+        values += (amount, 1.0)
+    seen = at["seen_bids"]
+    for number, bids in enumerate(view.seen_bids[-ROUNDS_KEPT:]):
+        start = seen + 2 * MAX_SEATS * number
+        for seat, amount in bids:
+            where += (start + 2 * seat, start + 2 * seat + 1)
+            values += (amount, 1.0)
     limits = view.limits
-    if limits is None:
-        out.extend((0.0, 0.0, 0.0))
-    else:
-        forbidden = limits.forbidden
-        out.extend(
-            (
-                float(limits.minimum),
-                0.0 if forbidden is None else float(forbidden),
-                float(forbidden is not None),
-            )
-        )
-    out.append(float(view.can_peek))
-    encoded: npt.NDArray[np.float32] = _numpy().asarray(out, dtype="float32")
+    if limits is not None:
+        where.append(at["limits"])
+        values.append(limits.minimum)
+        if limits.forbidden is not None:
+            where += (at["limits"] + 1, at["limits"] + 2)
+            values += (limits.forbidden, 1.0)
+    if view.can_peek:
+        where.append(at["can_peek"])
+        values.append(1.0)
+    encoded: npt.NDArray[np.float32] = _numpy().zeros(OBSERVATION_SIZE, dtype="float32")
+    encoded[where] = values
     return encoded
 
 
@@ -230,15 +235,16 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.bool_]:
     :data:`DECLINE_PEEK` in any peek turn. All are off when it is not the seat's turn.
     """
     view = _check_view(view)
-    mask = [False] * ACTIONS
+    allowed: npt.NDArray[np.bool_] = _numpy().zeros(ACTIONS, dtype=bool)
     limits = view.limits
     if limits is not None and view.seat in view.to_act:
-        for amount in range(limits.minimum, BID_CAP + 1):
-            mask[amount] = limits.allows(amount)
+        allowed[limits.minimum : BID_CAP + 1] = True
+        forbidden = limits.forbidden
+        if forbidden is not None and limits.minimum <= forbidden <= BID_CAP:
+            allowed[forbidden] = False
     if _peek_turn(view):
-        mask[PEEK] = view.can_peek
-        mask[DECLINE_PEEK] = True
-    allowed: npt.NDArray[np.bool_] = _numpy().asarray(mask, dtype=bool)
+        allowed[PEEK] = view.can_peek
+        allowed[DECLINE_PEEK] = True
     return allowed
 
 
