@@ -27,9 +27,11 @@ encode the same.
 
 from __future__ import annotations
 
+import array
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from qe_rules.components import COMPANIES, Industry, Nation
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.views import PlayerView
 
@@ -80,6 +82,16 @@ turn in which seats answer whether they peek; until the engine has that phase, i
 stays 0 and the two peek actions stay masked off."""
 
 _TILE_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
+# Views hold the shared tiles of COMPANIES: look them up by identity, which skips the
+# field-by-field hash of a frozen class; any other equal tile falls back to _TILE_INDEX.
+_SHARED_TILE_INDEX: Final = {id(company): index for index, company in enumerate(COMPANIES)}
+
+
+def _tile_index(company: Company) -> int:
+    index = _SHARED_TILE_INDEX.get(id(company))
+    return _TILE_INDEX[company] if index is None else index
+
+
 _NATION_INDEX: Final = {nation: index for index, nation in enumerate(Nation)}
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
@@ -131,7 +143,35 @@ def _offsets() -> dict[str, int]:
 
 
 _AT: Final = _offsets()
+# Where each part starts, as names: the encoding is on the hot path of a learning loop.
+_PLAYERS: Final = _AT["players"]
+_SEAT: Final = _AT["seat"]
+_PHASE: Final = _AT["phase"]
+_SALE: Final = _AT["sale"]
+_COMPANY: Final = _AT["company"]
+_AUCTIONEER: Final = _AT["auctioneer"]
+_OPENING_BID: Final = _AT["opening_bid"]
+_TO_ACT: Final = _AT["to_act"]
+_TIED: Final = _AT["tied"]
+_NATIONS: Final = _AT["nations"]
+_INDUSTRY: Final = _AT["industry"]
+_HOLDINGS: Final = _AT["holdings"]
+_KNOWN_SPEND: Final = _AT["known_spend"]
+_UNKNOWN_AMOUNTS: Final = _AT["unknown_amounts"]
+_ZERO_BID_ROUNDS: Final = _AT["zero_bid_rounds"]
+_PEEKS_USED: Final = _AT["peeks_used"]
+_MY_BIDS: Final = _AT["my_bids"]
+_SEEN_BIDS: Final = _AT["seen_bids"]
+_LIMITS: Final = _AT["limits"]
+_CAN_PEEK: Final = _AT["can_peek"]
+_NATION_COUNT: Final = len(Nation)
+_TILE_COUNT: Final = len(COMPANIES)
 _PHASE_INDEX: Final = {phase: index for index, phase in enumerate(PHASES)}
+_ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
+
+
+def _floats(numbers: Iterable[int]) -> array.array[float]:
+    return array.array("f", map(float, numbers))
 
 
 def _check_view(view: object) -> PlayerView:
@@ -146,37 +186,31 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
     """The view as a ``float32`` vector of :data:`OBSERVATION_SIZE` numbers, laid out as
     :data:`OBSERVATION_FIELDS` says."""
     view = _check_view(view)
-    at = _AT
-    # The vector is mostly 0: collect where the other numbers go, then place them at once.
-    where: list[int] = [
-        at["players"] + view.players - 1,
-        at["seat"] + view.seat,
-        at["phase"] + _PHASE_INDEX[view.phase.value],
-        at["industry"] + _INDUSTRY_INDEX[view.industry],
-    ]
-    values: list[float] = [1.0, 1.0, 1.0, 1.0]
-    sale = at["sale"]
-    where += range(sale, sale + 5)
-    values += (view.sale, view.sales, view.remaining, view.round, view.ties)
+    # The vector is mostly 0: write the other numbers into zeros, then hand the buffer
+    # to numpy without converting number by number.
+    out = _ZEROS[:]
+    out[_PLAYERS + view.players - 1] = 1.0
+    out[_SEAT + view.seat] = 1.0
+    out[_PHASE + _PHASE_INDEX[view.phase.value]] = 1.0
+    out[_INDUSTRY + _INDUSTRY_INDEX[view.industry]] = 1.0
+    out[_SALE : _SALE + 5] = _floats((view.sale, view.sales, view.remaining, view.round, view.ties))
     if view.company is not None:
-        where.append(at["company"] + _TILE_INDEX[view.company])
-        values.append(1.0)
+        out[_COMPANY + _tile_index(view.company)] = 1.0
     if view.auctioneer is not None:
-        where.append(at["auctioneer"] + view.auctioneer)
-        values.append(1.0)
+        out[_AUCTIONEER + view.auctioneer] = 1.0
     if view.opening_bid is not None:
-        where += (at["opening_bid"], at["opening_bid"] + 1)
-        values += (view.opening_bid, 1.0)
-    flags = [at["to_act"] + seat for seat in view.to_act]
-    flags += [at["tied"] + seat for seat in view.tied]
-    nations, holdings = at["nations"], at["holdings"]
+        out[_OPENING_BID] = view.opening_bid
+        out[_OPENING_BID + 1] = 1.0
+    for seat in view.to_act:
+        out[_TO_ACT + seat] = 1.0
+    for seat in view.tied:
+        out[_TIED + seat] = 1.0
     for seat, nation in enumerate(view.nations):
-        flags.append(nations + seat * len(Nation) + _NATION_INDEX[nation])
+        out[_NATIONS + seat * _NATION_COUNT + _NATION_INDEX[nation]] = 1.0
     for seat, held in enumerate(view.holdings):
-        start = holdings + seat * len(COMPANIES)
-        flags += [start + _TILE_INDEX[company] for company in held]
-    where += flags
-    values += [1.0] * len(flags)
+        start = _HOLDINGS + seat * _TILE_COUNT
+        for company in held:
+            out[start + _tile_index(company)] = 1.0
     known = [0] * view.players
     unknown = [0] * view.players
     for sold in view.history:
@@ -189,36 +223,30 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
             known[winner] += sold.amount
     known[view.seat] = view.spent
     unknown[view.seat] = 0
-    for name, numbers in (
-        ("known_spend", known),
-        ("unknown_amounts", unknown),
-        ("zero_bid_rounds", view.zero_bid_rounds),
-        ("peeks_used", view.peeks_used),
+    for where, numbers in (
+        (_KNOWN_SPEND, known),
+        (_UNKNOWN_AMOUNTS, unknown),
+        (_ZERO_BID_ROUNDS, view.zero_bid_rounds),
+        (_PEEKS_USED, view.peeks_used),
     ):
-        where += range(at[name], at[name] + len(numbers))
-        values += numbers
-    mine = at["my_bids"]
+        out[where : where + len(numbers)] = _floats(numbers)
     for number, amount in enumerate(view.my_bids[-ROUNDS_KEPT:]):
-        where += (mine + 2 * number, mine + 2 * number + 1)
-        values += (amount, 1.0)
-    seen = at["seen_bids"]
+        out[_MY_BIDS + 2 * number] = amount
+        out[_MY_BIDS + 2 * number + 1] = 1.0
     for number, bids in enumerate(view.seen_bids[-ROUNDS_KEPT:]):
-        start = seen + 2 * MAX_SEATS * number
+        start = _SEEN_BIDS + 2 * MAX_SEATS * number
         for seat, amount in bids:
-            where += (start + 2 * seat, start + 2 * seat + 1)
-            values += (amount, 1.0)
+            out[start + 2 * seat] = amount
+            out[start + 2 * seat + 1] = 1.0
     limits = view.limits
     if limits is not None:
-        where.append(at["limits"])
-        values.append(limits.minimum)
+        out[_LIMITS] = limits.minimum
         if limits.forbidden is not None:
-            where += (at["limits"] + 1, at["limits"] + 2)
-            values += (limits.forbidden, 1.0)
+            out[_LIMITS + 1] = limits.forbidden
+            out[_LIMITS + 2] = 1.0
     if view.can_peek:
-        where.append(at["can_peek"])
-        values.append(1.0)
-    encoded: npt.NDArray[np.float32] = _numpy().zeros(OBSERVATION_SIZE, dtype="float32")
-    encoded[where] = values
+        out[_CAN_PEEK] = 1.0
+    encoded: npt.NDArray[np.float32] = _numpy().frombuffer(out, dtype="float32")
     return encoded
 
 

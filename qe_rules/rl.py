@@ -18,13 +18,13 @@ of a round observes the same state, as at the table, and as in
 >>> env = QEEnv("en", 4)
 >>> env.reset(seed=1)
 >>> env.agent_selection, env.game.to_act
-('player_2', frozenset({2}))
+('player_0', frozenset({0}))
 >>> observation, reward, terminated, truncated, info = env.last()
 >>> observation["observation"].shape, observation["action_mask"][:3].tolist()
 ((265,), [0, 1, 1])
->>> env.step(5)                              # seat 2 opens at 5
+>>> env.step(5)                              # seat 0 opens at 5
 >>> env.agent_selection, sorted(env.game.to_act)
-('player_0', [0, 1, 3])
+('player_1', [1, 2, 3])
 
 When the game ends, each winner is rewarded ``1 / len(winners)`` and every other seat
 ``0``; every seat is terminated. A rule set without tie fallback can tie forever: a
@@ -218,8 +218,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         if action is None or not isinstance(action, int | np.integer):
             raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
         action = int(action)
-        view = self.game.view(seat)
-        if not 0 <= action < encode.ACTIONS or not encode.action_mask(view)[action]:
+        if seat in self._turn.actions or not self._allows(seat, action):
             raise IllegalAction(
                 f"{agent} cannot take action {action} now; the mask in its observation "
                 "allows exactly the legal ones"
@@ -233,6 +232,15 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         else:
             self._play(turn)
         self._accumulate_rewards()
+
+    def _allows(self, seat: int, action: int) -> bool:
+        """Whether the action mask of ``seat`` allows ``action`` (asked of the engine)."""
+        game = self.game
+        if game.phase is Phase.PEEKING:
+            if action == encode.PEEK:
+                return game.can_peek(seat)
+            return action == encode.DECLINE_PEEK and game.can_decline_peek(seat)
+        return 0 <= action <= encode.BID_CAP and game.can_bid(seat, action)
 
     def _play(self, turn: Turn) -> None:
         before = self.game
