@@ -50,12 +50,24 @@ from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.simulate import _ROUNDS_PER_SALE
 from qe_rules.views import Phase
 
-__all__ = ["OBSERVATION_HIGH", "QEEnv", "agent_name", "env", "seat_of"]
+__all__ = [
+    "OBSERVATION_HIGH",
+    "RENDER_MODES",
+    "QEEnv",
+    "Turn",
+    "agent_name",
+    "check_render_mode",
+    "env",
+    "observation_space",
+    "render",
+    "seat_of",
+]
 
 OBSERVATION_HIGH: Final = float(21 * MAX_BID)
 """The upper bound of every observation number: spends stay below ``21 * MAX_BID``."""
 
-_RENDER_MODES: Final = ("ansi", "svg")
+RENDER_MODES: Final = ("ansi", "svg")
+"""The render modes of the environments: text and SVG pictures."""
 
 
 def agent_name(seat: int) -> str:
@@ -120,7 +132,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "qe_v0",
-        "render_modes": list(_RENDER_MODES),
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
 
@@ -138,10 +150,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.players = self.rules._check_players(players)
         if players > encode.MAX_SEATS:
             raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise InvalidArgument(
-                f"render_mode is one of {', '.join(_RENDER_MODES)} or None, got {shown(render_mode)}"
-            )
+        check_render_mode(render_mode)
         if render_seat is not None and (
             type(render_seat) is not int or not 0 <= render_seat < players
         ):
@@ -264,28 +273,41 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
     def render(self) -> str | None:
         """The table as SVG or text (``render_mode``): its public part, or what
         ``render_seat`` sees."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode draws nothing")
-            return None
-        seat = self.render_seat
-        if self.render_mode == "svg":
-            view = self.game.view(0 if seat is None else seat)
-            return svg.view(view, spectator=seat is None)
-        if seat is not None:
-            return terminal.view_text(self.game.view(seat))
-        public = self.game.public_view()
-        lines = [terminal.sale_text(sale) for sale in public.history]
-        if public.company is not None:
-            lines.append(
-                f"Sale {public.sale + 1} ({public.company}): "
-                f"to act {', '.join(map(str, sorted(public.to_act)))}"
-            )
-        elif public.result is not None:
-            lines += ["", str(public.result)]
-        return "\n".join(lines)
+        return render(self.game, self.render_mode, self.render_seat)
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def render(game: Game, mode: str | None, seat: int | None) -> str | None:
+    """A picture of ``game`` for ``render()``: SVG (``"svg"``) or text (``"ansi"``) of
+    the public part of the table, or of what ``seat`` sees; ``None`` without a mode."""
+    if mode is None:
+        gymnasium.logger.warn("render() without a render_mode draws nothing")
+        return None
+    if mode == "svg":
+        return svg.view(game.view(0 if seat is None else seat), spectator=seat is None)
+    if seat is not None:
+        return terminal.view_text(game.view(seat))
+    public = game.public_view()
+    lines = [terminal.sale_text(sale) for sale in public.history]
+    if public.company is not None:
+        lines.append(
+            f"Sale {public.sale + 1} ({public.company}): "
+            f"to act {', '.join(map(str, sorted(public.to_act)))}"
+        )
+    elif public.result is not None:
+        lines += ["", str(public.result)]
+    return "\n".join(lines)
+
+
+def check_render_mode(mode: object) -> str | None:
+    """``mode`` if it is a render mode these environments know, or ``None``."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise InvalidArgument(
+            f"render_mode is one of {', '.join(RENDER_MODES)} or None, got {shown(mode)}"
+        )
+    return mode
 
 
 def env(ruleset: RuleSet | str = "en", players: int = 4, **options: Any) -> QEEnv:

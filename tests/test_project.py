@@ -40,6 +40,7 @@ MODULE_ORDER = [
     "plot",
     "terminal",
     "rl",
+    "gymnasium_env",
     "strategies",
     "cli",
 ]
