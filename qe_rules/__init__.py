@@ -8,8 +8,10 @@ Modules, in the order data flows (a module imports only from modules above it):
 ``errors`` -> ``intervals`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` ->
 ``events`` -> ``views`` -> ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``,
 ``discrepancies``, ``glossary``, ``reports``, ``verify``, ``agents``, ``encode``,
-``simulate``, ``plot``, ``terminal``, ``strategies``, ``cli``). Pictures are in
-``qe_rules.svg``, as in ``chess.svg``.
+``simulate``, ``plot``, ``terminal``, ``rl``, ``gymnasium_env``, ``openspiel``,
+``strategies``, ``cli``). Pictures are in ``qe_rules.svg``, as in ``chess.svg``. The
+learning environments (``rl``: PettingZoo, ``gymnasium_env``: Gymnasium, ``openspiel``:
+OpenSpiel) need their extras and are imported by name.
 """
 
 from qe_rules._frozen import FrozenDict

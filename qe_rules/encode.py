@@ -78,8 +78,8 @@ ties more often loses its earliest rounds."""
 
 PHASES: Final[tuple[str, ...]] = ("opening", "bidding", "rebidding", "peeking", "over")
 """The phases, in the order of the ``phase`` one-hot (``Phase.value``). ``peeking`` is the
-turn in which seats answer whether they peek; until the engine has that phase, its slot
-stays 0 and the two peek actions stay masked off."""
+turn in which seats answer whether they peek (the only phase in which the two peek
+actions are allowed)."""
 
 _TILE_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
 # Views hold the shared tiles of COMPANIES: look them up by identity, which skips the
