@@ -28,12 +28,12 @@ encode the same.
 from __future__ import annotations
 
 import array
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.views import PlayerView
+from qe_rules.views import Phase, PlayerView
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,12 +166,44 @@ _LIMITS: Final = _AT["limits"]
 _CAN_PEEK: Final = _AT["can_peek"]
 _NATION_COUNT: Final = len(Nation)
 _TILE_COUNT: Final = len(COMPANIES)
-_PHASE_INDEX: Final = {phase: index for index, phase in enumerate(PHASES)}
+_PHASE_INDEX: Final = {Phase(phase): index for index, phase in enumerate(PHASES)}
 _ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
 
 
-def _floats(numbers: Iterable[int]) -> array.array[float]:
-    return array.array("f", map(float, numbers))
+def _nations_part(nations: tuple[Nation, ...]) -> array.array[float]:
+    block = array.array("f", bytes(4 * MAX_SEATS * _NATION_COUNT))
+    for seat, nation in enumerate(nations):
+        block[seat * _NATION_COUNT + _NATION_INDEX[nation]] = 1.0
+    return block
+
+
+def _holdings_part(holdings: tuple[tuple[Company, ...], ...]) -> array.array[float]:
+    block = array.array("f", bytes(4 * MAX_SEATS * _TILE_COUNT))
+    for seat, held in enumerate(holdings):
+        for company in held:
+            block[seat * _TILE_COUNT + _tile_index(company)] = 1.0
+    return block
+
+
+class _LastBlock:
+    """The encoded block of the public tuple seen last. The seats' views of one state
+    share their public tuples (and holdings stay the same object for a whole sale), so
+    most calls find the block made for the previous view."""
+
+    def __init__(self, make: Callable[[Any], array.array[float]]) -> None:
+        self.make = make
+        self.last: tuple[object, array.array[float]] = (None, array.array("f"))
+
+    def get(self, key: object) -> array.array[float]:
+        seen, block = self.last  # one read: another thread may replace it at any time
+        if seen is not key:
+            block = self.make(key)
+            self.last = (key, block)  # the reference keeps ``key`` alive, so its id is unique
+        return block
+
+
+_nations_block: Final = _LastBlock(_nations_part)
+_holdings_block: Final = _LastBlock(_holdings_part)
 
 
 def _check_view(view: object) -> PlayerView:
@@ -191,9 +223,13 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
     out = _ZEROS[:]
     out[_PLAYERS + view.players - 1] = 1.0
     out[_SEAT + view.seat] = 1.0
-    out[_PHASE + _PHASE_INDEX[view.phase.value]] = 1.0
+    out[_PHASE + _PHASE_INDEX[view.phase]] = 1.0
     out[_INDUSTRY + _INDUSTRY_INDEX[view.industry]] = 1.0
-    out[_SALE : _SALE + 5] = _floats((view.sale, view.sales, view.remaining, view.round, view.ties))
+    out[_SALE] = view.sale
+    out[_SALE + 1] = view.sales
+    out[_SALE + 2] = view.remaining
+    out[_SALE + 3] = view.round
+    out[_SALE + 4] = view.ties
     if view.company is not None:
         out[_COMPANY + _tile_index(view.company)] = 1.0
     if view.auctioneer is not None:
@@ -205,12 +241,10 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
         out[_TO_ACT + seat] = 1.0
     for seat in view.tied:
         out[_TIED + seat] = 1.0
-    for seat, nation in enumerate(view.nations):
-        out[_NATIONS + seat * _NATION_COUNT + _NATION_INDEX[nation]] = 1.0
-    for seat, held in enumerate(view.holdings):
-        start = _HOLDINGS + seat * _TILE_COUNT
-        for company in held:
-            out[start + _tile_index(company)] = 1.0
+    nations = _nations_block.get(view.nations)
+    out[_NATIONS : _NATIONS + len(nations)] = nations
+    holdings = _holdings_block.get(view.holdings)
+    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
     known = [0] * view.players
     unknown = [0] * view.players
     for sold in view.history:
@@ -229,7 +263,8 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
         (_ZERO_BID_ROUNDS, view.zero_bid_rounds),
         (_PEEKS_USED, view.peeks_used),
     ):
-        out[where : where + len(numbers)] = _floats(numbers)
+        for seat, number in enumerate(numbers):
+            out[where + seat] = number
     for number, amount in enumerate(view.my_bids[-ROUNDS_KEPT:]):
         out[_MY_BIDS + 2 * number] = amount
         out[_MY_BIDS + 2 * number + 1] = 1.0
@@ -252,7 +287,7 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
 
 def _peek_turn(view: PlayerView) -> bool:
     """Whether the seat is answering whether it peeks (the ``peeking`` phase)."""
-    return view.phase.value == "peeking" and view.seat in view.to_act
+    return view.phase is Phase.PEEKING and view.seat in view.to_act
 
 
 def action_mask(view: PlayerView) -> npt.NDArray[np.bool_]:

@@ -161,6 +161,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.render_seat = render_seat
         self.max_rounds = max_rounds
         self.possible_agents = [agent_name(seat) for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {agent: observation_space() for agent in self.possible_agents}
         self.action_spaces = {
             agent: gymnasium.spaces.Discrete(encode.ACTIONS) for agent in self.possible_agents
@@ -201,14 +202,14 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     def _next_turn(self) -> None:
         self._turn = Turn(self.game)
-        self.agent_selection = agent_name(self._turn.waiting[0])
+        self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
-        seat = seat_of(agent)
+        seat = self._seats[agent]
         view = self.game.view(seat)
-        mask = encode.action_mask(view).astype(np.int8)
+        mask = encode.action_mask(view).view(np.int8)  # 0 and 1, without a copy
         if seat in self._turn.actions:
             mask[:] = 0
         return {"observation": encode.observation(view), "action_mask": mask}
@@ -223,7 +224,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = seat_of(agent)
+        seat = self._seats[agent]
         if action is None or not isinstance(action, int | np.integer):
             raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
         action = int(action)
@@ -237,10 +238,9 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         turn.actions[seat] = action
         turn.waiting.remove(seat)
         if turn.waiting:
-            self.agent_selection = agent_name(turn.waiting[0])
+            self.agent_selection = self.possible_agents[turn.waiting[0]]
         else:
             self._play(turn)
-        self._accumulate_rewards()
 
     def _allows(self, seat: int, action: int) -> bool:
         """Whether the action mask of ``seat`` allows ``action`` (asked of the engine)."""
@@ -260,6 +260,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             for seat in winners:
                 self.rewards[agent_name(seat)] = 1.0 / len(winners)
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()  # the only rewards: until the end they are all 0
             return
         if game.sale != before.sale:
             self._rounds = 0
