@@ -1,7 +1,9 @@
 """How many games per second the PettingZoo environment plays with random legal actions,
 against ``simulate`` with random agents (a view for every decision), in the same run.
 
-Run: ``python bench/bench_rl.py [--players 4] [--games N] [--repeat 5]``. Each
+Run: ``python bench/bench_rl.py [--players 4] [--games N] [--repeat 5] [--floor PATH]``,
+where ``--floor`` names the project's yardstick ``floor_sim.py`` (a minimal game loop) to
+time in the same run. Each
 environment game is ``reset(seed=i)`` and then, for every agent ``agent_iter()`` yields,
 ``last()`` (the encoded observation and its mask) and ``step()`` of an action drawn
 uniformly from the mask. Timings on a shared machine vary, so each figure is the best of
@@ -12,6 +14,7 @@ uniformly from the mask. Timings on a shared machine vary, so each figure is the
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import time
 
@@ -35,6 +38,13 @@ def play(env: QEEnv, games: int) -> None:
             env.step(int(legal[int(draw() * len(legal))]))
 
 
+def play_floor(floor, games: int) -> None:
+    """Play ``games`` games of the floor's minimal loop."""
+    draw = random.Random(0)
+    for _ in range(games):
+        floor.game(draw)
+
+
 def timed(run, *args, **options) -> float:
     """The wall time of one call."""
     start = time.perf_counter()
@@ -48,12 +58,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--ruleset", default="en")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--floor", help="path of floor_sim.py, timed in the same run")
     args = parser.parse_args()
+    floor = None
+    if args.floor:
+        spec = importlib.util.spec_from_file_location("floor_sim", args.floor)
+        assert spec is not None and spec.loader is not None
+        floor = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(floor)
     env = QEEnv(args.ruleset, args.players)
     play(env, 20)  # warm-up
     simulate(args.ruleset, args.players, "random", 20, seed=0)
-    best_env = best_sim = float("inf")
+    best_env = best_sim = best_floor = float("inf")
     for _ in range(args.repeat):
+        if floor is not None:
+            best_floor = min(best_floor, timed(play_floor, floor, args.games))
         best_env = min(best_env, timed(play, env, args.games))
         best_sim = min(
             best_sim,
@@ -65,6 +84,12 @@ def main() -> None:
         f"{env_rate:,.0f} games/s; simulate, random agents, 1 worker: {sim_rate:,.0f} games/s; "
         f"ratio {env_rate / sim_rate:.0%} (goal 40%; best of {args.repeat} x {args.games})"
     )
+    if floor is not None:
+        floor_rate = args.games / best_floor
+        print(
+            f"floor_sim: {floor_rate:,.0f} games/s; environment {env_rate / floor_rate:.1%} "
+            f"and simulate {sim_rate / floor_rate:.1%} of the floor"
+        )
 
 
 if __name__ == "__main__":
