@@ -42,9 +42,10 @@ from qe_rules.rl import (
     RENDER_MODES,
     Turn,
     check_render_mode,
+    check_table,
     render,
 )
-from qe_rules.rulesets import RuleSet, get_ruleset
+from qe_rules.rulesets import RuleSet
 from qe_rules.simulate import _ROUNDS_PER_SALE
 from qe_rules.views import Phase
 
@@ -72,14 +73,9 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
         max_rounds: int = _ROUNDS_PER_SALE,
     ) -> None:
-        self.rules = get_ruleset(ruleset)
-        self.players = self.rules._check_players(players)
-        if players > encode.MAX_SEATS:
-            raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
+        self.rules, self.players = check_table(ruleset, players, max_rounds)
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidArgument(f"seat is a seat from 0 to {players - 1}, got {shown(seat)}")
-        if type(max_rounds) is not int or max_rounds < 1:
-            raise InvalidArgument(f"max_rounds is a whole number >= 1, got {shown(max_rounds)}")
         self.factory = (
             agent_factory(opponents, ruleset=self.rules)
             if isinstance(opponents, str)
@@ -96,7 +92,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.action_space = gymnasium.spaces.Discrete(encode.ACTIONS)
         self.game = new_game(self.rules, players, seed=0)
         self.agents: list[Agent | None] = []
-        self._rounds = 0
+        self._turn = Turn(self.game)
 
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -114,7 +110,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             None if seat == self.seat else self.factory(int(draw.integers(2**31)))
             for seat in range(self.players)
         ]
-        self._rounds = 0
+        self._turn = Turn(self.game)
         self._advance()
         return self._observation(), self._info(illegal=False)
 
@@ -134,7 +130,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if not self.agents or self.seat not in self.game.to_act:
             raise InvalidArgument("the episode has ended (or not begun): call reset()")
         legal = self._legal(int(action))
-        turn = self._others(Turn(self.game))
+        turn = self._others(self._turn)
         turn.actions[self.seat] = legal
         truncated = self._play(turn) or self._advance()
         reward = 0.0
@@ -180,18 +176,14 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Play a turn; whether the sale has now run past ``max_rounds``."""
         before = self.game
         self.game = turn.play(before)
-        if self.game.sale != before.sale:
-            self._rounds = 0
-        elif len(turn.actions) > 1 and before.phase is not Phase.PEEKING:
-            self._rounds += 1
-            return self._rounds >= self.max_rounds
-        return False
+        self._turn = turn.next(before, self.game)
+        return self._turn.rounds >= self.max_rounds
 
     def _advance(self) -> bool:
         """Play the other seats until this seat is to act or the game ends; whether the
         episode is truncated."""
         while not self.game.is_over and self.seat not in self.game.to_act:
-            if self._play(self._others(Turn(self.game))):
+            if self._play(self._others(self._turn)):
                 return True
         return False
 

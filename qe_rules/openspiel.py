@@ -33,7 +33,6 @@ from qe_rules.engine import Game, new_game
 from qe_rules.rl import Turn
 from qe_rules.rulesets import RuleSet, TieFallback, get_ruleset
 from qe_rules.simulate import _ROUNDS_PER_SALE
-from qe_rules.views import Phase
 
 __all__ = ["GAME_TYPE", "QEGame", "QEState"]
 
@@ -114,7 +113,6 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         self.industries: list[Industry] = []
         self.game: Game | None = None
         self.turn: Turn | None = None
-        self.rounds = 0
         self.truncated = False
 
     # ------------------------------------------------------------------ chance: the deal
@@ -201,12 +199,8 @@ class QEState(pyspiel.State):  # type: ignore[misc]
             return
         before = self.game
         self.game = turn.play(before)
-        if self.game.sale != before.sale:
-            self.rounds = 0
-        elif len(turn.actions) > 1 and before.phase is not Phase.PEEKING:
-            self.rounds += 1
-            self.truncated = self.rounds >= self.max_rounds
-        self.turn = Turn(self.game)
+        self.turn = turn.next(before, self.game)
+        self.truncated = self.turn.rounds >= self.max_rounds
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

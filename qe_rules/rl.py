@@ -57,6 +57,7 @@ __all__ = [
     "Turn",
     "agent_name",
     "check_render_mode",
+    "check_table",
     "env",
     "observation_space",
     "render",
@@ -105,13 +106,15 @@ def observation_space() -> gymnasium.spaces.Dict:
 
 class Turn:
     """The actions of one step of the game (a bidding round, an opening bid, a peek
-    window), held until every seat in it has acted, then played together."""
+    window), held until every seat in it has acted, then played together; and the
+    bidding rounds the current sale has had before it."""
 
-    __slots__ = ("actions", "waiting")
+    __slots__ = ("actions", "rounds", "waiting")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, rounds: int = 0) -> None:
         self.waiting = sorted(game.to_act)
         self.actions: dict[int, int] = {}
+        self.rounds = rounds
 
     def play(self, game: Game) -> Game:
         """The game after this turn's actions."""
@@ -120,6 +123,24 @@ class Turn:
                 game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
             return game
         return game.bid_many(self.actions)
+
+    def next(self, before: Game, after: Game) -> Turn:
+        """The turn after this one was played on ``before``, giving ``after``."""
+        if after.sale != before.sale:
+            return Turn(after)
+        secret_round = len(self.actions) > 1 and before.phase is not Phase.PEEKING
+        return Turn(after, self.rounds + secret_round)
+
+
+def check_table(ruleset: RuleSet | str, players: int, max_rounds: int) -> tuple[RuleSet, int]:
+    """The rule set and player count of an environment, checked with its ``max_rounds``."""
+    rules = get_ruleset(ruleset)
+    players = rules._check_players(players)
+    if players > encode.MAX_SEATS:
+        raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
+    if type(max_rounds) is not int or max_rounds < 1:
+        raise InvalidArgument(f"max_rounds is a whole number >= 1, got {shown(max_rounds)}")
+    return rules, players
 
 
 class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -146,17 +167,12 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         max_rounds: int = _ROUNDS_PER_SALE,
     ) -> None:
         super().__init__()
-        self.rules = get_ruleset(ruleset)
-        self.players = self.rules._check_players(players)
-        if players > encode.MAX_SEATS:
-            raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
+        self.rules, self.players = check_table(ruleset, players, max_rounds)
         check_render_mode(render_mode)
         if render_seat is not None and (
             type(render_seat) is not int or not 0 <= render_seat < players
         ):
             raise InvalidArgument(f"render_seat is a seat from 0 to {players - 1} or None")
-        if type(max_rounds) is not int or max_rounds < 1:
-            raise InvalidArgument(f"max_rounds is a whole number >= 1, got {shown(max_rounds)}")
         self.render_mode = render_mode
         self.render_seat = render_seat
         self.max_rounds = max_rounds
@@ -169,7 +185,6 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self._random = random.Random()
         self.game = new_game(self.rules, players, seed=0)
         self._turn = Turn(self.game)
-        self._rounds = 0
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -197,10 +212,6 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._rounds = 0
-        self._next_turn()
-
-    def _next_turn(self) -> None:
         self._turn = Turn(self.game)
         self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
@@ -262,14 +273,11 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()  # the only rewards: until the end they are all 0
             return
-        if game.sale != before.sale:
-            self._rounds = 0
-        elif len(turn.actions) > 1 and before.phase is not Phase.PEEKING:
-            self._rounds += 1
-            if self._rounds >= self.max_rounds:
-                self.truncations = dict.fromkeys(self.agents, True)
-                return
-        self._next_turn()
+        self._turn = turn.next(before, game)
+        if self._turn.rounds >= self.max_rounds:
+            self.truncations = dict.fromkeys(self.agents, True)
+            return
+        self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
     def render(self) -> str | None:
         """The table as SVG or text (``render_mode``): its public part, or what
