@@ -18,6 +18,8 @@ MODULE_ORDER = [
     "_frozen",
     "_toml",
     "components",
+    "rulevalues",
+    "datafiles",
     "rulesets",
     "scoring",
     "sales",
