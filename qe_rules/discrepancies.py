@@ -11,8 +11,8 @@ fields that encode it and the interpretation codes that settle it::
     (<DiscrepancyKind.RULE: 'rule'>, ('secret_bid_may_equal_opening',))
     >>> entry.sources
     ('en', 'en-early', 'de', 'de-summary')
-    >>> print(entry.readings[1])
-    en-early §Gameplay/2. Secret Bids: Any whole number from zero up; the text makes no exception for the auctioneer's amount.
+    >>> entry.readings[1].source, entry.readings[1].section
+    ('en-early', 'Gameplay/2. Secret Bids')
     >>> [d.id for d in find_discrepancies(kind="slip", topic="elimination")]
     ['summary-elimination-in-a-round']
 

@@ -8,8 +8,9 @@ is silent, or needed an interpretation)::
     >>> en = qe.get_ruleset("en")
     >>> en.secret_bid_may_equal_opening
     False
-    >>> print(en.cite("secret_bid_may_equal_opening"))
-    en §Gameplay/2. Secret bids: A secret bid may be zero or any positive whole number except the auctioneer's amount.
+    >>> cite = en.cite("secret_bid_may_equal_opening")
+    >>> cite.source, cite.section, cite.basis
+    ('en', 'Gameplay/2. Secret bids', <Basis.STATED: 'stated'>)
     >>> len(en.companies(5)), en.diversification[5]
     (15, FrozenDict({3: 8, 4: 12, 5: 17}))
 

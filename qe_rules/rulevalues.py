@@ -69,7 +69,7 @@ class TieFallback(enum.Enum):
     HIGHEST_UNTIED = "highest-untied"
     """The highest of the standing bids that no other standing bid equals."""
     HIGHEST_UNIQUE_IN_SALE = "highest-unique-in-sale"
-    """The highest amount that exactly one bid of the whole sale (all rounds) named."""
+    """The highest amount named by exactly one bid of the whole sale (all rounds)."""
     NONE = "none"
     """No fallback: tied players keep rebidding."""
 
@@ -481,7 +481,7 @@ def _piece_kind(parse: Callable[[str], Any], what: str, write: Callable[[Any], s
 
 
 COMPANIES: Final = _piece_kind(Company.parse, "company", str)
-"""A list of company tiles, written as codes such as ``"UK-GOV-2"``."""
+"""A list of company tiles, written as codes such as ``"US-FIN-2"``."""
 NATIONS: Final = _piece_kind(Nation.parse, "nation", lambda n: n.code)
 """A list of nations, written as codes such as ``"US"``."""
 INDUSTRIES: Final = _piece_kind(Industry.parse, "industry", lambda i: i.name)
