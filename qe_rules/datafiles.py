@@ -17,15 +17,26 @@ from __future__ import annotations
 import os
 import pathlib
 import tomllib
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
 
 from qe_rules._frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, RulesError, shown
 from qe_rules.limits import MAX_FILE_BYTES
-from qe_rules.rulevalues import DataError, Source, decode_text
+from qe_rules.rulevalues import Source, decode_text
 
-__all__ = ["DATA", "SOURCES", "parse_toml", "read_data", "read_text", "shipped_rulesets"]
+__all__ = [
+    "DATA",
+    "SOURCES",
+    "entry_table",
+    "parse_toml",
+    "read_data",
+    "read_entries",
+    "read_text",
+    "shipped_rulesets",
+]
+
+T = TypeVar("T")
 
 DATA: Final = pathlib.Path(__file__).resolve().parent / "data"
 """The folder of the package's data files."""
@@ -75,19 +86,43 @@ def read_data(name: str, error: type[RulesError] = InvalidArgument) -> dict[str,
     return parse_toml(read_text(path, error), f"qe_rules/data/{name}", error)
 
 
-def _sources() -> FrozenDict[str, Source]:
-    entries = read_data("sources.toml").get("sources", [])
-    result = {}
-    for index, entry in enumerate(entries):
-        where = f"qe_rules/data/sources.toml: sources[{index}]"
+def read_entries(name: str, key: str, decode: Callable[[Any, str], T]) -> tuple[T, ...]:
+    """The ``[[key]]`` tables of the data file ``name``, each read by ``decode(table,
+    path)``; any problem raises :class:`~qe_rules.InvalidArgument` naming the file, the
+    entry and the key."""
+    origin = f"qe_rules/data/{name}"
+    entries = read_data(name).get(key)
+    if not isinstance(entries, list):
+        raise InvalidArgument(f"{origin}: needs [[{key}]] tables")
+    result = []
+    for index, data in enumerate(entries):
+        path = f"{key}[{index}]"
         try:
-            source = Source(
-                *(decode_text(entry.get(key), key) for key in ("id", "title", "language", "kind"))
-            )
-        except DataError as problem:
-            raise InvalidArgument(f"{where}.{problem}") from None
-        result[source.id] = source
-    return FrozenDict(result)
+            result.append(decode(data, path))
+        except RulesError as error:
+            where = "" if str(error).startswith(path) else f"{path}: "
+            raise InvalidArgument(f"{origin}: {where}{error}") from None
+    return tuple(result)
+
+
+def entry_table(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """``value`` if it is a table whose keys are among ``keys``, else InvalidArgument."""
+    if not isinstance(value, dict):
+        raise InvalidArgument(f"{path}: needs a table")
+    unknown = [k for k in value if k not in keys]
+    if unknown:
+        raise InvalidArgument(f"{path}: unknown keys {unknown}; allowed: {', '.join(keys)}")
+    return value
+
+
+def _source(entry: Any, path: str) -> Source:
+    keys = ("id", "title", "language", "kind")
+    table = entry_table(entry, path, keys)
+    return Source(*(decode_text(table.get(key), f"{path}.{key}") for key in keys))
+
+
+def _sources() -> FrozenDict[str, Source]:
+    return FrozenDict((s.id, s) for s in read_entries("sources.toml", "sources", _source))
 
 
 SOURCES: Final[Mapping[str, Source]] = _sources()

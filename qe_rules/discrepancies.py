@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from qe_rules._frozen import check_text, text_tuple
-from qe_rules.datafiles import SOURCES, read_data
+from qe_rules.datafiles import SOURCES, entry_table, read_entries
 from qe_rules.errors import InvalidArgument
 
 __all__ = [
@@ -182,7 +182,7 @@ def _to_kind(kind: DiscrepancyKind | str) -> DiscrepancyKind:
 
 
 def _entry(data: Any, path: str) -> Discrepancy:
-    entry = _table(data, path, _ENTRY_KEYS)
+    entry = entry_table(data, path, _ENTRY_KEYS)
     readings = entry.get("readings")
     if not isinstance(readings, list):
         raise InvalidArgument(f"{path}.readings: needs a list of [[discrepancies.readings]]")
@@ -199,21 +199,12 @@ def _entry(data: Any, path: str) -> Discrepancy:
 
 
 def _reading(data: Any, path: str) -> Reading:
-    reading = _table(data, path, _READING_KEYS)
+    reading = entry_table(data, path, _READING_KEYS)
     return Reading(reading.get("source", ""), reading.get("section", ""), reading.get("says", ""))
 
 
 _ENTRY_KEYS: Final = tuple(a.name for a in attrs.fields(Discrepancy))
 _READING_KEYS: Final = tuple(a.name for a in attrs.fields(Reading))
-
-
-def _table(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidArgument(f"{path}: needs a table")
-    unknown = [k for k in value if k not in keys]
-    if unknown:
-        raise InvalidArgument(f"{path}: unknown keys {unknown}; allowed: {', '.join(keys)}")
-    return value
 
 
 def _texts(value: Any, path: str) -> tuple[str, ...]:
@@ -225,19 +216,7 @@ def _texts(value: Any, path: str) -> tuple[str, ...]:
 @functools.cache
 def _register() -> tuple[Discrepancy, ...]:
     """The register, read from its data file on first use."""
-    origin = "qe_rules/data/discrepancies.toml"
-    entries = read_data("discrepancies.toml").get("discrepancies")
-    if not isinstance(entries, list):
-        raise InvalidArgument(f"{origin}: needs [[discrepancies]] tables")
-    result = []
-    for index, data in enumerate(entries):
-        path = f"discrepancies[{index}]"
-        try:
-            result.append(_entry(data, path))
-        except InvalidArgument as error:
-            where = "" if str(error).startswith(path) else f"{path}: "
-            raise InvalidArgument(f"{origin}: {where}{error}") from None
-    return tuple(result)
+    return read_entries("discrepancies.toml", "discrepancies", _entry)
 
 
 @functools.cache

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from qe_rules._frozen import check_text, text_tuple
-from qe_rules.datafiles import read_data
+from qe_rules.datafiles import entry_table, read_entries
 from qe_rules.errors import InvalidArgument
 
 __all__ = ["GLOSSARY", "KINDS", "Term", "lookup_term", "translate_term"]
@@ -90,11 +90,7 @@ _TERM_KEYS: Final = tuple(a.name for a in attrs.fields(Term))
 
 
 def _term(data: Any, path: str) -> Term:
-    if not isinstance(data, dict):
-        raise InvalidArgument(f"{path}: needs a table")
-    unknown = [k for k in data if k not in _TERM_KEYS]
-    if unknown:
-        raise InvalidArgument(f"{path}: unknown keys {unknown}; allowed: {', '.join(_TERM_KEYS)}")
+    data = entry_table(data, path, _TERM_KEYS)
     for key in ("en_variants", "de_variants"):
         value = data.get(key, [])
         if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
@@ -115,19 +111,7 @@ def _term(data: Any, path: str) -> Term:
 @functools.cache
 def _glossary() -> tuple[Term, ...]:
     """The glossary, read from its data file on first use."""
-    origin = "qe_rules/data/glossary.toml"
-    entries = read_data("glossary.toml").get("terms")
-    if not isinstance(entries, list):
-        raise InvalidArgument(f"{origin}: needs [[terms]] tables")
-    result = []
-    for index, data in enumerate(entries):
-        path = f"terms[{index}]"
-        try:
-            result.append(_term(data, path))
-        except InvalidArgument as error:
-            where = "" if str(error).startswith(path) else f"{path}: "
-            raise InvalidArgument(f"{origin}: {where}{error}") from None
-    return tuple(result)
+    return read_entries("glossary.toml", "terms", _term)
 
 
 if TYPE_CHECKING:

@@ -65,7 +65,9 @@ from qe_rules.rulevalues import (
     RebidScope,
     Source,
     TieFallback,
+    check_keys,
     decode_interpretation,
+    decode_list,
     decode_provenance,
     decode_text,
     enum_kind,
@@ -515,23 +517,8 @@ def _to_data(rs: RuleSet) -> dict[str, Any]:
 _TOP_KEYS: Final = ("id", "title", "language", "source", "rules", "provenance", "interpretations")
 
 
-def _check_keys(value: Any, path: str, allowed: tuple[str, ...], shape: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise DataError(path, shape)
-    unknown = [shown(key) for key in value if key not in allowed]
-    if unknown:
-        raise DataError(path, f"unknown keys [{', '.join(unknown)}]; allowed: {', '.join(allowed)}")
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise DataError(path, f"needs a list, got {shown(value)}")
-    return list(value)
-
-
 def _from_data(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
-    data = _check_keys(data, "rule set", _TOP_KEYS, "needs a table of keys")
+    data = check_keys(data, "rule set", _TOP_KEYS, "needs a table of keys")
     rules = data.get("rules")
     if not isinstance(rules, Mapping):
         raise DataError("rules", "needs a table of rule fields")
@@ -545,7 +532,7 @@ def _from_data(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
     provenance = data.get("provenance")
     if not isinstance(provenance, Mapping):
         raise DataError("provenance", "needs a table with an entry per rule field")
-    interpretations = _list(data.get("interpretations", []), "interpretations")
+    interpretations = decode_list(data.get("interpretations", []), "interpretations")
     rs = RuleSet(
         id=decode_text(data.get("id"), "id"),
         title=decode_text(data.get("title", data.get("id")), "title"),
@@ -677,7 +664,7 @@ def _from_toml(
 def _merge_toml(
     data: dict[str, Any], origin: str, base_dir: str | None, seen: tuple[str, ...]
 ) -> dict[str, Any]:
-    _check_keys(data, "top level", _TOML_KEYS, "needs a table of keys")
+    check_keys(data, "top level", _TOML_KEYS, "needs a table of keys")
     own_id = decode_text(data.get("id"), "id")
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
@@ -695,11 +682,11 @@ def _merge_toml(
     unknown = sorted(set(provenance) - set(_RULE_FIELDS))
     if unknown:
         raise DataError("provenance", f"entries for unknown rule fields {unknown}")
-    interpretations = _list(data.get("interpretations", []), "interpretations")
+    interpretations = decode_list(data.get("interpretations", []), "interpretations")
     inherit = data.get("inherit_interpretations", True)
     if type(inherit) is not bool:
         raise DataError("inherit_interpretations", "needs true or false")
-    dropped = _list(data.get("drop_interpretations", []), "drop_interpretations")
+    dropped = decode_list(data.get("drop_interpretations", []), "drop_interpretations")
     cited = {name: {"source": own_id, **entry} for name, entry in provenance.items()}
     extends = data.get("extends")
     if extends is None:

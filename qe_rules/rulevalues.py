@@ -42,7 +42,9 @@ __all__ = [
     "RebidScope",
     "Source",
     "TieFallback",
+    "check_keys",
     "decode_interpretation",
+    "decode_list",
     "decode_provenance",
     "decode_text",
 ]
@@ -234,23 +236,23 @@ def decode_text(value: Any, path: str) -> str:
     return value
 
 
-def _decode_list(value: Any, path: str) -> list[Any]:
+def decode_list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list | tuple):
         raise DataError(path, f"needs a list, got {shown(value)}")
     return list(value)
 
 
 def _decode_texts(value: Any, path: str) -> tuple[str, ...]:
-    return tuple(decode_text(v, f"{path}[{i}]") for i, v in enumerate(_decode_list(value, path)))
+    return tuple(decode_text(v, f"{path}[{i}]") for i, v in enumerate(decode_list(value, path)))
 
 
-def _check_keys(value: Any, path: str, allowed: tuple[str, ...], shape: str) -> Mapping[str, Any]:
+def check_keys(value: Any, path: str, allowed: tuple[str, ...], shape: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise DataError(path, shape)
     unknown = [key for key in value if key not in allowed]
     if unknown:
         names = ", ".join(shown(key) for key in unknown)
-        raise DataError(path, f"unknown keys {names}; allowed: {', '.join(allowed)}")
+        raise DataError(path, f"unknown keys [{names}]; allowed: {', '.join(allowed)}")
     return value
 
 
@@ -268,7 +270,7 @@ def _decode_enum(kind: type[enum.Enum]) -> Callable[[Any, str], Any]:
 
 def decode_provenance(value: Any, path: str) -> Provenance:
     """A citation from plain data (``source``, ``section``, ``summary``, ``basis``)."""
-    value = _check_keys(
+    value = check_keys(
         value,
         path,
         ("source", "section", "summary", "basis"),
@@ -287,7 +289,7 @@ def decode_provenance(value: Any, path: str) -> Provenance:
 
 def decode_interpretation(value: Any, path: str, rule_fields: Iterable[str]) -> Interpretation:
     """An interpretation from plain data (``code``, ``summary``, ``fields``, ``gaps``)."""
-    value = _check_keys(
+    value = check_keys(
         value, path, ("code", "summary", "fields", "gaps"), "needs a table with code and summary"
     )
     fields = _decode_texts(value.get("fields", []), f"{path}.fields")
@@ -402,7 +404,7 @@ def _check_counts(value: Any) -> str | None:
 PLAYER_COUNTS: Final = FieldKind(
     list,
     lambda value, path: tuple(
-        _int_decode(v, f"{path}[{i}]") for i, v in enumerate(_decode_list(value, path))
+        _int_decode(v, f"{path}[{i}]") for i, v in enumerate(decode_list(value, path))
     ),
     _check_counts,
     _sorted_counts,
@@ -460,7 +462,7 @@ def per_players(item: FieldKind) -> FieldKind:
 def _piece_kind(parse: Callable[[str], Any], what: str, write: Callable[[Any], str]) -> FieldKind:
     def decode(value: Any, path: str) -> tuple[Any, ...]:
         items = []
-        for index, entry in enumerate(_decode_list(value, path)):
+        for index, entry in enumerate(decode_list(value, path)):
             try:
                 if not isinstance(entry, str):
                     raise InvalidArgument(f"needs a {what} code, got {shown(entry)}")
@@ -521,7 +523,7 @@ TABLE: Final = FieldKind(
 
 def _decode_categories(value: Any, path: str) -> tuple[Category, ...]:
     decode = _decode_enum(Category)
-    return tuple(decode(v, f"{path}[{i}]") for i, v in enumerate(_decode_list(value, path)))
+    return tuple(decode(v, f"{path}[{i}]") for i, v in enumerate(decode_list(value, path)))
 
 
 def _check_categories(value: Any) -> str | None:
