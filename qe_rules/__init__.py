@@ -5,8 +5,9 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``components`` -> ``rulevalues`` -> ``datafiles`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` ->
-``views`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
+``errors`` -> ``components`` -> ``rulevalues`` -> ``datafiles`` -> ``rulecodec`` ->
+``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` -> ``views`` -> ``records`` ->
+``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
 ``reports``, ``verify``, ``agents``, ``simulate``, ``strategies``, ``cli``).
 """
 

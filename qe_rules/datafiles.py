@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import pathlib
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeVar
 
 from qe_rules._frozen import FrozenDict
@@ -28,6 +28,7 @@ from qe_rules.rulevalues import Source, decode_text
 __all__ = [
     "DATA",
     "SOURCES",
+    "Builtins",
     "entry_table",
     "parse_toml",
     "read_data",
@@ -136,3 +137,38 @@ def shipped_rulesets() -> dict[str, pathlib.Path]:
     for path in sorted((DATA / "house").glob("*.toml")):
         found.setdefault(path.stem, path)
     return found
+
+
+class Builtins(Mapping[str, T]):
+    """The built-ins by source id (in the order of :data:`SOURCES`), each made by
+    ``load(id)`` on first use and then kept: the registry behind ``qe.RULESETS``."""
+
+    def __init__(self, load: Callable[[str], T]) -> None:
+        self._load = load
+        self._loaded: dict[str, T] = {}
+        self._loading: set[str] = set()
+
+    def __getitem__(self, key: str) -> T:
+        if not isinstance(key, str) or key not in SOURCES:
+            raise KeyError(key)
+        if key not in self._loaded:
+            if key in self._loading:
+                raise InvalidRuleSet(f"built-in {key!r} extends itself")
+            self._loading.add(key)
+            try:
+                self._loaded[key] = self._load(key)
+            finally:
+                self._loading.discard(key)
+        return self._loaded[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SOURCES)
+
+    def __len__(self) -> int:
+        return len(SOURCES)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in SOURCES
+
+    def __repr__(self) -> str:
+        return f"Builtins({', '.join(map(repr, self))})"

@@ -18,16 +18,18 @@ The four built-in rule sets are in :data:`RULESETS`, read on first use from the 
 files ``qe_rules/data/rulesets/<id>.toml`` by the same loader as a user's file. The engine
 and the scorer read only fields, never a rule set's id.
 
-This module holds the model (the fields, each declared with its
-:class:`~qe_rules.rulevalues.FieldKind`, and the checks across fields), the rule set as
-plain data and as TOML, and the registry of built-ins.
+This module holds the model: the fields, each declared with its
+:class:`~qe_rules.rulevalues.FieldKind` (how a value is checked, written and read), and
+the checks across fields. Reading and writing files is :mod:`qe_rules.rulecodec` (what a
+file that ``extends`` another means) and :mod:`qe_rules.datafiles` (where the built-ins
+are, reading within the limits); this module joins them to the model.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -35,9 +37,10 @@ import attrs
 from qe_rules import _toml
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.datafiles import DATA, SOURCES, parse_toml, read_text
+from qe_rules.datafiles import DATA, SOURCES, Builtins, parse_toml, read_text
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
 from qe_rules.limits import MAX_EXTENDS_DEPTH
+from qe_rules.rulecodec import extension, merge
 from qe_rules.rulevalues import (
     BID,
     BOOL,
@@ -403,6 +406,7 @@ _FIELD_META: Final[dict[str, Mapping[str, Any]]] = {
 _RULE_FIELDS: Final[tuple[str, ...]] = tuple(
     name for name, meta in _FIELD_META.items() if meta["rule"]
 )
+_LABELS: Final[dict[str, str]] = {name: _FIELD_META[name]["label"] for name in _RULE_FIELDS}
 _KINDS: Final[dict[str, FieldKind]] = {name: _FIELD_META[name]["kind"] for name in _RULE_FIELDS}
 _PER_PLAYER_FIELDS: Final = tuple(name for name, kind in _KINDS.items() if kind.per_players)
 _COUNTS_SUBSET_FIELDS: Final = tuple(  # player counts among player_counts
@@ -559,19 +563,6 @@ def _from_data(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
 
 # --------------------------------------------------------------------------- TOML
 
-_TOML_KEYS: Final = (
-    "id",
-    "title",
-    "language",
-    "source",
-    "extends",
-    "inherit_interpretations",
-    "drop_interpretations",
-    "rules",
-    "provenance",
-    "interpretations",
-)
-
 
 def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
     data = rs.to_data()
@@ -588,30 +579,7 @@ def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
             f"a TOML file can extend only a built-in rule set ({', '.join(RULESETS)}), "
             f"not {shown(base_rs.id)}"
         )
-    base_data = base_rs.to_data()
-    rules = {k: v for k, v in data["rules"].items() if base_data["rules"][k] != v}
-    provenance = {
-        k: v for k, v in data["provenance"].items() if k in rules or base_data["provenance"][k] != v
-    }
-    out: dict[str, Any] = {key: data[key] for key in ("id", "title", "language", "source")}
-    out["extends"] = base_rs.id
-    own = data["interpretations"]
-    kept = [i for i in base_data["interpretations"] if i in own]
-    if own[: len(kept)] == kept and kept:
-        dropped = [i["code"] for i in base_data["interpretations"] if i not in kept]
-        if dropped:
-            out["drop_interpretations"] = dropped
-        extra = own[len(kept) :]
-    else:
-        if base_data["interpretations"]:
-            out["inherit_interpretations"] = False
-        extra = own
-    out["rules"] = rules
-    if provenance:
-        out["provenance"] = provenance
-    if extra:
-        out["interpretations"] = extra
-    return _toml.dumps(out, header=header)
+    return _toml.dumps(extension(data, base_rs.to_data()), header=header)
 
 
 def load_ruleset(path: str | os.PathLike[str]) -> RuleSet:
@@ -654,92 +622,23 @@ def _from_toml(
         raise InvalidArgument(f"origin must be a str, got {shown(origin)}")
     data = parse_toml(text, origin)
     try:
-        return _from_data(_merge_toml(data, origin, base_dir, seen), builtin=builtin)
+        merged = merge(data, origin, _LABELS, lambda extends: _base(extends, base_dir, seen))
+        return _from_data(merged, builtin=builtin)
     except InvalidRuleSet as error:
         if str(error).startswith(f"{origin}:"):
             raise
         raise InvalidRuleSet(f"{origin}: {error}") from None
 
 
-def _merge_toml(
-    data: dict[str, Any], origin: str, base_dir: str | None, seen: tuple[str, ...]
-) -> dict[str, Any]:
-    check_keys(data, "top level", _TOML_KEYS, "needs a table of keys")
-    own_id = decode_text(data.get("id"), "id")
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        raise DataError("rules", "needs a table of rule fields")
-    unknown = sorted(set(rules) - set(_RULE_FIELDS))
-    if unknown:
-        raise DataError(
-            "rules", f"unknown rule fields {unknown}; rule fields: {', '.join(_RULE_FIELDS)}"
-        )
-    provenance = data.get("provenance", {})
-    if not isinstance(provenance, dict) or any(
-        not isinstance(v, dict) for v in provenance.values()
-    ):
-        raise DataError("provenance", "needs a table per rule field, [provenance.<field>]")
-    unknown = sorted(set(provenance) - set(_RULE_FIELDS))
-    if unknown:
-        raise DataError("provenance", f"entries for unknown rule fields {unknown}")
-    interpretations = decode_list(data.get("interpretations", []), "interpretations")
-    inherit = data.get("inherit_interpretations", True)
-    if type(inherit) is not bool:
-        raise DataError("inherit_interpretations", "needs true or false")
-    dropped = decode_list(data.get("drop_interpretations", []), "drop_interpretations")
-    cited = {name: {"source": own_id, **entry} for name, entry in provenance.items()}
-    extends = data.get("extends")
-    if extends is None:
-        if dropped:
-            raise DataError("drop_interpretations", "needs extends: there is nothing to drop")
-        return {
-            "id": own_id,
-            "title": data.get("title", own_id),
-            "language": data.get("language", "en"),
-            "source": data.get("source", own_id),
-            "rules": rules,
-            "provenance": cited,
-            "interpretations": interpretations,
-        }
-    base = _resolve_base(extends, base_dir, seen)
-    base_data = base.to_data()
-    inherited = base_data["interpretations"] if inherit else []
-    codes = [i["code"] for i in inherited]
-    for index, code in enumerate(dropped):
-        if not isinstance(code, str) or code not in codes:
-            raise DataError(
-                f"drop_interpretations[{index}]",
-                f"{shown(code)} is not an interpretation of {base.id}: {', '.join(codes)}",
-            )
-    section = os.path.basename(origin)
-    for name in rules:
-        cited.setdefault(
-            name,
-            {
-                "source": own_id,
-                "section": section,
-                "summary": f"Set by {own_id}: {RuleSet.field_label(name)}.",
-            },
-        )
-    return {
-        "id": own_id,
-        "title": data.get("title", own_id),
-        "language": data.get("language", base.language),
-        "source": data.get("source", own_id),
-        "rules": {**base_data["rules"], **rules},
-        "provenance": {**base_data["provenance"], **cited},
-        "interpretations": [i for i in inherited if i["code"] not in dropped] + interpretations,
-    }
-
-
-def _resolve_base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> RuleSet:
+def _base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> dict[str, Any]:
+    """The plain data of the rule set that a file ``extends``."""
     if not isinstance(extends, str) or not extends:
         raise DataError("extends", "needs a built-in rule set id or a .toml path")
     if extends in RULESETS:
-        return RULESETS[extends]
+        return RULESETS[extends].to_data()
     if extends.endswith(".toml"):
         path = extends if base_dir is None else os.path.join(base_dir, extends)
-        return _load(path, seen)
+        return _load(path, seen).to_data()
     raise DataError(
         "extends",
         f"{shown(extends)} is neither a built-in rule set ({', '.join(RULESETS)}) nor a .toml file",
@@ -749,46 +648,11 @@ def _resolve_base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> 
 # --------------------------------------------------------------------------- built-ins
 
 
-class _BuiltinRuleSets(Mapping[str, RuleSet]):
-    """The built-in rule sets by id, each read from its file on first use, then kept."""
-
-    def __init__(self) -> None:
-        self._loaded: dict[str, RuleSet] = {}
-        self._loading: set[str] = set()
-
-    def __getitem__(self, key: str) -> RuleSet:
-        if not isinstance(key, str) or key not in SOURCES:
-            raise KeyError(key)
-        found = self._loaded.get(key)
-        if found is None:
-            if key in self._loading:
-                raise InvalidRuleSet(f"built-in rule set {key!r} extends itself")
-            self._loading.add(key)
-            try:
-                found = _load(_builtin_path(key), seen=(), builtin=True)
-            finally:
-                self._loading.discard(key)
-            self._loaded[key] = found
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(SOURCES)
-
-    def __len__(self) -> int:
-        return len(SOURCES)
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key in SOURCES
-
-    def __repr__(self) -> str:
-        return f"RULESETS({', '.join(map(repr, self))})"
+def _load_builtin(rid: str) -> RuleSet:
+    return _load(os.fspath(DATA / "rulesets" / f"{rid}.toml"), seen=(), builtin=True)
 
 
-def _builtin_path(rid: str) -> str:
-    return os.fspath(DATA / "rulesets" / f"{rid}.toml")
-
-
-RULESETS: Final[Mapping[str, RuleSet]] = _BuiltinRuleSets()
+RULESETS: Final[Mapping[str, RuleSet]] = Builtins(_load_builtin)
 """The four built-in rule sets by id: ``en``, ``en-early``, ``de``, ``de-summary``; each is
 read from ``qe_rules/data/rulesets/<id>.toml`` on first use."""
 

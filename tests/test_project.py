@@ -20,6 +20,7 @@ MODULE_ORDER = [
     "components",
     "rulevalues",
     "datafiles",
+    "rulecodec",
     "rulesets",
     "scoring",
     "sales",
