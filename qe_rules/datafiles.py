@@ -15,7 +15,6 @@ by name::
 from __future__ import annotations
 
 import os
-import pathlib
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeVar
@@ -29,6 +28,7 @@ __all__ = [
     "DATA",
     "SOURCES",
     "Builtins",
+    "data_file",
     "entry_table",
     "parse_toml",
     "read_data",
@@ -39,7 +39,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-DATA: Final = pathlib.Path(__file__).resolve().parent / "data"
+DATA: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 """The folder of the package's data files."""
 
 
@@ -83,7 +83,7 @@ def parse_toml(text: str, origin: str, error: type[RulesError] = InvalidRuleSet)
 
 def read_data(name: str, error: type[RulesError] = InvalidArgument) -> dict[str, Any]:
     """The parsed data file ``qe_rules/data/<name>``."""
-    path = DATA / name
+    path = os.path.join(DATA, name)
     return parse_toml(read_text(path, error), f"qe_rules/data/{name}", error)
 
 
@@ -130,12 +130,18 @@ SOURCES: Final[Mapping[str, Source]] = _sources()
 """The four QE texts, by id (from ``qe_rules/data/sources.toml``)."""
 
 
-def shipped_rulesets() -> dict[str, pathlib.Path]:
+def data_file(*parts: str) -> str:
+    """The path of a file under ``qe_rules/data/``."""
+    return os.path.join(DATA, *parts)
+
+
+def shipped_rulesets() -> dict[str, str]:
     """Every rule-set file the package ships, by name: the built-in texts first (in the
     order of :data:`SOURCES`), then the house rules under ``data/house``."""
-    found = {rid: DATA / "rulesets" / f"{rid}.toml" for rid in SOURCES}
-    for path in sorted((DATA / "house").glob("*.toml")):
-        found.setdefault(path.stem, path)
+    found = {rid: data_file("rulesets", f"{rid}.toml") for rid in SOURCES}
+    for name in sorted(os.listdir(data_file("house"))):
+        if name.endswith(".toml"):
+            found.setdefault(name.removesuffix(".toml"), data_file("house", name))
     return found
 
 

@@ -37,7 +37,7 @@ import attrs
 from qe_rules import _toml
 from qe_rules._frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.datafiles import DATA, SOURCES, Builtins, parse_toml, read_text
+from qe_rules.datafiles import SOURCES, Builtins, data_file, parse_toml, read_text
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
 from qe_rules.limits import MAX_EXTENDS_DEPTH
 from qe_rules.rulecodec import extension, merge
@@ -649,7 +649,7 @@ def _base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> dict[str
 
 
 def _load_builtin(rid: str) -> RuleSet:
-    return _load(os.fspath(DATA / "rulesets" / f"{rid}.toml"), seen=(), builtin=True)
+    return _load(data_file("rulesets", f"{rid}.toml"), seen=(), builtin=True)
 
 
 RULESETS: Final[Mapping[str, RuleSet]] = Builtins(_load_builtin)

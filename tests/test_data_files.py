@@ -17,9 +17,10 @@ BUILTINS = list(qe.RULESETS.values())
 @pytest.mark.parametrize("rs", BUILTINS, ids=lambda r: r.id)
 def test_a_built_in_file_loads_like_a_users_file(rs):
     path = qe.shipped_rulesets()[rs.id]
-    assert path == datafiles.DATA / "rulesets" / f"{rs.id}.toml"
+    assert path == datafiles.data_file("rulesets", f"{rs.id}.toml")
     assert qe.load_ruleset(path) == rs
-    assert qe.RuleSet.from_toml(path.read_text("utf-8"), origin=str(path)) == rs
+    text = pathlib.Path(path).read_text("utf-8")
+    assert qe.RuleSet.from_toml(text, origin=path) == rs
 
 
 @pytest.mark.parametrize("rs", BUILTINS, ids=lambda r: r.id)
