@@ -27,7 +27,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from qe_rules.errors import shown
-from qe_rules.rulevalues import DataError, check_keys, decode_list, decode_text
+from qe_rules.rulevalues import (
+    DataError,
+    check_keys,
+    decode_interpretation,
+    decode_list,
+    decode_text,
+)
 
 __all__ = ["TOML_KEYS", "extension", "merge"]
 
@@ -76,6 +82,8 @@ def merge(
     if unknown:
         raise DataError("provenance", f"entries for unknown rule fields {unknown}")
     interpretations = decode_list(data.get("interpretations", []), "interpretations")
+    for index, entry in enumerate(interpretations):  # checked here to name the file's index
+        decode_interpretation(entry, f"interpretations[{index}]", labels)
     inherit = data.get("inherit_interpretations", True)
     if type(inherit) is not bool:
         raise DataError("inherit_interpretations", "needs true or false")

@@ -59,7 +59,7 @@ def test_a_wrong_type_in_an_interpretation_is_an_invalid_rule_set(interpretation
     key = interpretation.split(" ")[0]
     body[key] = interpretation
     text = _toml() + "[[interpretations]]\n" + "\n".join(body.values()) + "\n"
-    with pytest.raises(qe.InvalidRuleSet, match="interpretations"):
+    with pytest.raises(qe.InvalidRuleSet, match=r"interpretations\[0\]"):
         qe.RuleSet.from_toml(text)
 
 
