@@ -15,6 +15,7 @@ by name::
 from __future__ import annotations
 
 import os
+import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeVar
@@ -153,19 +154,24 @@ class Builtins(Mapping[str, T]):
         self._load = load
         self._loaded: dict[str, T] = {}
         self._loading: set[str] = set()
+        self._lock = threading.RLock()  # one thread loads; a built-in may load its base
 
     def __getitem__(self, key: str) -> T:
         if not isinstance(key, str) or key not in SOURCES:
             raise KeyError(key)
-        if key not in self._loaded:
-            if key in self._loading:
-                raise InvalidRuleSet(f"built-in {key!r} extends itself")
-            self._loading.add(key)
-            try:
-                self._loaded[key] = self._load(key)
-            finally:
-                self._loading.discard(key)
-        return self._loaded[key]
+        found = self._loaded.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if key not in self._loaded:
+                if key in self._loading:
+                    raise InvalidRuleSet(f"built-in {key!r} extends itself")
+                self._loading.add(key)
+                try:
+                    self._loaded[key] = self._load(key)
+                finally:
+                    self._loading.discard(key)
+            return self._loaded[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(SOURCES)

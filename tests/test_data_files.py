@@ -4,6 +4,7 @@ of the texts is left in a Python module."""
 
 import pathlib
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -133,3 +134,17 @@ def test_no_rule_value_of_the_texts_is_left_in_python():
         assert "UK-GOV-2" not in text, path
         assert "most-recent-bank-visit" not in text or path.name == "rulevalues.py", path
         assert not re.search(r"\{\s*1:\s*1,\s*2:\s*3,\s*3:\s*6", text), path
+
+
+def test_built_ins_load_once_when_threads_ask_at_the_same_time():
+    loads = []
+
+    def load(rid):
+        loads.append(rid)
+        return qe.RULESETS[rid]
+
+    registry = datafiles.Builtins(load)
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(registry.__getitem__, ["de-summary"] * 16 + ["en"] * 16))
+    assert sorted(loads) == ["de-summary", "en"]
+    assert found[0] is qe.RULESETS["de-summary"] and found[-1] is qe.RULESETS["en"]
