@@ -5,10 +5,11 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``components`` -> ``rulevalues`` -> ``datafiles`` -> ``rulecodec`` ->
-``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` -> ``views`` -> ``records`` ->
-``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
-``reports``, ``verify``, ``agents``, ``simulate``, ``strategies``, ``cli``).
+``errors`` -> ``intervals`` -> ``components`` -> ``rulevalues`` -> ``datafiles`` ->
+``rulecodec`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` -> ``views`` ->
+``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
+``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``terminal``,
+``strategies``, ``cli``). Pictures are in ``qe_rules.svg``, as in ``chess.svg``.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,7 @@ from qe_rules.events import (
     ZeroBids,
 )
 from qe_rules.glossary import Term, lookup_term, translate_term
+from qe_rules.intervals import Share, wilson_interval
 from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import (
     GAP_CODES,
@@ -82,8 +84,10 @@ from qe_rules.sales import Award, BidLimits, NoAward, Rebid
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, ScoreSheet, score_game
 from qe_rules.simulate import (
     CHANGE_CAUSES,
+    Batch,
     ChangeExample,
     Comparison,
+    GameRow,
     SimulationStats,
     compare,
     play_game,
@@ -112,6 +116,7 @@ __all__ = [
     "Award",
     "Awarded",
     "Basis",
+    "Batch",
     "BeyondTable",
     "BidLimits",
     "Category",
@@ -132,6 +137,7 @@ __all__ = [
     "GameNotOver",
     "GameRecord",
     "GameResult",
+    "GameRow",
     "Gap",
     "IllegalAction",
     "Industry",
@@ -162,6 +168,7 @@ __all__ = [
     "SaleView",
     "ScoreSheet",
     "SecretBid",
+    "Share",
     "SimulationStats",
     "Source",
     "Term",
@@ -191,6 +198,7 @@ __all__ = [
     "simulate",
     "translate_term",
     "verify",
+    "wilson_interval",
 ]
 
 

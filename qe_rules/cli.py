@@ -1,8 +1,11 @@
 """The ``qe-rules`` command line.
 
 - ``qe-rules variants [--files]``: the built-in rule sets (``--files``: every shipped rule file).
-- ``qe-rules score FILE.json``: score a game's final holdings (``--example`` scores the
-  rulebooks' scoring example).
+- ``qe-rules score FILE.json``: score a game's final holdings, from a score file or a
+  finished game's record (``--example`` scores the rulebooks' scoring example).
+- ``qe-rules play``: play a game at the terminal against the built-in agents. Exit status
+  0 at the end of the game, 3 when the input ends (Ctrl-D), 130 on Ctrl-C.
+- ``qe-rules show RECORD.json``: a recorded game sale by sale, every bid included.
 - ``qe-rules rules ID``: every rule of a rule set with its citation.
 - ``qe-rules diff A B``: where two rule sets differ.
 - ``qe-rules discrepancies``: the register of differences between the texts.
@@ -21,24 +24,37 @@ and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
+
+import attrs
 
 from qe_rules import reports
 from qe_rules.agents import AGENT_NAMES
 from qe_rules.datafiles import shipped_rulesets
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
+from qe_rules.engine import Game, replay
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
-from qe_rules.rulesets import RULESETS, SOURCES, Category, RuleSet, load_ruleset
-from qe_rules.scoring import GameResult, PlayerRecord, ScoreSheet, score_game
-from qe_rules.simulate import compare, format_comparison, format_stats, simulate
+from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
+from qe_rules.records import RECORD_FORMAT
+from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
+from qe_rules.scoring import PlayerRecord, score_game
+from qe_rules.simulate import (
+    Comparison,
+    SimulationStats,
+    check_rows_path,
+    compare,
+    format_comparison,
+    format_stats,
+    simulate,
+)
+from qe_rules.terminal import GameStopped, game_text, play_in_terminal
 from qe_rules.verify import verification_markdown, verify
 
 __all__ = ["generated_pages", "main"]
@@ -46,6 +62,8 @@ __all__ = ["generated_pages", "main"]
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_END_OF_INPUT = 3
+EXIT_INTERRUPTED = 130
 
 
 class _InputError(Exception):
@@ -120,34 +138,15 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
     return ruleset, records, names
 
 
-def _score_board(rules: RuleSet, result: GameResult, names: Sequence[str]) -> str:
-    sheets = result.sheets
-    rows: list[list[str]] = [["nation", *(s.nation.code for s in sheets)]]
+def _is_game_record(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
 
-    def line(label: str, value: Callable[[Any], object]) -> None:
-        rows.append([label, *(str(value(s)) for s in sheets)])
 
-    points = [c for c in rules.scoring_order if c is not Category.SPENDING]
-    for category in rules.scoring_order:
-        if category is Category.SPENDING:
-            line("spent", lambda s: s.spent)
-            line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
-            line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
-            continue
-        label = category.value.replace("_", " ")
-        line(label, functools.partial(ScoreSheet.points, category=category))
-        if category is points[-1]:
-            line("subtotal", lambda s: s.subtotal)
-    line("total", lambda s: s.total)
-    text = [f"Rule set {rules.id}, {len(sheets)} players", "", *reports.table(["", *names], rows)]
-    text.append("")
-    if result.winner is not None:
-        text.append(f"Winner: {names[result.winner]} ({sheets[result.winner].nation.code})")
-    else:
-        level = ", ".join(names[s] for s in result.winners) or "nobody"
-        text.append(f"No single winner under {rules.id}; still level: {level}")
-    text.extend(f"Rule gap {gap}" for gap in result.gaps)
-    return "\n".join(text)
+def _replayed(data: Any, where: str) -> Game:
+    try:
+        return replay(data)
+    except RulesError as error:
+        raise _InputError(f"{where}: {error}") from None
 
 
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
@@ -155,8 +154,19 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError("give a score file (FILE.json, or - for stdin) or --example")
     where = "the scoring example" if args.example else args.file
     data = _example() if args.example else _read_json(args.file)
-    file_ruleset, records, names = _parse_score_file(data, where)
-    ruleset = _ruleset_arg(args.ruleset or file_ruleset or "en")
+    if _is_game_record(data):
+        game = _replayed(data, where)
+        if not game.is_over:
+            raise _InputError(
+                f"{where}: the game is not over (it stops during sale {game.sale + 1}); "
+                "only a finished game can be scored"
+            )
+        ruleset = _ruleset_arg(args.ruleset) if args.ruleset else game.ruleset
+        records = list(game.records())
+        names = [f"seat {seat}" for seat in range(game.players)]
+    else:
+        file_ruleset, records, names = _parse_score_file(data, where)
+        ruleset = _ruleset_arg(args.ruleset or file_ruleset or "en")
     try:
         result = score_game(ruleset, records)
     except RulesError as error:
@@ -165,7 +175,55 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(result.to_dict(), out, indent=2)
         out.write("\n")
     else:
-        print(_score_board(ruleset, result, names), file=out)
+        print(result.score_board(names, ruleset.scoring_order), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- play and show
+
+
+def _read_line() -> str:
+    return sys.stdin.readline()
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    agents = _agents(args.agents)
+    try:
+        game = play_in_terminal(
+            ruleset,
+            args.players,
+            args.seat,
+            agents,
+            seed=args.seed,
+            read_line=_read_line,
+            out=out,
+        )
+    except GameStopped as stopped:
+        saved = ""
+        if args.record:
+            _save_record(stopped.game, args.record)
+            saved = f"; the game so far is saved in {args.record}"
+        print(f"qe-rules: game left ({stopped.reason}){saved}", file=sys.stderr)
+        return EXIT_INTERRUPTED if stopped.reason == "interrupted" else EXIT_END_OF_INPUT
+    if args.record:
+        _save_record(game, args.record)
+        print(f"The game record is saved in {args.record}.", file=out)
+    return EXIT_OK
+
+
+def _save_record(game: Game, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(game.to_record(), handle)
+            handle.write("\n")
+    except OSError as error:
+        raise _InputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    game = _replayed(_read_json(args.file), args.file)
+    print(game_text(game), file=out)
     return EXIT_OK
 
 
@@ -299,8 +357,30 @@ def _agents(text: str) -> str | list[str]:
     return names if len(names) > 1 else names[0]
 
 
+_Results = TypeVar("_Results", SimulationStats, Comparison)
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    """Refuse a file type for ``--rows`` or ``--plot`` before any game is played."""
+    if args.rows:
+        check_rows_path(args.rows)
+    if args.plot:
+        check_picture_path(args.plot)
+
+
+def _write_extras(
+    args: argparse.Namespace, results: _Results, plot: Callable[[_Results, str], object]
+) -> None:
+    """Write the per-game rows (``--rows``) and the picture (``--plot``) asked for."""
+    if args.rows:
+        results.write_rows(args.rows)
+    if args.plot:
+        plot(results, args.plot)
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
+    _check_extras(args)
     stats = simulate(
         ruleset,
         args.players,
@@ -308,10 +388,12 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         args.games,
         seed=args.seed,
         workers=args.workers,
+        rows=bool(args.rows or args.plot),
         progress=_progress(args, "simulating"),
     )
+    _write_extras(args, stats, plot_stats)
     if args.format == "json":
-        _emit(out, stats.to_dict())
+        _emit(out, attrs.evolve(stats, rows=None).to_dict())
     else:
         print(format_stats(stats), file=out)
     return EXIT_OK
@@ -321,6 +403,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [_ruleset_arg(text) for text in args.rulesets]
     if len(rulesets) < 2:
         raise _InputError("compare needs at least two rule sets")
+    _check_extras(args)
     comparison = compare(
         rulesets,
         args.players,
@@ -328,8 +411,10 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         args.games,
         seed=args.seed,
         workers=args.workers,
+        rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
     )
+    _write_extras(args, comparison, plot_comparison)
     if args.examples and comparison.examples:
         os.makedirs(args.examples, exist_ok=True)
         for example in comparison.examples:
@@ -338,7 +423,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
             with open(path, "w", encoding="utf-8") as handle:
                 json.dump(example.record.to_dict(), handle)
     if args.format == "json":
-        _emit(out, comparison.to_dict())
+        _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
     print(format_comparison(comparison), file=out)
     if comparison.examples:
@@ -412,13 +497,48 @@ def _parser() -> argparse.ArgumentParser:
         help="score a game's final holdings",
         description="Score player records read from a JSON file and print the score board.",
     )
-    score.add_argument("file", nargs="?", metavar="FILE.json", help="player records (- for stdin)")
+    score.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE.json",
+        help="player records, or a finished game's record (- for stdin)",
+    )
     score.add_argument(
         "--example", action="store_true", help="score the rulebooks' scoring example"
     )
     score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
     score.add_argument("--format", choices=("text", "json"), default="text")
     score.set_defaults(run=_cmd_score)
+
+    player = commands.add_parser(
+        "play",
+        help="play a game at the terminal against the built-in agents",
+        description="Play one seat of a game; the built-in agents play the others. Each "
+        "turn shows your view and asks for your bid (or, with 5 players, whether to peek). "
+        f"Exit status {EXIT_OK} at the end of the game, {EXIT_END_OF_INPUT} when the input "
+        f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
+    )
+    player.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+    player.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    player.add_argument(
+        "--agents",
+        default="value",
+        help=f"{', '.join(AGENT_NAMES)}: one for every other seat, or one per other seat "
+        "separated by commas (default value)",
+    )
+    player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
+    player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
+    player.set_defaults(run=_cmd_play)
+
+    shower = commands.add_parser(
+        "show",
+        help="print a recorded game sale by sale",
+        description="Replay a game record and print every sale with all its bids (the "
+        "referee's view), then the score board if the game is over.",
+    )
+    shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
+    shower.set_defaults(run=_cmd_show)
 
     rules = commands.add_parser(
         "rules",
@@ -495,6 +615,17 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--seed", type=int, default=0, help="default 0")
         command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
         command.add_argument("--format", choices=("text", "json"), default="text")
+        command.add_argument(
+            "--rows",
+            metavar="FILE",
+            help="write one row per game and seat to FILE (.csv, or .parquet with pyarrow)",
+        )
+        command.add_argument(
+            "--plot",
+            metavar="FILE",
+            help="draw win shares, scores, spends (and causes of changes) to FILE "
+            "(.png, .svg, .pdf; needs matplotlib)",
+        )
         command.add_argument(
             "--progress",
             choices=("auto", "always", "never"),

@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple, NoReturn
 
 import attrs
 
+from qe_rules import svg
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import (
     GameNotOver,
@@ -355,6 +356,13 @@ class Game:
             f"<Game {self.ruleset.id} {self.players} players, sale {sale.number}, "
             f"{sale.phase.value}, to act {sorted(sale.awaiting)}>"
         )
+
+    def _repr_svg_(self) -> str:
+        """What a spectator sees: the public part of the table, never a seat's secrets."""
+        return svg.view(self.view(0), spectator=True)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="qe-rules">{self._repr_svg_()}</div>'
 
     def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
         return (replay, (self.to_record(),))

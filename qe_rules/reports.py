@@ -12,6 +12,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from qe_rules._text import table
 from qe_rules.components import Industry
 from qe_rules.diffs import RuleSetDiff, diff
 from qe_rules.discrepancies import TOPICS, Discrepancy, DiscrepancyKind, find_discrepancies
@@ -97,24 +98,6 @@ def _cite(cite: Provenance) -> str:
 
 def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-def table(header: Sequence[str], rows: Iterable[Sequence[object]], left: int = 1) -> list[str]:
-    """Lines of text in columns, the header first: the first ``left`` columns
-    left-aligned, the others right-aligned.
-
-    >>> table(["seat", "VP"], [["Ann", 45], ["Bo", 7]])
-    ['seat  VP', 'Ann   45', 'Bo     7']
-    """
-    cells = [list(header), *([str(cell) for cell in row] for row in rows)]
-    widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
-    return [
-        "  ".join(
-            cell.ljust(width) if column < left else cell.rjust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in cells
-    ]
 
 
 # --------------------------------------------------------------------------- rule sets

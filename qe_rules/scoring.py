@@ -30,11 +30,12 @@ from typing import Any, Final
 
 import attrs
 
+from qe_rules._text import table
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.rulesets import BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
+from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
 
-__all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_game"]
+__all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_board_rows", "score_game"]
 
 
 # --------------------------------------------------------------------------- input
@@ -194,6 +195,45 @@ class GameResult:
         """The winning seat, or ``None`` where the rules name no single winner."""
         return self.winners[0] if len(self.winners) == 1 else None
 
+    def __str__(self) -> str:
+        return self.score_board()
+
+    def _repr_svg_(self) -> str:
+        from qe_rules import svg  # on first display, as chess.Board does
+
+        return svg.score_board(self)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="qe-rules">{self._repr_svg_()}</div>'
+
+    def score_board(
+        self,
+        names: Sequence[str] | None = None,
+        scoring_order: Sequence[Category] | None = None,
+    ) -> str:
+        """The score board as text: one column per seat, one row per scoring line, then
+        the winner. ``str(result)`` is ``result.score_board()``.
+
+        ``names`` head the columns (default ``seat 0``, ``seat 1``, ...);
+        ``scoring_order`` orders the rows (default: the built-in rule set's order).
+        """
+        shown_names = _seat_names(self, names)
+        rows = [[label, *values] for label, values in score_board_rows(self, scoring_order)]
+        sheets = self.sheets
+        text = [
+            f"Rule set {self.ruleset}, {len(sheets)} players",
+            "",
+            *table(["", *shown_names], rows),
+            "",
+        ]
+        if self.winner is not None:
+            text.append(f"Winner: {shown_names[self.winner]} ({sheets[self.winner].nation.code})")
+        else:
+            level = ", ".join(shown_names[s] for s in self.winners) or "nobody"
+            text.append(f"No single winner under {self.ruleset}; still level: {level}")
+        text.extend(f"Rule gap {gap}" for gap in self.gaps)
+        return "\n".join(text)
+
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON types."""
         return {
@@ -210,6 +250,48 @@ class GameResult:
                 {"code": g.code, "message": g.message, "seats": list(g.seats)} for g in self.gaps
             ],
         }
+
+
+def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:
+    count = len(result.sheets)
+    if names is None:
+        return [f"seat {seat}" for seat in range(count)]
+    if len(names) != count:
+        raise InvalidArgument(f"give one name per seat ({count}), got {len(names)}")
+    return [str(name) for name in names]
+
+
+def score_board_rows(
+    result: GameResult, scoring_order: Sequence[Category] | None = None
+) -> list[tuple[str, list[str]]]:
+    """The rows of the score board, as ``(label, one value per seat)``: the nation, the
+    points categories in ``scoring_order`` (default: the built-in rule set's order, else
+    :class:`Category` order) with the subtotal after the last of them, the spending lines
+    where ``SPENDING`` stands, and the total. Both the text and the picture use them."""
+    if scoring_order is None:
+        builtin = RULESETS.get(result.ruleset)
+        scoring_order = builtin.scoring_order if builtin is not None else tuple(Category)
+    sheets = result.sheets
+    rows: list[tuple[str, list[str]]] = [("nation", [s.nation.code for s in sheets])]
+
+    def line(label: str, value: Callable[[ScoreSheet], object]) -> None:
+        rows.append((label, [str(value(s)) for s in sheets]))
+
+    points = [c for c in scoring_order if c is not Category.SPENDING]
+    for category in scoring_order:
+        if category is Category.SPENDING:
+            line("spent", lambda s: s.spent)
+            line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
+            line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
+            continue
+        line(
+            category.value.replace("_", " "),
+            functools.partial(ScoreSheet.points, category=category),
+        )
+        if category is points[-1]:
+            line("subtotal", lambda s: s.subtotal)
+    line("total", lambda s: s.total)
+    return rows
 
 
 # --------------------------------------------------------------------------- tables

@@ -12,16 +12,21 @@ rule sets, to show how often and why the winner changes (a :class:`Comparison`).
 
 Each game's setup (deck, nations, tokens, first auctioneer) and its agents' seeds come
 from ``(seed, game number)`` alone, so the same seed gives the same numbers whatever the
-number of worker processes. The seating is as given: seat 0 is ``agents[0]``.
+number of worker processes or the executor that runs them. The seating is as given: seat 0
+is ``agents[0]``. Statistics are sums of whole numbers: runs of other games (other seeds,
+or other game numbers of the same seed, with ``start``) merge exactly.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import csv
 import hashlib
+import importlib.util
 import math
+import os
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 import attrs
@@ -30,6 +35,7 @@ from qe_rules._frozen import FrozenDict
 from qe_rules.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory, agent_label
 from qe_rules.engine import Game, new_game
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.intervals import Share
 from qe_rules.records import GameRecord
 from qe_rules.reports import table
 from qe_rules.rulesets import RULESETS, Category, RuleSet, get_ruleset
@@ -37,16 +43,21 @@ from qe_rules.scoring import GameResult, score_game
 
 __all__ = [
     "CHANGE_CAUSES",
+    "ROW_COLUMNS",
     "AgentSpec",
+    "Batch",
     "ChangeExample",
     "Comparison",
+    "GameRow",
     "Progress",
     "SimulationStats",
+    "check_rows_path",
     "compare",
     "format_comparison",
     "format_stats",
     "play_game",
     "simulate",
+    "write_rows",
 ]
 
 AgentSpec = str | AgentFactory
@@ -116,6 +127,15 @@ def _check_progress(progress: object) -> Progress | None:
             f"progress is a function of (done, total) or None, got {shown(progress)}"
         )
     return progress
+
+
+def _check_executor(executor: object) -> concurrent.futures.Executor | None:
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise InvalidArgument(
+            "executor is a concurrent.futures.Executor (a process or thread pool, Dask's "
+            f"Client.get_executor(), ...) or None, got {shown(executor)}"
+        )
+    return executor
 
 
 def _check_picklable(specs: tuple[AgentSpec, ...], rulesets: Sequence[RuleSet]) -> None:
@@ -220,6 +240,7 @@ class _Task(NamedTuple):
     seed: int
     start: int
     stop: int
+    rows: bool
 
 
 _INTERNED: Final[dict[RuleSet, RuleSet]] = {}
@@ -259,48 +280,233 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
+class _Run(NamedTuple):
+    """What a run plays: the games ``start`` to ``start + games`` of ``seed``."""
+
+    rulesets: tuple[RuleSet, ...]
+    players: int
+    specs: tuple[AgentSpec, ...]
+    games: int
+    seed: int
+    start: int
+    rows: bool
+
+
 def _run(
     work: Callable[[_Task], Any],
-    rulesets: tuple[RuleSet, ...],
-    players: int,
-    specs: tuple[AgentSpec, ...],
-    games: int,
-    seed: int,
+    run: _Run,
     workers: int,
+    executor: concurrent.futures.Executor | None,
     progress: Progress | None,
 ) -> list[Any]:
-    """Run ``work`` over chunks of the games; the results come back in game order."""
-    sent = tuple(map(_portable, rulesets))
+    """Run ``work`` over chunks of the games; the results come back in game order.
+
+    Without an executor, one worker plays the chunks here and several share them in a
+    process pool made for the run; a given executor runs them and is left running.
+    """
+    sent = tuple(map(_portable, run.rulesets))
     tasks = [
-        _Task(sent, players, specs, seed, start, stop) for start, stop in _chunks(games, workers)
+        _Task(sent, run.players, run.specs, run.seed, run.start + start, run.start + stop, run.rows)
+        for start, stop in _chunks(run.games, workers)
     ]
     results: list[Any] = [None] * len(tasks)
     done = 0
     if progress is not None:
-        progress(0, games)
-    if workers == 1:
+        progress(0, run.games)
+    if workers == 1 and executor is None:
         for number, task in enumerate(tasks):
             results[number] = work(task)
             done += task.stop - task.start
             if progress is not None:
-                progress(done, games)
+                progress(done, run.games)
         return results
-    _check_picklable(specs, rulesets)
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(tasks)))
+    if executor is None:
+        _check_picklable(run.specs, run.rulesets)
+        pool: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=min(workers, len(tasks))
+        )
+    else:
+        pool = executor
+    futures = {pool.submit(work, task): number for number, task in enumerate(tasks)}
     try:
-        futures = {pool.submit(work, task): number for number, task in enumerate(tasks)}
         for future in concurrent.futures.as_completed(futures):
             number = futures[future]
             results[number] = future.result()
             done += tasks[number].stop - tasks[number].start
             if progress is not None:
-                progress(done, games)
+                progress(done, run.games)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
+            future.cancel()  # after a failure, nothing more is started
+        if executor is None:
+            pool.shutdown(wait=True, cancel_futures=True)
     return results
 
 
 # --------------------------------------------------------------------------- simulate
+
+
+class Batch(NamedTuple):
+    """Games ``start`` to ``stop`` (not included) of a run with ``seed``."""
+
+    seed: int
+    start: int
+    stop: int
+
+
+def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
+    """Batches in order, joined where one ends where the next begins; overlaps raise."""
+    joined: list[Batch] = []
+    for batch in sorted(batches):
+        if joined and joined[-1].seed == batch.seed and batch.start < joined[-1].stop:
+            raise InvalidArgument(
+                f"games {batch.start} to {joined[-1].stop - 1} of seed {batch.seed} are in "
+                "both runs; merge runs of different games (another seed, or another start)"
+            )
+        if joined and joined[-1].seed == batch.seed and batch.start == joined[-1].stop:
+            joined[-1] = joined[-1]._replace(stop=batch.stop)
+        else:
+            joined.append(batch)
+    return tuple(joined)
+
+
+def _batches_text(batches: Sequence[Batch]) -> str:
+    return ", ".join(
+        f"seed {b.seed}"
+        if b.start == 0 and len(batches) == 1
+        else f"seed {b.seed} games {b.start}-{b.stop - 1}"
+        for b in batches
+    )
+
+
+def _check_same(what: str, mine: object, theirs: object) -> None:
+    if mine != theirs:
+        raise InvalidArgument(f"only runs with the same {what} merge: {mine!r} and {theirs!r}")
+
+
+def _batches_from(data: dict[str, Any]) -> tuple[Batch, ...]:
+    if "batches" in data:
+        return tuple(Batch(*batch) for batch in data["batches"])
+    return (Batch(data["seed"], 0, data["games"]),)
+
+
+class GameRow(NamedTuple):
+    """One seat of one game scored under one rule set: a row of ``rows``.
+
+    The columns, in order, are :data:`ROW_COLUMNS`; :func:`write_rows` writes rows as CSV
+    or Parquet.
+    """
+
+    seed: int
+    game: int
+    """The game's number in the run of ``seed``."""
+    ruleset: str
+    """The rule set that scored the game (in a comparison, one row per rule set)."""
+    seat: int
+    agent: str
+    nation: str
+    tiles: int
+    """Tiles the seat won."""
+    spent: int
+    companies: int
+    zero_bids: int
+    nationalization: int
+    monopolization: int
+    diversification: int
+    lowest_spend_bonus: int
+    total: int
+    eliminated: bool
+    won: bool
+    """Whether the seat is the game's single winner under ``ruleset``."""
+    winner_changed: bool
+    """In a comparison, whether the winners differ from the first rule set's."""
+    causes: str
+    """In a comparison, the causes of the change (see :data:`CHANGE_CAUSES`), space-separated."""
+    unsold: int
+    """Sales of the game that ended without a buyer."""
+    gaps: str
+    """The game's rule-gap codes under ``ruleset``, space-separated."""
+
+
+ROW_COLUMNS: Final[tuple[str, ...]] = GameRow._fields
+"""The columns of per-game rows, in order (see :class:`GameRow`)."""
+
+
+def _rows_of(
+    seed: int,
+    index: int,
+    result: GameResult,
+    game: Game,
+    agents: Sequence[str],
+    causes: tuple[str, ...] = (),
+) -> list[GameRow]:
+    winner = result.winner
+    unsold = game.sale - sum(map(len, game.holdings))
+    gaps = " ".join(sorted({gap.code for gap in result.gaps}))
+    return [
+        GameRow(
+            seed=seed,
+            game=index,
+            ruleset=result.ruleset,
+            seat=sheet.seat,
+            agent=agents[sheet.seat],
+            nation=sheet.nation.code,
+            tiles=len(game.holdings[sheet.seat]),
+            spent=sheet.spent,
+            companies=sheet.companies,
+            zero_bids=sheet.zero_bids,
+            nationalization=sheet.nationalization,
+            monopolization=sheet.monopolization,
+            diversification=sheet.diversification,
+            lowest_spend_bonus=sheet.lowest_spend_bonus,
+            total=sheet.total,
+            eliminated=sheet.eliminated,
+            won=winner == sheet.seat,
+            winner_changed=bool(causes),
+            causes=" ".join(causes),
+            unsold=unsold,
+            gaps=gaps,
+        )
+        for sheet in result.sheets
+    ]
+
+
+def write_rows(rows: Sequence[GameRow], path: str | os.PathLike[str]) -> None:
+    """Write per-game rows to ``path``: CSV when it ends in ``.csv`` (the standard
+    library), Parquet when it ends in ``.parquet`` (needs the ``parquet`` extra, pyarrow).
+
+    Either reads straight into pandas or polars (``pandas.read_csv``,
+    ``polars.read_parquet``, ...). The columns are :data:`ROW_COLUMNS`.
+    """
+    name = check_rows_path(path)
+    if name.endswith(".csv"):
+        with open(name, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(ROW_COLUMNS)
+            writer.writerows(rows)
+    elif name.endswith(".parquet"):
+        import pyarrow as pa  # an optional extra, loaded where used
+        import pyarrow.parquet as pq
+
+        columns = {column: [row[i] for row in rows] for i, column in enumerate(ROW_COLUMNS)}
+        pq.write_table(pa.table(columns), name)
+
+
+def check_rows_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a string if it ends in ``.csv`` or ``.parquet``; raises
+    :class:`~qe_rules.InvalidArgument` otherwise."""
+    name = os.fspath(path)
+    if not name.endswith((".csv", ".parquet")):
+        raise InvalidArgument(f"rows are written as .csv or .parquet, got {name!r}")
+    if name.endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
+        raise InvalidArgument("writing Parquet needs pyarrow: pip install 'qe-rules[parquet]'")
+    return name
+
+
+def _check_rows(rows: object) -> bool:
+    if type(rows) is not bool:
+        raise InvalidArgument(f"rows is True or False, got {shown(rows)}")
+    return rows
 
 
 class _Tally:
@@ -311,6 +517,7 @@ class _Tally:
         "gap_games",
         "lowest_spender_wins",
         "no_winner",
+        "rows",
         "spend_squares",
         "spend_sums",
         "total_squares",
@@ -332,6 +539,7 @@ class _Tally:
         self.total_squares = [0] * players
         self.spend_sums = [0] * players
         self.spend_squares = [0] * players
+        self.rows: list[GameRow] = []
 
     def add(self, game: Game) -> None:
         result = game.result()
@@ -375,14 +583,19 @@ class _Tally:
         ):
             for seat, value in enumerate(theirs):
                 mine[seat] += value
+        self.rows += other.rows
 
 
 def _simulate_chunk(task: _Task) -> _Tally:
     rules = _local(task.rulesets[0])
     factories = _factories(task.specs, rules)
     tally = _Tally(task.players)
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
     for index in range(task.start, task.stop):
-        tally.add(_play(rules, task.players, factories, task.seed, index))
+        game = _play(rules, task.players, factories, task.seed, index)
+        tally.add(game)
+        if task.rows:
+            tally.rows += _rows_of(task.seed, index, game.result(), game, labels)
     return tally
 
 
@@ -397,21 +610,67 @@ def _stdev(total: int, squares: int, count: int) -> float:
     return math.sqrt(max(count * squares - total * total, 0)) / count
 
 
+def _rows_from(data: dict[str, Any]) -> tuple[GameRow, ...] | None:
+    rows = data.get("rows")
+    return None if rows is None else tuple(GameRow(**row) for row in rows)
+
+
+def _merged_rows(
+    mine: tuple[GameRow, ...] | None, theirs: tuple[GameRow, ...] | None
+) -> tuple[GameRow, ...] | None:
+    if mine is None or theirs is None:
+        return None  # rows of only part of the games would mislead
+    return tuple(sorted((*mine, *theirs), key=lambda row: (row.seed, row.game)))
+
+
+def _add(mine: Sequence[int], theirs: Sequence[int]) -> tuple[int, ...]:
+    return tuple(a + b for a, b in zip(mine, theirs, strict=True))
+
+
+def _add_counts(
+    mine: Mapping[str, int], theirs: Mapping[str, int], order: Sequence[str] | None = None
+) -> FrozenDict[str, int]:
+    counts = dict(mine)
+    for key, count in theirs.items():
+        counts[key] = counts.get(key, 0) + count
+    keys = sorted(counts) if order is None else [key for key in order if key in counts]
+    return FrozenDict((key, counts[key]) for key in keys)
+
+
+class _Batched:
+    """The games of statistics: ``batches`` of game numbers per seed."""
+
+    __slots__ = ()
+    batches: tuple[Batch, ...]
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return sum(batch.stop - batch.start for batch in self.batches)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the (first) run."""
+        return self.batches[0].seed
+
+
 @attrs.frozen(kw_only=True)
-class SimulationStats:
+class SimulationStats(_Batched):
     """What :func:`simulate` found: counts and sums over ``games`` games.
 
     Counts are kept as whole numbers; shares, means and standard deviations are
-    properties computed from them. A game has a single winner or none (``winner`` of the
-    result is ``None``: a tie the rules leave open, or everyone eliminated).
+    properties computed from them, and every share has a 95% Wilson interval (the
+    ``*_ci95`` properties, see :mod:`qe_rules.intervals`). A game has a single winner or
+    none (``winner`` of the result is ``None``: a tie the rules leave open, or everyone
+    eliminated). Runs of other games merge exactly (:meth:`merge`).
     """
 
     ruleset: str
     players: int
     agents: tuple[str, ...]
     """Each seat's agent, by name."""
-    games: int
-    seed: int
+    batches: tuple[Batch, ...]
+    """The games summed up, as runs of game numbers per seed, in order."""
     wins: tuple[int, ...]
     """Games won by each seat alone."""
     no_winner_games: int
@@ -429,6 +688,11 @@ class SimulationStats:
     total_squares: tuple[int, ...]
     spend_sums: tuple[int, ...]
     spend_squares: tuple[int, ...]
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game and seat, in game order, when asked for (``rows=True``)."""
+
+    def _share(self, count: int, parts: int = 1) -> Share:
+        return Share(count, self.games, parts=parts)
 
     @property
     def win_share(self) -> tuple[float, ...]:
@@ -436,15 +700,29 @@ class SimulationStats:
         return tuple(wins / self.games for wins in self.wins)
 
     @property
-    def agent_win_share(self) -> dict[str, float]:
-        """For each agent kind, the share of its seats' games that it won: the wins of its
-        seats divided by games times its seats (1 / players is an even share)."""
+    def win_ci95(self) -> tuple[tuple[float, float], ...]:
+        """The 95% interval of each seat's :attr:`win_share`."""
+        return tuple(self._share(wins).ci95 for wins in self.wins)
+
+    def _agent_wins(self) -> dict[str, Share]:
         seats: dict[str, int] = {}
         wins: dict[str, int] = {}
         for agent, won in zip(self.agents, self.wins, strict=True):
             seats[agent] = seats.get(agent, 0) + 1
             wins[agent] = wins.get(agent, 0) + won
-        return {agent: wins[agent] / (self.games * seats[agent]) for agent in seats}
+        return {agent: self._share(wins[agent], seats[agent]) for agent in seats}
+
+    @property
+    def agent_win_share(self) -> dict[str, float]:
+        """For each agent kind, the share of its seats' games that it won: the wins of its
+        seats divided by games times its seats (1 / players is an even share)."""
+        return {agent: share.value for agent, share in self._agent_wins().items()}
+
+    @property
+    def agent_win_ci95(self) -> dict[str, tuple[float, float]]:
+        """The 95% interval of each :attr:`agent_win_share`: the interval of the share of
+        games the agent's seats won, divided by its seats."""
+        return {agent: share.ci95 for agent, share in self._agent_wins().items()}
 
     @property
     def no_winner_share(self) -> float:
@@ -452,14 +730,29 @@ class SimulationStats:
         return self.no_winner_games / self.games
 
     @property
+    def no_winner_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`no_winner_share`."""
+        return self._share(self.no_winner_games).ci95
+
+    @property
     def gap_share(self) -> float:
         """The share of games that met a rule gap."""
         return self.gap_games / self.games
 
     @property
+    def gap_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`gap_share`."""
+        return self._share(self.gap_games).ci95
+
+    @property
     def lowest_spender_win_share(self) -> float:
         """The share of games won by a lowest spender."""
         return self.lowest_spender_wins / self.games
+
+    @property
+    def lowest_spender_win_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`lowest_spender_win_share`."""
+        return self._share(self.lowest_spender_wins).ci95
 
     @property
     def unsold_mean(self) -> float:
@@ -519,13 +812,19 @@ class SimulationStats:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The counts and the figures computed from them, as JSON types."""
-        return {
+        """The counts and the figures computed from them, as JSON types.
+
+        ``ci95`` holds the 95% interval of every share, as ``[low, high]``, under the
+        share's own key and in its shape (a list per seat, a mapping per agent). ``rows``
+        is there only when the rows were kept.
+        """
+        data = {
             "ruleset": self.ruleset,
             "players": self.players,
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
+            "batches": [list(batch) for batch in self.batches],
             "wins": list(self.wins),
             "win_share": list(self.win_share),
             "agent_win_share": self.agent_win_share,
@@ -538,7 +837,12 @@ class SimulationStats:
             "lowest_spender_win_share": self.lowest_spender_win_share,
             "unsold_sales": self.unsold_sales,
             "unsold_mean": self.unsold_mean,
+            "winning_totals": self.winning_totals,
             "winning_total_mean": self.winning_total_mean,
+            "total_sums": list(self.total_sums),
+            "total_squares": list(self.total_squares),
+            "spend_sums": list(self.spend_sums),
+            "spend_squares": list(self.spend_squares),
             "total_mean": self.total_mean,
             "total_stdev": self.total_stdev,
             "spend_mean": self.spend_mean,
@@ -547,7 +851,83 @@ class SimulationStats:
             "seat_total_stdev": list(self.seat_total_stdev),
             "seat_spend_mean": list(self.seat_spend_mean),
             "seat_spend_stdev": list(self.seat_spend_stdev),
+            "ci95": {
+                "win_share": [list(ci) for ci in self.win_ci95],
+                "agent_win_share": {a: list(ci) for a, ci in self.agent_win_ci95.items()},
+                "no_winner_share": list(self.no_winner_ci95),
+                "gap_share": list(self.gap_ci95),
+                "lowest_spender_win_share": list(self.lowest_spender_win_ci95),
+            },
         }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SimulationStats:
+        """The statistics from :meth:`to_dict` (the figures are computed again from the
+        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``."""
+        try:
+            return cls(
+                ruleset=data["ruleset"],
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                batches=_batches_from(data),
+                wins=tuple(data["wins"]),
+                no_winner_games=data["no_winner_games"],
+                gap_games=data["gap_games"],
+                gap_codes=FrozenDict(sorted(data["gap_codes"].items())),
+                lowest_spender_wins=data["lowest_spender_wins"],
+                unsold_sales=data["unsold_sales"],
+                winning_totals=data["winning_totals"],
+                total_sums=tuple(data["total_sums"]),
+                total_squares=tuple(data["total_squares"]),
+                spend_sums=tuple(data["spend_sums"]),
+                spend_squares=tuple(data["spend_squares"]),
+                rows=_rows_from(data),
+            )
+        except (KeyError, TypeError, AttributeError) as error:
+            raise InvalidArgument(
+                f"not the statistics of SimulationStats.to_dict(): {error!r}"
+            ) from None
+
+    def merge(self, other: SimulationStats) -> SimulationStats:
+        """The statistics of both runs' games together, exactly as one run of them all
+        would give: the runs must be of the same rule set, players and agents, and of
+        different games (another seed, or other game numbers with ``start``).
+
+        >>> whole = simulate("en", 3, "random", 20, seed=1)
+        >>> halves = [simulate("en", 3, "random", 10, seed=1, start=s) for s in (0, 10)]
+        >>> halves[0].merge(halves[1]) == whole
+        True
+        """
+        _check_same("rule set", self.ruleset, other.ruleset)
+        _check_same("players", self.players, other.players)
+        _check_same("agents", self.agents, other.agents)
+        return SimulationStats(
+            ruleset=self.ruleset,
+            players=self.players,
+            agents=self.agents,
+            batches=_coalesce((*self.batches, *other.batches)),
+            wins=_add(self.wins, other.wins),
+            no_winner_games=self.no_winner_games + other.no_winner_games,
+            gap_games=self.gap_games + other.gap_games,
+            gap_codes=_add_counts(self.gap_codes, other.gap_codes),
+            lowest_spender_wins=self.lowest_spender_wins + other.lowest_spender_wins,
+            unsold_sales=self.unsold_sales + other.unsold_sales,
+            winning_totals=self.winning_totals + other.winning_totals,
+            total_sums=_add(self.total_sums, other.total_sums),
+            total_squares=_add(self.total_squares, other.total_squares),
+            spend_sums=_add(self.spend_sums, other.spend_sums),
+            spend_squares=_add(self.spend_squares, other.spend_squares),
+            rows=_merged_rows(self.rows, other.rows),
+        )
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("these statistics kept no rows: simulate with rows=True")
+        write_rows(self.rows, path)
 
 
 def simulate(
@@ -557,32 +937,42 @@ def simulate(
     games: int,
     *,
     seed: int,
+    start: int = 0,
     workers: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    rows: bool = False,
     progress: Progress | None = None,
 ) -> SimulationStats:
     """Play ``games`` games and sum them up.
 
     ``agents`` gives each seat's agent, by name or factory (see :data:`AgentSpec`), or
-    one for every seat. With ``workers`` > 1 the games are shared between that many
-    processes; the numbers are the same for any ``workers``. ``progress``, if given, is
-    called with ``(games done, games)`` as chunks of games finish.
+    one for every seat. The games are numbers ``start`` to ``start + games`` of the run
+    with ``seed``. With ``workers`` > 1 the games are shared between that many
+    processes; with an ``executor`` (any :class:`concurrent.futures.Executor`, such as
+    Dask's ``Client.get_executor()``) it runs them, in chunks sized for ``workers`` of
+    its workers, and is left running. The numbers are the same either way. ``rows=True``
+    keeps one :class:`GameRow` per game and seat. ``progress``, if given, is called with
+    ``(games done, games)`` as chunks of games finish.
     """
     rules = _check_rules(ruleset)
     players = rules._check_players(players)
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
     seed = _check_seed(seed)
+    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
+    executor = _check_executor(executor)
+    rows = _check_rows(rows)
     progress = _check_progress(progress)
     tally = _Tally(players)
-    for part in _run(_simulate_chunk, (rules,), players, specs, games, seed, workers, progress):
+    run = _Run((rules,), players, specs, games, seed, start, rows)
+    for part in _run(_simulate_chunk, run, workers, executor, progress):
         tally.merge(part)
     return SimulationStats(
         ruleset=rules.id,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        games=games,
-        seed=seed,
+        batches=(Batch(seed, start, start + games),),
         wins=tuple(tally.wins),
         no_winner_games=tally.no_winner,
         gap_games=tally.gap_games,
@@ -594,6 +984,7 @@ def simulate(
         total_squares=tuple(tally.total_squares),
         spend_sums=tuple(tally.spend_sums),
         spend_squares=tuple(tally.spend_squares),
+        rows=tuple(tally.rows) if rows else None,
     )
 
 
@@ -621,23 +1012,39 @@ class ChangeExample:
     ruleset: str
     cause: str
     game: int
-    """The game's number in the run."""
+    """The game's number in the run of ``seed``."""
     winners: tuple[int, ...]
     """The winners under the first rule set."""
     other_winners: tuple[int, ...]
     """The winners under ``ruleset``."""
     record: GameRecord
+    seed: int = 0
+    """The seed of the run the game is from."""
 
     def to_dict(self) -> dict[str, Any]:
         """The example as JSON types; ``record`` is ``Game.to_record()``."""
         return {
             "ruleset": self.ruleset,
             "cause": self.cause,
+            "seed": self.seed,
             "game": self.game,
             "winners": list(self.winners),
             "other_winners": list(self.other_winners),
             "record": self.record.to_dict(),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChangeExample:
+        """The example from :meth:`to_dict`."""
+        return cls(
+            ruleset=data["ruleset"],
+            cause=data["cause"],
+            seed=data.get("seed", 0),
+            game=data["game"],
+            winners=tuple(data["winners"]),
+            other_winners=tuple(data["other_winners"]),
+            record=GameRecord.from_dict(data["record"]),
+        )
 
 
 class _Scored(NamedTuple):
@@ -647,12 +1054,21 @@ class _Scored(NamedTuple):
     causes: tuple[tuple[str, ...], ...]
 
 
-def _compare_chunk(task: _Task) -> tuple[list[_Scored], dict[tuple[int, str], Any]]:
+class _Compared(NamedTuple):
+    """A chunk of a comparison: its games, the first example of each rule set and cause
+    (by rule-set number), and the rows when asked for."""
+
+    scored: list[_Scored]
+    examples: dict[tuple[int, str], tuple[int, dict[str, Any]]]
+    rows: list[GameRow]
+
+
+def _compare_chunk(task: _Task) -> _Compared:
     rulesets = [_local(rules) for rules in task.rulesets]
     first = rulesets[0]
     factories = _factories(task.specs, first)
-    rows: list[_Scored] = []
-    examples: dict[tuple[int, str], Any] = {}
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
+    done = _Compared([], {}, [])
     for index in range(task.start, task.stop):
         game = _play(first, task.players, factories, task.seed, index)
         records = game.records()
@@ -669,29 +1085,50 @@ def _compare_chunk(task: _Task) -> tuple[list[_Scored], dict[tuple[int, str], An
         causes = tuple(
             () if result.winners == base.winners else _causes(base, result) for result in results
         )
-        rows.append(_Scored(tuple(result.winners for result in results), causes))
+        done.scored.append(_Scored(tuple(result.winners for result in results), causes))
         for number, found in enumerate(causes):
             for cause in found:
-                if (number, cause) not in examples:
-                    examples[number, cause] = (index, game.to_record())
-    return rows, examples
+                if (number, cause) not in done.examples:
+                    done.examples[number, cause] = (index, game.to_record())
+        if task.rows:
+            for result, found in zip(results, causes, strict=True):
+                done.rows.extend(_rows_of(task.seed, index, result, game, labels, found))
+    return done
+
+
+def _first_examples(
+    examples: Iterable[ChangeExample], rulesets: Sequence[str]
+) -> tuple[ChangeExample, ...]:
+    """The first game (by seed and game number) of each rule set and cause, in the order
+    of the rule sets and :data:`CHANGE_CAUSES`."""
+    firsts: dict[tuple[str, str], ChangeExample] = {}
+    for example in sorted(examples, key=lambda e: (e.seed, e.game)):
+        firsts.setdefault((example.ruleset, example.cause), example)
+    return tuple(
+        sorted(
+            firsts.values(),
+            key=lambda e: (rulesets.index(e.ruleset), CHANGE_CAUSES.index(e.cause)),
+        )
+    )
 
 
 @attrs.frozen(kw_only=True)
-class Comparison:
+class Comparison(_Batched):
     """What :func:`compare` found: each game played once, scored under every rule set.
 
     Lists with one item per rule set are in the order of ``rulesets``; the first rule
     set is the one the games were played under, and the others are compared with it.
+    Every share has a 95% Wilson interval (``*_ci95``); comparisons of other games merge
+    exactly (:meth:`merge`).
     """
 
     rulesets: tuple[str, ...]
     players: int
     agents: tuple[str, ...]
-    games: int
-    seed: int
+    batches: tuple[Batch, ...]
+    """The games compared, as runs of game numbers per seed, in order."""
     winners: tuple[tuple[tuple[int, ...], ...], ...]
-    """For each game, the winners under each rule set."""
+    """For each game, in the order of ``batches``, the winners under each rule set."""
     changes: tuple[int, ...]
     """For each rule set, the games whose winners differ from the first rule set's."""
     any_changes: int
@@ -700,6 +1137,8 @@ class Comparison:
     """For each rule set, the changed games per cause (a game may have several)."""
     examples: tuple[ChangeExample, ...]
     """The first game of each rule set and cause."""
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game, rule set and seat, in game order, when asked for (``rows=True``)."""
 
     @property
     def change_share(self) -> tuple[float, ...]:
@@ -707,25 +1146,113 @@ class Comparison:
         return tuple(count / self.games for count in self.changes)
 
     @property
+    def change_ci95(self) -> tuple[tuple[float, float], ...]:
+        """The 95% interval of each :attr:`change_share`."""
+        return tuple(Share(count, self.games).ci95 for count in self.changes)
+
+    @property
     def any_change_share(self) -> float:
         """The share of games whose winner differs under at least one rule set."""
         return self.any_changes / self.games
 
+    @property
+    def any_change_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`any_change_share`."""
+        return Share(self.any_changes, self.games).ci95
+
     def to_dict(self) -> dict[str, Any]:
-        """The comparison as JSON types (per-game winners left out: see ``winners``)."""
-        return {
+        """The comparison as JSON types; ``ci95`` holds the 95% interval of each share as
+        ``[low, high]``, under the share's key. ``rows`` is there only when they were kept."""
+        data: dict[str, Any] = {
             "rulesets": list(self.rulesets),
             "players": self.players,
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
+            "batches": [list(batch) for batch in self.batches],
             "changes": list(self.changes),
             "change_share": list(self.change_share),
             "any_changes": self.any_changes,
             "any_change_share": self.any_change_share,
+            "ci95": {
+                "change_share": [list(ci) for ci in self.change_ci95],
+                "any_change_share": list(self.any_change_ci95),
+            },
             "causes": [dict(causes) for causes in self.causes],
             "examples": [example.to_dict() for example in self.examples],
+            "winners": [[list(w) for w in game] for game in self.winners],
         }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        """The comparison from :meth:`to_dict` (the figures are computed again from the
+        counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``."""
+        try:
+            return cls(
+                rulesets=tuple(data["rulesets"]),
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                batches=_batches_from(data),
+                winners=tuple(tuple(tuple(w) for w in game) for game in data.get("winners", ())),
+                changes=tuple(data["changes"]),
+                any_changes=data["any_changes"],
+                causes=tuple(
+                    FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found)
+                    for found in data["causes"]
+                ),
+                examples=tuple(ChangeExample.from_dict(e) for e in data["examples"]),
+                rows=_rows_from(data),
+            )
+        except (KeyError, TypeError, AttributeError) as error:
+            raise InvalidArgument(f"not a comparison of Comparison.to_dict(): {error!r}") from None
+
+    def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
+        pieces = []
+        offset = 0
+        for batch in self.batches:
+            size = batch.stop - batch.start
+            pieces.append((batch, self.winners[offset : offset + size]))
+            offset += size
+        return pieces
+
+    def merge(self, other: Comparison) -> Comparison:
+        """Both comparisons' games together, exactly as one comparison of them all would
+        give: of the same rule sets, players and agents, and of different games.
+
+        >>> args = (["en", "en-early"], 4, "random", 10)
+        >>> halves = [compare(*args, seed=3, start=s) for s in (0, 10)]
+        >>> halves[0].merge(halves[1]) == compare(["en", "en-early"], 4, "random", 20, seed=3)
+        True
+        """
+        _check_same("rule sets", self.rulesets, other.rulesets)
+        _check_same("players", self.players, other.players)
+        _check_same("agents", self.agents, other.agents)
+        batches = _coalesce((*self.batches, *other.batches))
+        pieces = sorted(self._winners_by_batch() + other._winners_by_batch())
+        return Comparison(
+            rulesets=self.rulesets,
+            players=self.players,
+            agents=self.agents,
+            batches=batches,
+            winners=tuple(game for _, winners in pieces for game in winners),
+            changes=_add(self.changes, other.changes),
+            any_changes=self.any_changes + other.any_changes,
+            causes=tuple(
+                _add_counts(mine, theirs, CHANGE_CAUSES)
+                for mine, theirs in zip(self.causes, other.causes, strict=True)
+            ),
+            examples=_first_examples((*self.examples, *other.examples), self.rulesets),
+            rows=_merged_rows(self.rows, other.rows),
+        )
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("this comparison kept no rows: compare with rows=True")
+        write_rows(self.rows, path)
 
 
 def _check_comparable(rulesets: Sequence[RuleSet], players: int) -> None:
@@ -754,7 +1281,10 @@ def compare(
     games: int,
     *,
     seed: int,
+    start: int = 0,
     workers: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    rows: bool = False,
     progress: Progress | None = None,
 ) -> Comparison:
     """Play ``games`` games under the first rule set and score each one's final holdings
@@ -775,18 +1305,20 @@ def compare(
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
     seed = _check_seed(seed)
+    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
+    executor = _check_executor(executor)
+    rows = _check_rows(rows)
     progress = _check_progress(progress)
-    parts = _run(_compare_chunk, chosen, players, specs, games, seed, workers, progress)
+    run = _Run(chosen, players, specs, games, seed, start, rows)
+    parts: list[_Compared] = _run(_compare_chunk, run, workers, executor, progress)
     winners: list[tuple[tuple[int, ...], ...]] = []
     changes = [0] * len(chosen)
     any_changes = 0
     causes: list[dict[str, int]] = [{} for _ in chosen]
-    firsts: dict[tuple[int, str], tuple[int, Any]] = {}
-    for rows, found in parts:
-        for key, example in found.items():
-            firsts.setdefault(key, example)
-        for row in rows:
+    ids = tuple(rules.id for rules in chosen)
+    for part in parts:
+        for row in part.scored:
             winners.append(row.winners)
             changed = False
             for number, reasons in enumerate(row.causes):
@@ -796,32 +1328,32 @@ def compare(
                     for cause in reasons:
                         causes[number][cause] = causes[number].get(cause, 0) + 1
             any_changes += changed
-    examples = tuple(
+    examples = [
         ChangeExample(
-            ruleset=chosen[number].id,
+            ruleset=ids[number],
             cause=cause,
+            seed=seed,
             game=game,
-            winners=winners[game][0],
-            other_winners=winners[game][number],
+            winners=winners[game - start][0],
+            other_winners=winners[game - start][number],
             record=GameRecord.from_dict(record),
         )
-        for (number, cause), (game, record) in sorted(
-            firsts.items(), key=lambda item: (item[0][0], CHANGE_CAUSES.index(item[0][1]))
-        )
-    )
+        for part in parts
+        for (number, cause), (game, record) in part.examples.items()
+    ]
     return Comparison(
-        rulesets=tuple(rules.id for rules in chosen),
+        rulesets=ids,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        games=games,
-        seed=seed,
+        batches=(Batch(seed, start, start + games),),
         winners=tuple(winners),
         changes=tuple(changes),
         any_changes=any_changes,
         causes=tuple(
             FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
         ),
-        examples=examples,
+        examples=_first_examples(examples, ids),
+        rows=tuple(row for part in parts for row in part.rows) if rows else None,
     )
 
 
@@ -832,6 +1364,15 @@ def _percent(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
+def _interval(interval: tuple[float, float]) -> str:
+    low, high = interval
+    return f"{low * 100:.1f}-{high * 100:.1f}%"
+
+
+def _share_text(share: float, interval: tuple[float, float]) -> str:
+    return f"{_percent(share)} of games (95% interval {_interval(interval)})"
+
+
 def _labelled(pairs: Sequence[tuple[str, str]]) -> list[str]:
     width = max(len(label) for label, _ in pairs)
     return [f"{label.ljust(width)}  {value}" for label, value in pairs]
@@ -840,17 +1381,19 @@ def _labelled(pairs: Sequence[tuple[str, str]]) -> list[str]:
 def format_stats(stats: SimulationStats) -> str:
     """:class:`SimulationStats` as a plain-text report."""
     lines = [
-        f"{stats.games} games of {stats.ruleset} with {stats.players} players, seed {stats.seed}",
+        f"{stats.games} games of {stats.ruleset} with {stats.players} players, "
+        f"{_batches_text(stats.batches)}",
         "",
     ]
     lines += table(
-        ("seat", "agent", "wins", "share", "total", "(sd)", "spend", "(sd)"),
+        ("seat", "agent", "wins", "share", "(95%)", "total", "(sd)", "spend", "(sd)"),
         (
             (
                 seat,
                 stats.agents[seat],
                 stats.wins[seat],
                 _percent(stats.win_share[seat]),
+                _interval(stats.win_ci95[seat]),
                 f"{stats.seat_total_mean[seat]:.1f}",
                 f"{stats.seat_total_stdev[seat]:.1f}",
                 f"{stats.seat_spend_mean[seat]:.1f}",
@@ -861,10 +1404,11 @@ def format_stats(stats: SimulationStats) -> str:
         left=2,
     )
     lines.append("")
+    intervals = stats.agent_win_ci95
     lines += table(
-        ("agent", "seats", "win share per seat"),
+        ("agent", "seats", "win share per seat", "(95%)"),
         (
-            (agent, stats.agents.count(agent), _percent(share))
+            (agent, stats.agents.count(agent), _percent(share), _interval(intervals[agent]))
             for agent, share in stats.agent_win_share.items()
         ),
     )
@@ -876,10 +1420,14 @@ def format_stats(stats: SimulationStats) -> str:
             ("total points", f"mean {stats.total_mean:.1f}, sd {stats.total_stdev:.1f}"),
             ("spend", f"mean {stats.spend_mean:.1f}, sd {stats.spend_stdev:.1f}"),
             ("winning total", "-" if winning is None else f"mean {winning:.1f}"),
-            ("no single winner", f"{_percent(stats.no_winner_share)} of games"),
-            ("lowest spender won", f"{_percent(stats.lowest_spender_win_share)} of games"),
+            ("no single winner", _share_text(stats.no_winner_share, stats.no_winner_ci95)),
+            (
+                "lowest spender won",
+                _share_text(stats.lowest_spender_win_share, stats.lowest_spender_win_ci95),
+            ),
             ("unsold sales", f"{stats.unsold_mean:.2f} per game"),
-            ("rule gaps", f"{_percent(stats.gap_share)} of games" + (f" ({gaps})" if gaps else "")),
+            ("rule gaps", _share_text(stats.gap_share, stats.gap_ci95)),
+            *([("gap codes", gaps)] if gaps else []),
         ]
     )
     return "\n".join(lines)
@@ -890,7 +1438,7 @@ def format_comparison(comparison: Comparison) -> str:
     c = comparison
     first = c.rulesets[0]
     lines = [
-        f"{c.games} games of {first} with {c.players} players, seed {c.seed}, "
+        f"{c.games} games of {first} with {c.players} players, {_batches_text(c.batches)}, "
         f"agents {', '.join(c.agents)}",
         f"scored under {', '.join(c.rulesets)}",
         "",
@@ -899,18 +1447,23 @@ def format_comparison(comparison: Comparison) -> str:
         return "\n".join([*lines, "no other rule set to compare with"])
     used = [cause for cause in CHANGE_CAUSES if any(cause in found for found in c.causes)]
     lines += table(
-        ("rule set", "winner changes", "share", *used),
+        ("rule set", "winner changes", "share", "(95%)", *used),
         (
             (
                 c.rulesets[number],
                 c.changes[number],
                 _percent(c.change_share[number]),
+                _interval(c.change_ci95[number]),
                 *(c.causes[number].get(cause, 0) for cause in used),
             )
             for number in range(1, len(c.rulesets))
         ),
     )
-    lines += ["", f"under any of them: {c.any_changes} ({_percent(c.any_change_share)})"]
+    lines += [
+        "",
+        f"under any of them: {c.any_changes} ({_percent(c.any_change_share)}, 95% interval "
+        f"{_interval(c.any_change_ci95)})",
+    ]
     if c.examples:
         lines += ["", "examples (game number: winners before -> after)"]
         lines += [

@@ -123,6 +123,14 @@ class PlayerView(NamedTuple):
         """Whether the game has ended."""
         return self.phase is Phase.OVER
 
+    def _repr_svg_(self) -> str:
+        from qe_rules import svg  # on first display, as chess.Board does
+
+        return svg.view(self)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="qe-rules">{self._repr_svg_()}</div>'
+
     @property
     def to_bid(self) -> bool:
         """Whether this seat's bid is awaited."""

@@ -3,6 +3,9 @@
 import gc
 import io
 
+from hypothesis import assume
+from hypothesis import strategies as st
+
 import qe_rules as qe
 from qe_rules import engine
 
@@ -50,3 +53,31 @@ def states(record):
     for move in qe.GameRecord.from_dict(record).moves:
         game = game.apply(move)
         yield game
+
+
+def with_other_tokens(game, seat, data):
+    """``game``'s record with the other seats' industry tokens drawn again (from theirs
+    and the spare ones): a change ``seat`` may not see until the end."""
+    record = game.to_record()
+    tokens = list(record["industries"])
+    others = [i for i in range(game.players) if i != seat]
+    spare = [i.name for i in game.ruleset.industries(game.players) if i.name not in tokens]
+    shuffled = data.draw(st.permutations([tokens[i] for i in others] + spare))
+    for index, other in enumerate(others):
+        tokens[other] = shuffled[index]
+    assume(tokens != record["industries"])
+    return {**record, "industries": tokens}
+
+
+def with_hidden_tiles_reordered(game, data):
+    """``game``'s record cut after a drawn number of moves, and the same with the tiles
+    not yet revealed at that point in another order: a change no seat may see."""
+    record = game.to_record()
+    cut = data.draw(st.integers(0, len(record["moves"])))
+    partial = qe.replay({**record, "moves": record["moves"][:cut]})
+    assume(not partial.is_over)
+    hidden = record["deck"][partial.sale + 1 :]
+    reordered = data.draw(st.permutations(hidden))
+    assume(list(reordered) != hidden)
+    short = {**record, "moves": record["moves"][:cut]}
+    return short, {**short, "deck": record["deck"][: partial.sale + 1] + list(reordered)}

@@ -9,7 +9,14 @@ import random
 
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
-from support import INTERNAL, is_json, reachable, states
+from support import (
+    INTERNAL,
+    is_json,
+    reachable,
+    states,
+    with_hidden_tiles_reordered,
+    with_other_tokens,
+)
 
 import qe_rules as qe
 from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
@@ -121,38 +128,16 @@ def test_a_tied_seat_learns_who_is_tied():
 @given(qst.games(), st.data())
 @SETTINGS
 def test_other_tokens_do_not_change_a_view(game, data):
-    record = game.to_record()
     seat = data.draw(st.integers(0, game.players - 1))
-    tokens = list(record["industries"])
-    others = [i for i in range(game.players) if i != seat]
-    spare = [i.name for i in game.ruleset.industries(game.players) if i.name not in tokens]
-    pool = [tokens[i] for i in others] + spare
-    shuffled = data.draw(st.permutations(pool))
-    for index, other in enumerate(others):
-        tokens[other] = shuffled[index]
-    assume(tokens != record["industries"])
-    changed = {**record, "industries": tokens}
-    assert views_along(record, seat) == views_along(changed, seat)
+    changed = with_other_tokens(game, seat, data)
+    assert views_along(game.to_record(), seat) == views_along(changed, seat)
 
 
 @given(qst.games(), st.data())
 @SETTINGS
 def test_the_order_of_unrevealed_tiles_does_not_change_a_view(game, data):
-    record = game.to_record()
-    cut = data.draw(st.integers(0, len(record["moves"])))
-    partial = qe.replay({**record, "moves": record["moves"][:cut]})
-    assume(not partial.is_over)
+    short, changed = with_hidden_tiles_reordered(game, data)
     seat = data.draw(st.integers(0, game.players - 1))
-    hidden = record["deck"][partial.sale + 1 :]
-    assume(len(set(hidden)) > 1)
-    reordered = data.draw(st.permutations(hidden))
-    assume(list(reordered) != hidden)
-    changed = {
-        **record,
-        "deck": record["deck"][: partial.sale + 1] + list(reordered),
-        "moves": record["moves"][:cut],
-    }
-    short = {**record, "moves": record["moves"][:cut]}
     assert views_along(short, seat) == views_along(changed, seat)
 
 
