@@ -1,6 +1,6 @@
 """The ``qe-rules`` command line.
 
-- ``qe-rules variants``: the built-in rule sets.
+- ``qe-rules variants [--files]``: the built-in rule sets (``--files``: every shipped rule file).
 - ``qe-rules score FILE.json``: score a game's final holdings, from a score file or a
   finished game's record (``--example`` scores the rulebooks' scoring example).
 - ``qe-rules play``: play a game at the terminal against the built-in agents. Exit status
@@ -16,8 +16,9 @@
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
 - ``qe-rules docs [--check] [DIR]``: write (or check) the generated documentation pages.
 
-A rule set argument is a built-in id or a TOML file. Errors in the input print one line on
-stderr and exit with status 2.
+A rule set argument is a built-in id, the name of a shipped rule file (listed by
+``qe-rules variants --files``) or a TOML file. Errors in the input print one line on stderr
+and exit with status 2.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import attrs
 
 from qe_rules import reports
 from qe_rules.agents import AGENT_NAMES
+from qe_rules.datafiles import shipped_rulesets
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.engine import Game, replay
@@ -72,6 +74,10 @@ class _InputError(Exception):
 
 
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    if args.files:
+        rows = [[name, str(path)] for name, path in shipped_rulesets().items()]
+        print("\n".join(reports.table(["name", "file"], rows, left=2)), file=out)
+        return EXIT_OK
     header = ["id", "language", "players", "source"]
     rows = [
         [rs.id, rs.language, reports._counts(rs.player_counts), SOURCES[rs.source].title]
@@ -225,13 +231,17 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _ruleset_arg(text: str) -> RuleSet:
-    """A built-in id or a TOML file."""
+    """A built-in id, the name of a shipped rule file, or a TOML file."""
     if text in RULESETS:
         return RULESETS[text]
     if text.endswith(".toml") or os.path.exists(text):
         return load_ruleset(text)
+    shipped = shipped_rulesets()
+    if text in shipped:
+        return load_ruleset(shipped[text])
     raise _InputError(
-        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}) or a .toml file"
+        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}), "
+        "a shipped name (qe-rules variants --files) or a .toml file"
     )
 
 
@@ -475,6 +485,11 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     variants = commands.add_parser("variants", help="list the built-in rule sets")
+    variants.add_argument(
+        "--files",
+        action="store_true",
+        help="list every rule file the package ships (built-ins and house rules) by name",
+    )
     variants.set_defaults(run=_cmd_variants)
 
     score = commands.add_parser(
@@ -532,7 +547,9 @@ def _parser() -> argparse.ArgumentParser:
         "--format toml writes a file that load_ruleset reads back (with --base, only what "
         "differs from that built-in rule set).",
     )
-    rules.add_argument("ruleset", metavar="ID", help="a built-in id or a .toml file")
+    rules.add_argument(
+        "ruleset", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
     rules.add_argument("--format", choices=("text", "markdown", "json", "toml"), default="text")
     rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
     rules.set_defaults(run=_cmd_rules)
@@ -543,8 +560,8 @@ def _parser() -> argparse.ArgumentParser:
         description="List every rule on which rule set B differs from rule set A, with both "
         "values and both citations. Exits 0 whether or not they differ.",
     )
-    differ.add_argument("a", metavar="A", help="a built-in id or a .toml file")
-    differ.add_argument("b", metavar="B", help="a built-in id or a .toml file")
+    differ.add_argument("a", metavar="A", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument("b", metavar="B", help="a built-in id, a shipped name or a .toml file")
     differ.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     differ.set_defaults(run=_cmd_diff)
 
@@ -579,7 +596,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the verifier. Exit status 0 when every finding holds or is a gap "
         "the rule set acknowledges, 1 when there is a new gap or a violation.",
     )
-    checker.add_argument("ruleset", nargs="?", metavar="ID", help="a built-in id or a .toml file")
+    checker.add_argument(
+        "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
     checker.add_argument("--all", action="store_true", help="every built-in rule set")
     checker.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     checker.set_defaults(run=_cmd_verify)

@@ -30,8 +30,8 @@ from typing import Any, Final
 
 import attrs
 
-from qe_rules._text import table
 from qe_rules._reading import Fields, flag, listed, parsed, text, whole, wholes
+from qe_rules._text import table
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset

@@ -16,7 +16,7 @@ from qe_rules import strategies as qst
 from qe_rules.cli import generated_pages, main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "qe_rules" / "examples" / "house-equal-bids.toml"
+EXAMPLE = ROOT / "qe_rules" / "data" / "house" / "house-equal-bids.toml"
 
 
 def run(*argv):
