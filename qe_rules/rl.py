@@ -48,7 +48,7 @@ from qe_rules.errors import IllegalAction, InvalidArgument, shown
 from qe_rules.limits import MAX_BID
 from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.simulate import _ROUNDS_PER_SALE
-from qe_rules.views import Phase
+from qe_rules.views import Phase, PlayerView
 
 __all__ = [
     "OBSERVATION_HIGH",
@@ -220,14 +220,18 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         while its action of this turn is held)."""
         seat = self._seats[agent]
         view = self.game.view(seat)
-        mask = encode.action_mask(view).view(np.int8)  # 0 and 1, without a copy
-        if seat in self._turn.actions:
-            mask[:] = 0
-        return {"observation": encode.observation(view), "action_mask": mask}
+        return {"observation": encode.observation(view), "action_mask": self._mask(seat, view)}
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The action mask of ``agent`` alone, without encoding its observation."""
-        return self.observe(agent)["action_mask"]
+        seat = self._seats[agent]
+        return self._mask(seat, self.game.view(seat))
+
+    def _mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
+        mask = encode.action_mask(view).view(np.int8)  # 0 and 1, without a copy
+        if seat in self._turn.actions:
+            mask[:] = 0
+        return mask
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` for an agent that is done)."""

@@ -71,6 +71,7 @@ def test_the_seats_of_a_bidding_round_observe_the_same_state():
         if seat != bidders[-1]:
             assert env.game is before  # held until the last bidder has acted
             assert not env.observe(agent_name(seat))["action_mask"].any()
+            assert not env.action_mask(agent_name(seat)).any()
     assert env.game.sale == 1
 
 
