@@ -4,6 +4,8 @@ import warnings
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import qe_rules as qe
 
@@ -156,3 +158,28 @@ def test_arguments_are_checked():
         QEEnv("en", 4, max_rounds=0)
     with pytest.raises(qe.InvalidArgument, match="player_<seat>"):
         seat_of("seat_1")
+
+
+@given(st.sampled_from([("en", 3), ("en", 4), ("de", 5), ("en-early", 4)]), st.data())
+@settings(max_examples=20, deadline=None)
+def test_every_observation_is_the_encoding_of_the_seats_view(table, data):
+    ruleset, players = table
+    env = QEEnv(ruleset, players)
+    env.reset(seed=data.draw(st.integers(0, 2**32)))
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = seat_of(env.agent_selection)
+        view = env.game.view(seat)
+        assert observation["observation"].tolist() == encode.observation(view).tolist()
+        mask = observation["action_mask"]
+        assert mask.tolist() == encode.action_mask(view).astype(np.int8).tolist()
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if env.game.phase is qe.Phase.PEEKING:
+            assert all(env.game.can_peek(seat) for a in legal if a == encode.PEEK)
+        else:
+            assert all(env.game.can_bid(seat, a) for a in legal)
+        env.step(data.draw(st.sampled_from(legal)))
+    assert env.game.is_over
