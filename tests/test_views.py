@@ -7,15 +7,15 @@ identical views (as JSON), at every step.
 import json
 import random
 
-from hypothesis import assume, given, reject, settings
+from hypothesis import assume, given, reject
 from hypothesis import strategies as st
-from support import INTERNAL, is_json, reachable, states
+from support import INTERNAL, examples, is_json, reachable, states
 
 import qe_rules as qe
 from qe_rules import Awarded, NotAwarded, OpeningBid, Peeked, SecretBid, Tie, ZeroBids
 from qe_rules import strategies as qst
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = examples(60)
 
 
 def views_along(record, seat, *, stop_at_end=True):
