@@ -85,9 +85,15 @@ def play_engine(ruleset: str, players: int, seed: int) -> qe.Game:
     game = qe.new_game(ruleset, players, seed=seed)
     while not game.is_over:
         for seat in sorted(game.to_act):
+            if game.phase is _PEEKING:  # the floor never peeks
+                game = game.decline_peek(seat)  # type: ignore[attr-defined]
+                continue
             opening = game.opening_bid
             game = game.bid(seat, floor_bid(randint, opening, seat == game.auctioneer))
     return game
+
+
+_PEEKING = getattr(qe.Phase, "PEEKING", None)  # a phase of the engine once peeks are turns
 
 
 class FloorBidder:
