@@ -23,7 +23,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules._frozen import check_text, text_tuple
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 
 __all__ = ["GLOSSARY", "KINDS", "Term", "lookup_term", "translate_term"]
 
@@ -478,7 +478,7 @@ _INDEX: Final = tuple(_entry(t) for t in GLOSSARY)
 
 def _query(term: object) -> str:
     if not isinstance(term, str):
-        raise InvalidArgument(f"a glossary query must be a string, got {term!r}")
+        raise InvalidArgument(f"a glossary query must be a string, got {shown(term)}")
     key = _key(term)
     if not key:
         raise InvalidArgument("a glossary query must not be empty")

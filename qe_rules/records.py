@@ -25,7 +25,8 @@ from typing import Any, Final
 import attrs
 
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import InvalidRecord, RulesError, shown
+from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
+from qe_rules.limits import MAX_BID, MAX_MOVES
 from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "Move"]
@@ -34,13 +35,38 @@ RECORD_FORMAT: Final = "qe-rules/game"
 RECORD_VERSION: Final = 1
 
 
+def _check_move(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """A move's kind is known, its seat an int, and only a bid has an amount (an int)."""
+    if not isinstance(move.kind, str) or move.kind not in _MOVE_KEYS:
+        kinds = " or ".join(repr(kind) for kind in _MOVE_KEYS)
+        raise InvalidArgument(f"a move's kind is {kinds}, got {shown(move.kind)}")
+    if type(move.seat) is not int:
+        raise InvalidArgument(f"a move's seat is a whole number (int), got {shown(move.seat)}")
+    if move.kind != "bid":
+        if move.amount is not None:
+            raise InvalidArgument(f"a {move.kind} move has no amount, got {shown(move.amount)}")
+    elif type(move.amount) is not int or not -MAX_BID <= move.amount <= MAX_BID:
+        raise InvalidArgument(
+            f"a bid's amount is a whole number (int) from -{MAX_BID} to {MAX_BID} "
+            f"(qe_rules.limits.MAX_BID), got {shown(move.amount)}"
+        )
+
+
 @attrs.frozen
 class Move:
-    """One move: ``Move("bid", seat, amount)`` or ``Move("peek", seat)``."""
+    """One move: ``Move("bid", seat, amount)`` or ``Move("peek", seat)``.
+
+    A malformed move raises :class:`~qe_rules.InvalidArgument` when it is made:
+
+    >>> Move("bid", 0)
+    Traceback (most recent call last):
+    ...
+    qe_rules.errors.InvalidArgument: a bid's amount is a whole number (int) from -1000000 to 1000000 (qe_rules.limits.MAX_BID), got None
+    """
 
     kind: str
     seat: int
-    amount: int | None = None
+    amount: int | None = attrs.field(default=None, validator=_check_move)
 
     def to_dict(self) -> dict[str, Any]:
         """The move as JSON types."""
@@ -50,8 +76,8 @@ class Move:
 
     def __str__(self) -> str:
         if self.kind == "bid":
-            return f"seat {self.seat} bids {self.amount}"
-        return f"seat {self.seat} {self.kind}s"
+            return f"seat {shown(self.seat)} bids {self.amount}"
+        return f"seat {shown(self.seat)} {self.kind}s"
 
 
 @attrs.frozen(kw_only=True)
@@ -165,6 +191,11 @@ def _codes(value: Any, key: str, parse: Any) -> tuple[Any, ...]:
 def _moves(value: Any) -> tuple[Move, ...]:
     if not isinstance(value, list):
         raise InvalidRecord(f"'moves' must be a list, got {shown(value)}")
+    if len(value) > MAX_MOVES:
+        raise InvalidRecord(
+            f"a game record holds at most {MAX_MOVES} moves (qe_rules.limits.MAX_MOVES), "
+            f"got {len(value)}"
+        )
     moves = []
     for index, item in enumerate(value):
         where = f"move {index}"
@@ -181,5 +212,8 @@ def _moves(value: Any) -> tuple[Move, ...]:
             )
         seat = _int(item["seat"], f"{where}.seat")
         amount = _int(item["amount"], f"{where}.amount") if kind == "bid" else None
-        moves.append(Move(kind, seat, amount))
+        try:
+            moves.append(Move(kind, seat, amount))
+        except RulesError as error:
+            raise InvalidRecord(f"{where}: {error}") from None
     return tuple(moves)

@@ -34,6 +34,7 @@ MODULE_ORDER = [
     "simulate",
     "strategies",
     "cli",
+    "__main__",
 ]
 
 
