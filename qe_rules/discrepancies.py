@@ -1398,13 +1398,13 @@ def find_discrepancies(
     ...
     qe_rules.errors.InvalidArgument: unknown discrepancy kind 'typo'; kinds are 'rule', 'wording', 'slip', 'ambiguity'
     """
-    for name, value, allowed in (
+    for name, value, choices in (
         ("kind", kind, [k.value for k in DiscrepancyKind]),
         ("source", source, SOURCES),
         ("topic", topic, TOPICS),
     ):
         if value is not None and not isinstance(value, str | DiscrepancyKind):
-            names = ", ".join(repr(a) for a in allowed)
+            names = ", ".join(repr(c) for c in choices)
             raise InvalidArgument(f"unknown {name} {shown(value)}; a {name} is one of {names}")
     wanted_kind = None if kind is None else _to_kind(kind)
     if source is not None and (not isinstance(source, str) or source not in SOURCES):
