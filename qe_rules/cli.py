@@ -465,6 +465,7 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+@functools.cache  # a parser is not changed by parsing: build it once
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="qe-rules",
