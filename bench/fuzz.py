@@ -22,7 +22,7 @@ import traceback
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
 
-from fuzz_targets import measured, scratch_folder, targets  # noqa: E402
+from fuzz_targets import measured, scratch_folder, targets
 
 SECONDS_BOUND = 2.0
 BYTES_BOUND = 200 * 2**20
@@ -52,7 +52,9 @@ def main() -> int:
                 seconds, allocated = measured(target, seed, memory)
             except Exception as error:  # an escape: what this run looks for
                 frame = traceback.extract_tb(error.__traceback__)[-1]
-                where = f"{type(error).__name__} at {pathlib.Path(frame.filename).name}:{frame.lineno}"
+                where = (
+                    f"{type(error).__name__} at {pathlib.Path(frame.filename).name}:{frame.lineno}"
+                )
                 escapes[where] += 1
                 first_seed.setdefault(where, seed)
                 continue

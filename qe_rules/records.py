@@ -115,7 +115,7 @@ class GameRecord:
         unknown = set(data) - set(_KEYS)
         if unknown:
             raise InvalidRecord(
-                f"unknown keys in the game record: {sorted(map(str, unknown))}; "
+                f"unknown keys in the game record: {sorted(map(shown, unknown))}; "
                 f"allowed: {', '.join(_KEYS)}"
             )
         missing = [key for key in _KEYS if key not in data]
@@ -168,6 +168,10 @@ def _ruleset(value: Any) -> RuleSet:
         if isinstance(value, str):
             return get_ruleset(value)
         if isinstance(value, Mapping):
+            if not all(isinstance(key, str) for key in value):
+                raise InvalidRecord(
+                    f"'ruleset': the keys of a rule set are strings, got {shown(value)}"
+                )
             return RuleSet.from_data(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
@@ -208,7 +212,7 @@ def _moves(value: Any) -> tuple[Move, ...]:
         if keys != _MOVE_KEYS[kind]:
             raise InvalidRecord(
                 f"{where}: a {kind} move has exactly the keys {sorted(_MOVE_KEYS[kind])}, "
-                f"got {sorted(map(str, keys))}"
+                f"got {sorted(map(shown, keys))}"
             )
         seat = _int(item["seat"], f"{where}.seat")
         amount = _int(item["amount"], f"{where}.amount") if kind == "bid" else None
