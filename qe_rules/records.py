@@ -169,9 +169,7 @@ def _ruleset(value: Any) -> RuleSet:
             return get_ruleset(value)
         if isinstance(value, Mapping):
             if not all(isinstance(key, str) for key in value):
-                raise InvalidRecord(
-                    f"'ruleset': the keys of a rule set are strings, got {shown(value)}"
-                )
+                raise InvalidRecord(f"the keys of a rule set are strings, got {shown(value)}")
             return RuleSet.from_data(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
