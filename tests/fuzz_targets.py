@@ -46,8 +46,9 @@ FLOATS = (0.0, 1.5, -0.0, math.nan, math.inf, -math.inf, 1e308)
 def deep(rng: random.Random, depth: int = 3000) -> Any:
     """A list or table nested ``depth`` deep (far beyond ``MAX_NESTING``)."""
     value: Any = rng.choice([[], {}, 1, "x"])
-    for _ in range(depth):
-        value = [value] if rng.random() < 0.5 else {"k": value}
+    shape = rng.getrandbits(depth)  # one draw: lists and tables at random levels
+    for level in range(depth):
+        value = [value] if shape >> level & 1 else {"k": value}
     return value
 
 
