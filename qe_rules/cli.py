@@ -418,6 +418,8 @@ def _write_file(path: str, text: str) -> None:
 
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     names = list(_page_makers())
+    if os.path.exists(args.folder) and not os.path.isdir(args.folder):
+        raise _InputError(f"{shown(args.folder)} is not a folder")
     holds_pages = os.path.isdir(args.folder) and any(
         os.path.isfile(os.path.join(args.folder, name)) for name in names
     )

@@ -1298,7 +1298,10 @@ def new_game(
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
-    draw = random.Random(seed).getrandbits
+    try:
+        draw = random.Random(seed).getrandbits
+    except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
+        raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
     canonical = rules.companies(players)
     dealt_deck = _shuffled(canonical, draw)
     dealt_nations = _shuffled(rules.nations(players), draw)

@@ -295,3 +295,8 @@ def test_every_command_and_option_has_help():
         for action in command._actions:
             assert action.help, f"{name} {action.dest}"
     assert {c.dest for c in commands._choices_actions} == set(commands.choices)
+
+
+def test_a_seed_that_is_not_valid_unicode():
+    with pytest.raises(qe.InvalidArgument, match="valid Unicode"):
+        qe.new_game("en", 4, seed="\ud800")
