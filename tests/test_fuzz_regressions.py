@@ -28,9 +28,9 @@ def game():
 
 
 def test_apply_checks_its_argument(game):
-    with pytest.raises(qe.InvalidArgument, match="a move is a qe_rules.Move, got None"):
+    with pytest.raises(qe.InvalidArgument, match=r"a move is a qe_rules\.Move, got None"):
         game.apply(None)
-    with pytest.raises(qe.InvalidArgument, match="a move is a qe_rules.Move"):
+    with pytest.raises(qe.InvalidArgument, match=r"a move is a qe_rules\.Move"):
         game.apply({"move": "bid", "seat": 0, "amount": 3})
 
 
@@ -144,7 +144,7 @@ def test_huge_integers_in_records(game, change):
 def test_player_records_are_strict():
     entry = {"nation": "US", "industry": "FIN", "companies": [], "spent": 0}
     assert qe.PlayerRecord.from_dict(entry | {"name": "Ada"}).spent == 0
-    with pytest.raises(qe.InvalidArgument, match="unknown key 'zero_bid_round'.*zero_bid_rounds"):
+    with pytest.raises(qe.InvalidArgument, match=r"unknown key 'zero_bid_round'.*zero_bid_rounds"):
         qe.PlayerRecord.from_dict(entry | {"zero_bid_round": 2})
     with pytest.raises(qe.InvalidArgument, match="spent must be a whole number"):
         qe.PlayerRecord.from_dict(entry | {"spent": HUGE})
