@@ -95,6 +95,8 @@ def _read_json(path: str) -> Any:
                 data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _InputError(f"cannot read {shown(path)}: {error}") from None
     if len(data) > MAX_FILE_BYTES:
         raise _InputError(
             f"{path} is larger than {MAX_FILE_BYTES} bytes (qe_rules.limits.MAX_FILE_BYTES)"
@@ -414,6 +416,8 @@ def _write_file(path: str, text: str) -> None:
             handle.write(text)
     except OSError as error:
         raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
 
 
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
@@ -436,8 +440,10 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
                 current: str | None = handle.read()
         except FileNotFoundError:
             current = None
-        except (OSError, UnicodeDecodeError) as error:
-            raise _InputError(f"cannot read {path}: {getattr(error, 'strerror', error)}") from None
+        except (OSError, ValueError) as error:  # ValueError: undecodable, or a NUL in the path
+            raise _InputError(
+                f"cannot read {shown(path)}: {getattr(error, 'strerror', error)}"
+            ) from None
         if current == text:
             continue
         stale.append(path)
