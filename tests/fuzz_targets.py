@@ -120,35 +120,25 @@ GAMES = tuple(
 
 def _mutate(rng: random.Random, data: Any) -> Any:
     """``data`` (JSON types) with one part replaced, removed or added."""
-    if isinstance(data, dict) and data:
-        data = dict(data)
-        key = rng.choice(list(data))
-        pick = rng.random()
-        if pick < 0.15:
-            del data[key]
-        elif pick < 0.25:
+    if not (isinstance(data, dict | list) and data):
+        return value(rng)
+    data = data.copy()
+    place = rng.choice(list(data)) if isinstance(data, dict) else rng.randrange(len(data))
+    pick = rng.random()
+    if pick < 0.15:
+        del data[place]
+    elif pick < 0.25:
+        if isinstance(data, dict):
             data[_key(rng)] = value(rng)
-        elif pick < 0.6:
-            data[key] = value(rng)
         else:
-            data[key] = _mutate(rng, data[key])
-        return data
-    if isinstance(data, list) and data:
-        data = list(data)
-        index = rng.randrange(len(data))
-        pick = rng.random()
-        if pick < 0.15:
-            del data[index]
-        elif pick < 0.25:
-            data.insert(index, value(rng))
-        elif pick < 0.3:
-            data.extend(data[index:])  # repeated moves
-        elif pick < 0.6:
-            data[index] = value(rng)
-        else:
-            data[index] = _mutate(rng, data[index])
-        return data
-    return value(rng)
+            data.insert(place, value(rng))
+    elif pick < 0.3 and isinstance(data, list):
+        data.extend(data[place:])  # repeated moves
+    elif pick < 0.6:
+        data[place] = value(rng)
+    else:
+        data[place] = _mutate(rng, data[place])
+    return data
 
 
 def mutated(rng: random.Random, data: Any) -> Any:
