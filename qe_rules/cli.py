@@ -11,7 +11,8 @@
   status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
-- ``qe-rules docs [--check] [DIR]``: write (or check) the generated documentation pages.
+- ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
+  pages; DIR must already hold generated pages unless ``--force`` is given.
 
 A rule set argument is a built-in id or a TOML file. Every failure prints one line on
 stderr, never a traceback, and ends with a documented exit status (see
