@@ -215,6 +215,8 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 def _ruleset_arg(text: str) -> RuleSet:
     """A built-in id or a TOML file."""
+    if not isinstance(text, str):  # argparse gives a list for some uses of "--"
+        raise _InputError(f"give a rule set as a built-in id or a .toml file, got {shown(text)}")
     if text in RULESETS:
         return RULESETS[text]
     if text.endswith(".toml") or os.path.exists(text):

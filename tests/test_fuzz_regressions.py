@@ -257,6 +257,7 @@ def test_a_full_disk_gives_one_line(tmp_path):
         ["rules"],
         ["score", "--format", "xml"],
         ["nope"],
+        ["diff", "de", "--", "--"],  # argparse gives B as a list
     ],
 )
 def test_failures_print_one_line(argv):
