@@ -36,6 +36,9 @@ def main() -> int:
     parser.add_argument(
         "--memory-every", type=int, default=100, help="measure memory on every n-th input"
     )
+    parser.add_argument(
+        "--progress", type=int, default=10_000, help="report on stderr every n inputs (0: never)"
+    )
     args = parser.parse_args()
     every = targets(scratch_folder())
     names = args.target or list(every)
@@ -62,6 +65,10 @@ def main() -> int:
                 slowest, slowest_seed = seconds, seed
             if allocated > peak:
                 peak, peak_seed = allocated, seed
+            done = seed - args.seed + 1
+            if args.progress and done % args.progress == 0:
+                escaped = sum(escapes.values())
+                print(f"  {name}: {done} inputs, {escaped} escapes", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - started
         tried = args.inputs
         print(
