@@ -101,7 +101,9 @@ def _play(ruleset: str, players: int, seed: int, bids: int) -> qe.Game:
             continue
         seat = min(game.to_act)
         bid_limits = game.bid_limits(seat)
-        assert bid_limits is not None
+        if bid_limits is None:  # the seat is due to answer a peek, not to bid
+            game = game.peek(seat)
+            continue
         game = game.bid(seat, bid_limits.legal(bid_limits.minimum + rng.randrange(6)))
     return game
 
