@@ -32,8 +32,9 @@ import attrs
 
 from qe_rules._reading import Fields, flag, listed, parsed, text, whole, wholes
 from qe_rules._text import table
-from qe_rules.components import Company, Industry, Nation
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
 from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
 
 __all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_board_rows", "score_game"]
@@ -74,10 +75,16 @@ def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
     return tuple(tiles)
 
 
+# The most a player can spend: a winning bid of at most MAX_BID for each of the 21 tiles.
+_MOST = {"spent": len(COMPANIES) * MAX_BID, "zero_bid_rounds": MAX_TABLE_COUNT}
+
+
 def _check_count(instance: PlayerRecord, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 0:
+    most = _MOST[attribute.name]
+    if type(value) is not int or not 0 <= value <= most:
         raise InvalidArgument(
-            f"{attribute.name} must be a whole number (int) >= 0, got {shown(value)}"
+            f"{attribute.name} must be a whole number (int) from 0 to {most} "
+            f"(qe_rules.limits), got {shown(value)}"
         )
 
 
@@ -113,11 +120,24 @@ class PlayerRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> PlayerRecord:
         """Read a record from a mapping with the keys of :meth:`to_dict`.
 
-        ``zero_bid_rounds`` may be left out (0); other keys (a player's ``name``) are
-        ignored. Raises :class:`~qe_rules.InvalidArgument` naming what is missing or wrong.
+        ``zero_bid_rounds`` may be left out (0); a player's ``name`` is allowed and
+        ignored; any other key is an error. Raises :class:`~qe_rules.InvalidArgument`
+        naming what is missing or wrong.
+
+        >>> PlayerRecord.from_dict({"nation": "US", "industry": "FIN", "companies": [],
+        ...                         "spent": 0, "zero_bid_round": 1})
+        Traceback (most recent call last):
+        ...
+        qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
         """
         if not isinstance(data, Mapping):
             raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
+        unknown = [key for key in data if key not in _RECORD_KEYS]
+        if unknown:
+            raise InvalidArgument(
+                f"unknown key {shown(unknown[0])} in a player record; "
+                f"allowed: {', '.join(_RECORD_KEYS)}"
+            )
         missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
         if missing:
             raise InvalidArgument(f"a player record needs {', '.join(missing)}")
@@ -128,6 +148,9 @@ class PlayerRecord:
             data["spent"],
             data.get("zero_bid_rounds", 0),
         )
+
+
+_RECORD_KEYS: Final = ("nation", "industry", "companies", "spent", "zero_bid_rounds", "name")
 
 
 # --------------------------------------------------------------------------- output

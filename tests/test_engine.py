@@ -134,7 +134,8 @@ def test_wrong_seat_and_malformed_arguments():
     with pytest.raises(qe.InvalidArgument):
         game.bid("2", 3)
     assert not game.can_bid(2, 3.0)
-    assert game.can_bid(2, 10**30)
+    assert game.can_bid(2, qe.limits.MAX_BID)
+    assert not game.can_bid(2, qe.limits.MAX_BID + 1)
 
 
 def test_tie_rebid_by_tied_players_only_then_award():

@@ -44,6 +44,7 @@ MODULE_ORDER = [
     "terminal",
     "strategies",
     "cli",
+    "__main__",
 ]
 
 

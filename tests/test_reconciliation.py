@@ -258,7 +258,7 @@ def test_generated_pages_are_current():
 
 def test_the_docs_command_writes_and_checks(tmp_path):
     assert run("docs", "--check", str(tmp_path))[0] == 1
-    status, text = run("docs", str(tmp_path))
+    status, text = run("docs", str(tmp_path), "--force")  # a folder without pages yet
     assert status == 0 and "reconciliation.md" in text
     assert run("docs", "--check", str(tmp_path)) == (0, "")
     (tmp_path / "verification.md").write_text("old", encoding="utf-8")
