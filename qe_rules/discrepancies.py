@@ -32,7 +32,7 @@ import attrs
 
 from qe_rules._frozen import check_text, text_tuple
 from qe_rules.datafiles import SOURCES, entry_table, read_entries
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 
 __all__ = [
     "DISCREPANCIES",
@@ -260,6 +260,14 @@ def find_discrepancies(
     ...
     qe_rules.errors.InvalidArgument: unknown discrepancy kind 'typo'; kinds are 'rule', 'wording', 'slip', 'ambiguity'
     """
+    for name, value, choices in (
+        ("kind", kind, [k.value for k in DiscrepancyKind]),
+        ("source", source, SOURCES),
+        ("topic", topic, TOPICS),
+    ):
+        if value is not None and not isinstance(value, str | DiscrepancyKind):
+            names = ", ".join(repr(c) for c in choices)
+            raise InvalidArgument(f"unknown {name} {shown(value)}; a {name} is one of {names}")
     wanted_kind = None if kind is None else _to_kind(kind)
     if source is not None and (not isinstance(source, str) or source not in SOURCES):
         allowed = ", ".join(repr(s) for s in SOURCES)
@@ -286,7 +294,9 @@ def get_discrepancy(id: str) -> Discrepancy:
     ...
     qe_rules.errors.InvalidArgument: unknown discrepancy 'tie-fallbak' (did you mean 'tie-fallback'?); list the ids with [d.id for d in DISCREPANCIES]
     """
-    found = _by_id().get(id) if isinstance(id, str) else None
+    if not isinstance(id, str):
+        raise InvalidArgument(f"a discrepancy id is a string, got {shown(id)}")
+    found = _by_id().get(id)
     if found is not None:
         return found
     close = difflib.get_close_matches(id, _by_id(), n=1) if isinstance(id, str) else []

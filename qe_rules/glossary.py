@@ -25,7 +25,7 @@ import attrs
 
 from qe_rules._frozen import check_text, text_tuple
 from qe_rules.datafiles import entry_table, read_entries
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 
 __all__ = ["GLOSSARY", "KINDS", "Term", "lookup_term", "translate_term"]
 
@@ -143,7 +143,7 @@ def _index() -> tuple[tuple[Term, frozenset[str], frozenset[str], frozenset[str]
 
 def _query(term: object) -> str:
     if not isinstance(term, str):
-        raise InvalidArgument(f"a glossary query must be a string, got {term!r}")
+        raise InvalidArgument(f"a glossary query must be a string, got {shown(term)}")
     key = _key(term)
     if not key:
         raise InvalidArgument("a glossary query must not be empty")

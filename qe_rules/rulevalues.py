@@ -348,7 +348,7 @@ def _number(low: int, high: int, limit: str) -> Callable[[Any], str | None]:
         if type(value) is not int or value < low:
             return f"needs a whole number >= {low}, got {shown(value)}"
         if value > high:
-            return f"{value} is above {limit} ({high})"
+            return f"{shown(value)} is above {limit} ({high})"
         return None
 
     return check
@@ -420,7 +420,7 @@ def _key_decode(key: Any, path: str) -> int:
     else:
         raise DataError(path, f"keys must be whole numbers, got {shown(key)}")
     if number > MAX_TABLE_COUNT:
-        raise DataError(path, f"key {number} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})")
+        raise DataError(path, f"key {shown(number)} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})")
     return number
 
 
@@ -503,7 +503,7 @@ def _check_table(table: Any) -> str | None:
     if any(type(k) is not int or k < 1 for k in keys):
         return "counts must be whole numbers >= 1"
     if max(keys) > MAX_TABLE_COUNT:
-        return f"count {max(keys)} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})"
+        return f"count {shown(max(keys))} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})"
     keys.sort()
     if keys != list(range(keys[0], keys[-1] + 1)):
         return f"the table skips a count (has {keys})"

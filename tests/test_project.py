@@ -48,6 +48,7 @@ MODULE_ORDER = [
     "openspiel",
     "strategies",
     "cli",
+    "__main__",
 ]
 
 
