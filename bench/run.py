@@ -1,8 +1,9 @@
 """Every benchmark in one run, each figure a ratio to the floor measured alongside.
 
 Run: ``python bench/run.py [--quick]``. Prints the machine and the date, then the engine
-API, ``simulate`` (1 worker), scoring, ``verify --all`` and the 2-worker speed-up, then how
-the cost per game grows with players (3, 4, 5; the floor plays 4) and with games.
+API, ``simulate`` (1 worker), the PettingZoo environment, scoring, ``verify --all`` and the
+2-worker speed-up, then how the cost per game grows with players (3, 4, 5; the floor plays
+4) and with games.
 ``--quick`` runs fewer games (a rough check, not figures to record).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 import bench_engine
+import bench_rl
 import bench_scoring
 import bench_simulate
 import bench_verify
@@ -27,6 +29,12 @@ def main() -> None:
     print(ratio_line("engine API, 4 players", library, floor, games, "game"))
     library, floor = bench_simulate.measure(4, games, repeat)
     print(ratio_line("simulate, 1 worker, 4 players", library, floor, games, "game"))
+    times = bench_rl.measure(4, games, repeat)
+    print(
+        ratio_line(
+            "PettingZoo environment, 4 players", times["environment"], times["floor"], games, "game"
+        )
+    )
     library, floor = bench_scoring.measure(games * 4, repeat)
     print(ratio_line("scoring, 4 players", library, floor, games * 4, "game"))
     library, floor_game = bench_verify.measure(1 if args.quick else 3)

@@ -9,7 +9,10 @@ Modules, in the order data flows (a module imports only from modules above it):
 ``rulecodec`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` -> ``views`` ->
 ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
 ``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``terminal``,
-``strategies``, ``cli``). Pictures are in ``qe_rules.svg``, as in ``chess.svg``.
+``rl``, ``gymnasium_env``, ``openspiel``, ``strategies``, ``cli``). Pictures are in
+``qe_rules.svg``, as in ``chess.svg``. The learning environments (``rl``: PettingZoo,
+``gymnasium_env``: Gymnasium, ``openspiel``: OpenSpiel) need their extras and are imported
+by name.
 """
 
 from typing import TYPE_CHECKING, Any
