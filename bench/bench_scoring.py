@@ -1,61 +1,55 @@
-"""How many 4-player games per second ``score_game`` scores on one core.
+"""Scoring: ``score_game`` against the floor's scoring step, on the same games.
 
-Run: ``python bench/bench_scoring.py [--games N] [--ruleset ID]``. Prints one line of
-figures; the goal (issue: foundation) is at least 10,000 games per second.
+Run: ``python bench/bench_scoring.py [--games N] [--repeat R]``. The games are the floor's
+random 4-player games (its deck, bids and ties), dealt once; the floor scores each with its
+own scoring step and the library with ``score_game("en", records)`` from ready
+:class:`~qe_rules.PlayerRecord` lists, which checks the records as well. Both must give the
+same totals. The goal (issue 16) is at least 1.0x the floor.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import time
+
+from common import as_records, check_floor_split, floor_deal, floor_score, machine, race, ratio_line
 
 import qe_rules as qe
 
 
-def random_games(ruleset: qe.RuleSet, players: int, count: int, seed: int):
-    rng = random.Random(seed)
-    deck = list(ruleset.companies(players))
-    games = []
-    for _ in range(count):
-        nations = rng.sample(ruleset.nations(players), players)
-        tokens = rng.sample(ruleset.industries(players), players)
-        rng.shuffle(deck)
-        hands: list[list[qe.Company]] = [[] for _ in range(players)]
-        for tile in deck:
-            hands[rng.randrange(players)].append(tile)
-        games.append(
-            [
-                qe.PlayerRecord(
-                    nations[s], tokens[s], hands[s], rng.randrange(60), rng.randrange(5)
-                )
-                for s in range(players)
-            ]
-        )
-    return games
+def measure(games: int, repeat: int) -> tuple[float, float]:
+    """The best times of the library and of the floor for scoring ``games`` games."""
+    check_floor_split()
+    rng = random.Random(1)
+    dealt = [floor_deal(rng) for _ in range(games)]
+    records = [as_records(d) for d in dealt]
+    for d, r in zip(dealt, records, strict=True):
+        totals = [sheet.total for sheet in qe.score_game("en", r).sheets]
+        if totals != floor_score(*d)[1]:
+            raise SystemExit(f"bench: library and floor totals differ: {totals} for {d}")
+
+    def library() -> None:
+        score = qe.score_game
+        for game in records:
+            score("en", game)
+
+    def floor() -> None:
+        for game in dealt:
+            floor_score(*game)
+
+    best = race({"library": library, "floor": floor}, repeat)
+    return best["library"], best["floor"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20000)
-    parser.add_argument("--ruleset", default="en")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--games", type=int, default=10000)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    ruleset = qe.get_ruleset(args.ruleset)
-    games = random_games(ruleset, 4, args.games, seed=1)
-    for records in games[:1000]:  # warm the table caches as a long-running app would
-        qe.score_game(ruleset, records)
-    best = float("inf")
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        for records in games:
-            qe.score_game(ruleset, records)
-        best = min(best, time.perf_counter() - start)
-    print(
-        f"score_game, {args.ruleset}, 4 players: {args.games / best:,.0f} games/s "
-        f"({best / args.games * 1e6:.1f} us per game; best of {args.repeat} x {args.games})"
-    )
+    library, floor = measure(args.games, args.repeat)
+    print(ratio_line("scoring, 4 players", library, floor, args.games, "game"))
 
 
 if __name__ == "__main__":
+    print(machine())
     main()

@@ -5,13 +5,19 @@
 ['de', 'de-summary', 'en', 'en-early']
 
 Modules, in the order data flows (a module imports only from modules above it):
-``errors`` -> ``intervals`` -> ``components`` -> ``rulesets`` -> ``scoring`` -> ``sales`` ->
-``events`` -> ``views`` -> ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``,
-``discrepancies``, ``glossary``, ``reports``, ``verify``, ``agents``, ``encode``,
-``simulate``, ``plot``, ``terminal``, ``strategies``, ``cli``). Pictures are in
-``qe_rules.svg``, as in ``chess.svg``.
+``errors`` -> ``intervals`` -> ``components`` -> ``rulevalues`` -> ``datafiles`` ->
+``rulecodec`` -> ``rulesets`` -> ``scoring`` -> ``sales`` -> ``events`` -> ``views`` ->
+``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
+``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``terminal``,
+``rl``, ``gymnasium_env``, ``openspiel``, ``strategies``, ``cli``). Pictures are in
+``qe_rules.svg``, as in ``chess.svg``. The learning environments (``rl``: PettingZoo,
+``gymnasium_env``: Gymnasium, ``openspiel``: OpenSpiel) need their extras and are imported
+by name.
 """
 
+from typing import TYPE_CHECKING, Any
+
+from qe_rules import discrepancies, glossary
 from qe_rules._frozen import FrozenDict
 from qe_rules.agents import (
     AGENT_NAMES,
@@ -24,9 +30,9 @@ from qe_rules.agents import (
     agent_from_name,
 )
 from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.datafiles import shipped_rulesets
 from qe_rules.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
 from qe_rules.discrepancies import (
-    DISCREPANCIES,
     Discrepancy,
     DiscrepancyKind,
     Reading,
@@ -56,7 +62,7 @@ from qe_rules.events import (
     Tie,
     ZeroBids,
 )
-from qe_rules.glossary import GLOSSARY, Term, lookup_term, translate_term
+from qe_rules.glossary import Term, lookup_term, translate_term
 from qe_rules.intervals import Share, wilson_interval
 from qe_rules.records import (
     SCHEMAS,
@@ -100,6 +106,10 @@ from qe_rules.simulate import (
 )
 from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
+
+if TYPE_CHECKING:
+    from qe_rules.discrepancies import DISCREPANCIES
+    from qe_rules.glossary import GLOSSARY
 
 __version__ = "0.1.0.dev0"
 
@@ -201,8 +211,18 @@ __all__ = [
     "play_game",
     "replay",
     "score_game",
+    "shipped_rulesets",
     "simulate",
     "translate_term",
     "verify",
     "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The register and the glossary are read from their data files on first use.
+    if name == "DISCREPANCIES":
+        return discrepancies.DISCREPANCIES
+    if name == "GLOSSARY":
+        return glossary.GLOSSARY
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

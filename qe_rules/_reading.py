@@ -117,7 +117,7 @@ class Fields:
         unknown = [key for key in data if key not in allowed]
         if unknown:
             raise InvalidArgument(
-                f"{where} has unknown keys {sorted(map(str, unknown))}; "
+                f"{where} has unknown keys {sorted(k if isinstance(k, str) else shown(k) for k in unknown)}; "
                 f"its keys are {', '.join(allowed)}"
             )
         missing = [key for key in needed if key not in data]

@@ -1,6 +1,6 @@
 """The ``qe-rules`` command line.
 
-- ``qe-rules variants``: the built-in rule sets.
+- ``qe-rules variants [--files]``: the built-in rule sets (``--files``: every shipped rule file).
 - ``qe-rules score FILE.json``: score a game's final holdings, from a score file or a
   finished game's record (``--example`` scores the rulebooks' scoring example).
 - ``qe-rules play``: play a game at the terminal against the built-in agents. Exit status
@@ -14,31 +14,45 @@
   status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
-- ``qe-rules docs [--check] [DIR]``: write (or check) the generated documentation pages.
+- ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
+  pages; DIR must already hold generated pages unless ``--force`` is given.
 
-A rule set argument is a built-in id or a TOML file. Errors in the input print one line on
-stderr and exit with status 2.
+A rule set argument is a built-in id, the name of a shipped rule file (listed by
+``qe-rules variants --files``) or a TOML file. Every failure prints one line on stderr,
+never a traceback, and ends with a documented exit status (see ``docs/limits.md``):
+
+- 0: done; 1: findings (``verify`` found a new gap, ``docs --check`` stale pages);
+- 2: a usage or input error (arguments, files, rule sets, records);
+- 3: the output could not be written (a full disk, a folder that cannot be written);
+- 4: an internal error (a bug: please report it with the command line);
+- 5: ``play`` ended by the end of its input (Ctrl-D);
+- 130: interrupted (Ctrl-C); 141: the reader closed the output pipe (ends quietly).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
+import importlib.metadata
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import attrs
 
 from qe_rules import reports
 from qe_rules.agents import AGENT_NAMES
+from qe_rules.datafiles import shipped_rulesets
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.engine import Game, replay
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
+from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
 from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
 from qe_rules.records import RECORD_FORMAT
 from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
@@ -60,18 +74,29 @@ __all__ = ["generated_pages", "main"]
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
-EXIT_END_OF_INPUT = 3
+EXIT_OUTPUT = 3
+EXIT_INTERNAL = 4
+EXIT_END_OF_INPUT = 5
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer the pipe ended
 
 
 class _InputError(Exception):
     """An input problem to report in one line."""
 
 
+class _OutputError(Exception):
+    """The output could not be written; reported in one line."""
+
+
 # --------------------------------------------------------------------------- variants
 
 
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    if args.files:
+        rows = [[name, str(path)] for name, path in shipped_rulesets().items()]
+        print("\n".join(reports.table(["name", "file"], rows, left=2)), file=out)
+        return EXIT_OK
     header = ["id", "language", "players", "source"]
     rows = [
         [rs.id, rs.language, reports._counts(rs.player_counts), SOURCES[rs.source].title]
@@ -85,17 +110,29 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _read_json(path: str) -> Any:
+    """A JSON file (``-``: stdin) of at most ``MAX_FILE_BYTES``, refused before the rest
+    of a larger one is read."""
     try:
         if path == "-":
-            return json.load(sys.stdin)
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _InputError(f"{path} is not valid JSON: {error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _InputError(f"cannot read {shown(path)}: {error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise _InputError(
+            f"{path} is larger than {MAX_FILE_BYTES} bytes (qe_rules.limits.MAX_FILE_BYTES)"
+        )
+    try:
+        return json.loads(data.decode("utf-8"))
     except RecursionError:
         raise _InputError(f"{path} is nested too deeply to read") from None
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int too long
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise _InputError(f"{path} is not valid JSON: {message}") from None
 
 
 def _example() -> Any:
@@ -107,10 +144,18 @@ def _example() -> Any:
     return json.loads(text)
 
 
+_SCORE_FILE_KEYS = ("ruleset", "players", "description")
+
+
 def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRecord], list[str]]:
     """Read ``{"ruleset": ..., "players": [...]}`` or a bare list of player records."""
     ruleset = None
     if isinstance(data, dict):
+        unknown = [key for key in data if key not in _SCORE_FILE_KEYS]
+        if unknown:
+            raise _InputError(
+                f"{where}: unknown key {shown(unknown[0])}; allowed: {', '.join(_SCORE_FILE_KEYS)}"
+            )
         ruleset = data.get("ruleset")
         if ruleset is not None and not isinstance(ruleset, str):
             raise _InputError(f"{where}: 'ruleset' must be a rule set id such as \"en\"")
@@ -127,8 +172,13 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
             records.append(PlayerRecord.from_dict(entry))
         except RulesError as error:
             raise _InputError(f"{where}: player {seat}: {error}") from None
-        name = entry.get("name") if isinstance(entry, dict) else None
-        names.append(str(name) if name else f"seat {seat}")
+        name = entry.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_TEXT_LENGTH):
+            raise _InputError(
+                f"{where}: player {seat}: 'name' must be a string of at most "
+                f"{MAX_TEXT_LENGTH} characters, got {shown(name)}"
+            )
+        names.append(name or f"seat {seat}")
     return ruleset, records, names
 
 
@@ -145,7 +195,10 @@ def _replayed(data: Any, where: str) -> Game:
 
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     if args.example == (args.file is not None):
-        raise _InputError("give a score file (FILE.json, or - for stdin) or --example")
+        given = f"both {shown(args.file)} and --example" if args.example else "neither"
+        raise _InputError(
+            f"give a score file (FILE.json, or - for stdin) or --example; got {given}"
+        )
     where = "the scoring example" if args.example else args.file
     data = _example() if args.example else _read_json(args.file)
     if _is_game_record(data):
@@ -225,13 +278,21 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _ruleset_arg(text: str) -> RuleSet:
-    """A built-in id or a TOML file."""
+    """A built-in id, the name of a shipped rule file, or a TOML file."""
+    if not isinstance(text, str):  # argparse gives a list for some uses of "--"
+        raise _InputError(
+            f"give a rule set as a built-in id, a shipped name or a .toml file, got {shown(text)}"
+        )
     if text in RULESETS:
         return RULESETS[text]
     if text.endswith(".toml") or os.path.exists(text):
         return load_ruleset(text)
+    shipped = shipped_rulesets()
+    if text in shipped:
+        return load_ruleset(shipped[text])
     raise _InputError(
-        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}) or a .toml file"
+        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}), "
+        "a shipped name (qe-rules variants --files) or a .toml file"
     )
 
 
@@ -291,7 +352,8 @@ def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     if args.all == (args.ruleset is not None):
-        raise _InputError("give a rule set (a built-in id or a .toml file) or --all")
+        given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
+        raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
     results = [verify(ruleset) for ruleset in rulesets]
     if args.format == "json":
@@ -392,7 +454,9 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     rulesets = [_ruleset_arg(text) for text in args.rulesets]
     if len(rulesets) < 2:
-        raise _InputError("compare needs at least two rule sets")
+        raise _InputError(f"compare needs at least two rule sets; got {len(rulesets)}")
+    if args.examples and not os.path.isdir(args.examples):
+        raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
     _check_extras(args)
     comparison = compare(
         rulesets,
@@ -406,12 +470,9 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     )
     _write_extras(args, comparison, plot_comparison)
     if args.examples and comparison.examples:
-        os.makedirs(args.examples, exist_ok=True)
         for example in comparison.examples:
             name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
-            path = os.path.join(args.examples, name)
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(example.record.to_dict(), handle)
+            _write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
     if args.format == "json":
         _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
@@ -432,31 +493,62 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- docs
 
 
+def _page_makers() -> dict[str, Callable[[], str]]:
+    """How to make each generated page, by path relative to ``docs/``."""
+    makers: dict[str, Callable[[], str]] = {"reconciliation.md": reports.reconciliation_markdown}
+    for ruleset in RULESETS.values():
+        makers[f"rulesets/{ruleset.id}.md"] = functools.partial(reports.ruleset_markdown, ruleset)
+    makers["verification.md"] = lambda: verification_markdown(
+        [verify(r) for r in RULESETS.values()]
+    )
+    return makers
+
+
 def generated_pages() -> dict[str, str]:
     """Every generated documentation page, by path relative to ``docs/``."""
-    pages = {"reconciliation.md": reports.reconciliation_markdown()}
-    for ruleset in RULESETS.values():
-        pages[f"rulesets/{ruleset.id}.md"] = reports.ruleset_markdown(ruleset)
-    pages["verification.md"] = verification_markdown([verify(r) for r in RULESETS.values()])
-    return pages
+    return {name: make() for name, make in _page_makers().items()}
+
+
+def _write_file(path: str, text: str) -> None:
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
 
 
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
+    names = list(_page_makers())
+    if os.path.exists(args.folder) and not os.path.isdir(args.folder):
+        raise _InputError(f"{shown(args.folder)} is not a folder")
+    holds_pages = os.path.isdir(args.folder) and any(
+        os.path.isfile(os.path.join(args.folder, name)) for name in names
+    )
+    if not (args.check or args.force or holds_pages):
+        raise _InputError(
+            f"{shown(args.folder)} is not a folder that holds generated pages (such as "
+            f"{names[0]}); give --force to write them there anyway"
+        )
     stale = []
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
         try:
             with open(path, encoding="utf-8") as handle:
-                current = handle.read()
+                current: str | None = handle.read()
         except FileNotFoundError:
             current = None
+        except (OSError, ValueError) as error:  # ValueError: undecodable, or a NUL in the path
+            raise _InputError(
+                f"cannot read {shown(path)}: {getattr(error, 'strerror', error)}"
+            ) from None
         if current == text:
             continue
         stale.append(path)
         if not args.check:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            _write_file(path, text)
             print(f"wrote {path}", file=out)
     if args.check and stale:
         print("stale: " + ", ".join(stale), file=out)
@@ -493,14 +585,40 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- main
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, with the command's ``--help`` to read."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("qe-rules")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+@functools.cache  # a parser is not changed by parsing: build it once
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="qe-rules",
         description="The rules of the auction game QE: rule sets, scoring and more.",
+        epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
+        "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
+        "See docs/limits.md.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"qe-rules {_version()}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="run qe-rules COMMAND --help"
+    )
 
     variants = commands.add_parser("variants", help="list the built-in rule sets")
+    variants.add_argument(
+        "--files",
+        action="store_true",
+        help="list every rule file the package ships (built-ins and house rules) by name",
+    )
     variants.set_defaults(run=_cmd_variants)
 
     score = commands.add_parser(
@@ -518,7 +636,7 @@ def _parser() -> argparse.ArgumentParser:
         "--example", action="store_true", help="score the rulebooks' scoring example"
     )
     score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
-    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
     score.set_defaults(run=_cmd_score)
 
     player = commands.add_parser(
@@ -558,8 +676,12 @@ def _parser() -> argparse.ArgumentParser:
         "--format toml writes a file that load_ruleset reads back (with --base, only what "
         "differs from that built-in rule set).",
     )
-    rules.add_argument("ruleset", metavar="ID", help="a built-in id or a .toml file")
-    rules.add_argument("--format", choices=("text", "markdown", "json", "toml"), default="text")
+    rules.add_argument(
+        "ruleset", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
+    rules.add_argument(
+        "--format", choices=("text", "markdown", "json", "toml"), default="text", help=_FORMAT_HELP
+    )
     rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
     rules.set_defaults(run=_cmd_rules)
 
@@ -569,9 +691,11 @@ def _parser() -> argparse.ArgumentParser:
         description="List every rule on which rule set B differs from rule set A, with both "
         "values and both citations. Exits 0 whether or not they differ.",
     )
-    differ.add_argument("a", metavar="A", help="a built-in id or a .toml file")
-    differ.add_argument("b", metavar="B", help="a built-in id or a .toml file")
-    differ.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    differ.add_argument("a", metavar="A", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument("b", metavar="B", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
     differ.set_defaults(run=_cmd_diff)
 
     register = commands.add_parser(
@@ -587,7 +711,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     register.add_argument("--source", choices=list(SOURCES), help="only entries citing a text")
     register.add_argument("--topic", choices=list(TOPICS), metavar="TOPIC", help="only a topic")
-    register.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    register.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
     register.set_defaults(run=_cmd_discrepancies)
 
     glossary = commands.add_parser(
@@ -595,8 +721,10 @@ def _parser() -> argparse.ArgumentParser:
         help="German-English game terms",
         description="The glossary, or the terms matching TERM in either language.",
     )
-    glossary.add_argument("term", nargs="?", metavar="TERM")
-    glossary.add_argument("--format", choices=("text", "json"), default="text")
+    glossary.add_argument(
+        "term", nargs="?", metavar="TERM", help="an English or German term (default: all)"
+    )
+    glossary.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
     glossary.set_defaults(run=_cmd_glossary)
 
     checker = commands.add_parser(
@@ -605,9 +733,13 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the verifier. Exit status 0 when every finding holds or is a gap "
         "the rule set acknowledges, 1 when there is a new gap or a violation.",
     )
-    checker.add_argument("ruleset", nargs="?", metavar="ID", help="a built-in id or a .toml file")
+    checker.add_argument(
+        "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
     checker.add_argument("--all", action="store_true", help="every built-in rule set")
-    checker.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    checker.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
     checker.set_defaults(run=_cmd_verify)
 
     def play_options(command: argparse.ArgumentParser) -> None:
@@ -621,7 +753,9 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--games", type=int, default=1000, help="default 1000")
         command.add_argument("--seed", type=int, default=0, help="default 0")
         command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-        command.add_argument("--format", choices=("text", "json"), default="text")
+        command.add_argument(
+            "--format", choices=("text", "json"), default="text", help=_FORMAT_HELP
+        )
         command.add_argument(
             "--rows",
             metavar="FILE",
@@ -659,7 +793,9 @@ def _parser() -> argparse.ArgumentParser:
     comparer.add_argument("rulesets", nargs="+", metavar="RULESET", help="ids or .toml files")
     play_options(comparer)
     comparer.add_argument(
-        "--examples", metavar="DIR", help="write every example game record to DIR"
+        "--examples",
+        metavar="DIR",
+        help="write every example game record to DIR (an existing folder)",
     )
     comparer.set_defaults(run=_cmd_compare)
 
@@ -667,10 +803,16 @@ def _parser() -> argparse.ArgumentParser:
         "docs",
         help="write the generated documentation pages",
         description="Write the generated pages (rule sets, reconciliation, verification) "
-        "under DIR, or with --check report the stale ones (exit status 1).",
+        "under DIR, or with --check report the stale ones (exit status 1). DIR must already "
+        "hold generated pages unless --force is given.",
     )
-    docs.add_argument("folder", nargs="?", default="docs", metavar="DIR")
-    docs.add_argument("--check", action="store_true")
+    docs.add_argument(
+        "folder", nargs="?", default="docs", metavar="DIR", help="the docs folder (default docs)"
+    )
+    docs.add_argument("--check", action="store_true", help="only report stale pages; write none")
+    docs.add_argument(
+        "--force", action="store_true", help="write even where no generated page is yet"
+    )
     docs.set_defaults(run=_cmd_docs)
 
     server = commands.add_parser(
@@ -698,16 +840,57 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_FORMAT_HELP = "the output format (default text)"
+
+
+def _fail(message: str, status: int) -> int:
+    """Report a failure in one line on stderr."""
+    first = message.splitlines()[0] if message.strip() else "(no message)"
+    with contextlib.suppress(OSError):  # when stderr is gone too, the status is what is left
+        print(f"qe-rules: error: {first}", file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the interpreter's last flush of a broken
+    stream raises nothing more."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    """Run the command line; returns the exit status (0 done, 1 findings, 2 usage or input
+    error, 3 output error, 4 internal error, 130 interrupted, 141 output pipe closed)."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already reported
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
     stream = out if out is not None else sys.stdout
     try:
         status: int = args.run(args, stream)
+        stream.flush()
     except (_InputError, RulesError) as error:
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        print(f"qe-rules: error: {message}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(str(error) or type(error).__name__, EXIT_USAGE)
+    except _OutputError as error:
+        return _fail(str(error), EXIT_OUTPUT)
+    except BrokenPipeError:
+        if out is None:
+            _silence_stdout()
+        return EXIT_CLOSED_PIPE
+    except OSError as error:  # writing the output failed: a full disk, a closed device
+        if out is None:
+            _silence_stdout()
+        return _fail(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
+        return _fail(
+            f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
+            EXIT_INTERNAL,
+        )
     return status
 
 

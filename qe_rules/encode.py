@@ -27,12 +27,13 @@ encode the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from qe_rules.components import COMPANIES, Industry, Nation
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.views import PlayerView
+from qe_rules.views import Phase, PlayerView
 
 if TYPE_CHECKING:
     import numpy as np
@@ -77,10 +78,20 @@ ties more often loses its earliest rounds."""
 
 PHASES: Final[tuple[str, ...]] = ("opening", "bidding", "rebidding", "peeking", "over")
 """The phases, in the order of the ``phase`` one-hot (``Phase.value``). ``peeking`` is the
-turn in which seats answer whether they peek; until the engine has that phase, its slot
-stays 0 and the two peek actions stay masked off."""
+turn in which seats answer whether they peek (the only phase in which the two peek
+actions are allowed)."""
 
 _TILE_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
+# Views hold the shared tiles of COMPANIES: look them up by identity, which skips the
+# field-by-field hash of a frozen class; any other equal tile falls back to _TILE_INDEX.
+_SHARED_TILE_INDEX: Final = {id(company): index for index, company in enumerate(COMPANIES)}
+
+
+def _tile_index(company: Company) -> int:
+    index = _SHARED_TILE_INDEX.get(id(company))
+    return _TILE_INDEX[company] if index is None else index
+
+
 _NATION_INDEX: Final = {nation: index for index, nation in enumerate(Nation)}
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
@@ -123,29 +134,76 @@ def _numpy() -> Any:
     return numpy
 
 
-def _one_hot(out: list[float], size: int, index: int | None) -> None:
-    start = len(out)
-    out.extend([0.0] * size)
-    if index is not None:
-        out[start + index] = 1.0
+def _offsets() -> dict[str, int]:
+    starts, at = {}, 0
+    for name, size in OBSERVATION_FIELDS:
+        starts[name] = at
+        at += size
+    return starts
 
 
-def _flags(out: list[float], seats: Iterable[int]) -> None:
-    start = len(out)
-    out.extend([0.0] * MAX_SEATS)
-    for seat in seats:
-        out[start + seat] = 1.0
+_AT: Final = _offsets()
+# Where each part starts, as names: the encoding is on the hot path of a learning loop.
+_PLAYERS: Final = _AT["players"]
+_SEAT: Final = _AT["seat"]
+_PHASE: Final = _AT["phase"]
+_SALE: Final = _AT["sale"]
+_COMPANY: Final = _AT["company"]
+_AUCTIONEER: Final = _AT["auctioneer"]
+_OPENING_BID: Final = _AT["opening_bid"]
+_TO_ACT: Final = _AT["to_act"]
+_TIED: Final = _AT["tied"]
+_NATIONS: Final = _AT["nations"]
+_INDUSTRY: Final = _AT["industry"]
+_HOLDINGS: Final = _AT["holdings"]
+_KNOWN_SPEND: Final = _AT["known_spend"]
+_UNKNOWN_AMOUNTS: Final = _AT["unknown_amounts"]
+_ZERO_BID_ROUNDS: Final = _AT["zero_bid_rounds"]
+_PEEKS_USED: Final = _AT["peeks_used"]
+_MY_BIDS: Final = _AT["my_bids"]
+_SEEN_BIDS: Final = _AT["seen_bids"]
+_LIMITS: Final = _AT["limits"]
+_CAN_PEEK: Final = _AT["can_peek"]
+_NATION_COUNT: Final = len(Nation)
+_TILE_COUNT: Final = len(COMPANIES)
+_PHASE_INDEX: Final = {Phase(phase): index for index, phase in enumerate(PHASES)}
+_ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
 
 
-def _per_seat(out: list[float], values: list[int] | tuple[int, ...]) -> None:
-    out.extend(float(value) for value in values)
-    out.extend([0.0] * (MAX_SEATS - len(values)))
+def _nations_part(nations: tuple[Nation, ...]) -> array.array[float]:
+    block = array.array("f", bytes(4 * MAX_SEATS * _NATION_COUNT))
+    for seat, nation in enumerate(nations):
+        block[seat * _NATION_COUNT + _NATION_INDEX[nation]] = 1.0
+    return block
 
 
-def _amounts(out: list[float], amounts: list[int | None]) -> None:
-    """Slots of ``amount, present``; absent amounts (``None``) leave both 0."""
-    for amount in amounts:
-        out.extend((0.0, 0.0) if amount is None else (float(amount), 1.0))
+def _holdings_part(holdings: tuple[tuple[Company, ...], ...]) -> array.array[float]:
+    block = array.array("f", bytes(4 * MAX_SEATS * _TILE_COUNT))
+    for seat, held in enumerate(holdings):
+        for company in held:
+            block[seat * _TILE_COUNT + _tile_index(company)] = 1.0
+    return block
+
+
+class _LastBlock:
+    """The encoded block of the public tuple seen last. The seats' views of one state
+    share their public tuples (and holdings stay the same object for a whole sale), so
+    most calls find the block made for the previous view."""
+
+    def __init__(self, make: Callable[[Any], array.array[float]]) -> None:
+        self.make = make
+        self.last: tuple[object, array.array[float]] = (None, array.array("f"))
+
+    def get(self, key: object) -> array.array[float]:
+        seen, block = self.last  # one read: another thread may replace it at any time
+        if seen is not key:
+            block = self.make(key)
+            self.last = (key, block)  # the reference keeps ``key`` alive, so its id is unique
+        return block
+
+
+_nations_block: Final = _LastBlock(_nations_part)
+_holdings_block: Final = _LastBlock(_holdings_part)
 
 
 def _check_view(view: object) -> PlayerView:
@@ -160,66 +218,76 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
     """The view as a ``float32`` vector of :data:`OBSERVATION_SIZE` numbers, laid out as
     :data:`OBSERVATION_FIELDS` says."""
     view = _check_view(view)
-    out: list[float] = []
-    _one_hot(out, MAX_SEATS, view.players - 1)
-    _one_hot(out, MAX_SEATS, view.seat)
-    _one_hot(out, len(PHASES), PHASES.index(view.phase.value))
-    out.extend(map(float, (view.sale, view.sales, view.remaining, view.round, view.ties)))
-    _one_hot(out, len(COMPANIES), None if view.company is None else _TILE_INDEX[view.company])
-    _one_hot(out, MAX_SEATS, view.auctioneer)
-    _amounts(out, [view.opening_bid])
-    _flags(out, view.to_act)
-    _flags(out, view.tied)
-    for seat in range(MAX_SEATS):
-        nation = view.nations[seat] if seat < view.players else None
-        _one_hot(out, len(Nation), None if nation is None else _NATION_INDEX[nation])
-    _one_hot(out, len(Industry), _INDUSTRY_INDEX[view.industry])
-    for seat in range(MAX_SEATS):
-        start = len(out)
-        out.extend([0.0] * len(COMPANIES))
-        for company in view.holdings[seat] if seat < view.players else ():
-            out[start + _TILE_INDEX[company]] = 1.0
+    # The vector is mostly 0: write the other numbers into zeros, then hand the buffer
+    # to numpy without converting number by number.
+    out = _ZEROS[:]
+    out[_PLAYERS + view.players - 1] = 1.0
+    out[_SEAT + view.seat] = 1.0
+    out[_PHASE + _PHASE_INDEX[view.phase]] = 1.0
+    out[_INDUSTRY + _INDUSTRY_INDEX[view.industry]] = 1.0
+    out[_SALE] = view.sale
+    out[_SALE + 1] = view.sales
+    out[_SALE + 2] = view.remaining
+    out[_SALE + 3] = view.round
+    out[_SALE + 4] = view.ties
+    if view.company is not None:
+        out[_COMPANY + _tile_index(view.company)] = 1.0
+    if view.auctioneer is not None:
+        out[_AUCTIONEER + view.auctioneer] = 1.0
+    if view.opening_bid is not None:
+        out[_OPENING_BID] = view.opening_bid
+        out[_OPENING_BID + 1] = 1.0
+    for seat in view.to_act:
+        out[_TO_ACT + seat] = 1.0
+    for seat in view.tied:
+        out[_TIED + seat] = 1.0
+    nations = _nations_block.get(view.nations)
+    out[_NATIONS : _NATIONS + len(nations)] = nations
+    holdings = _holdings_block.get(view.holdings)
+    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
     known = [0] * view.players
     unknown = [0] * view.players
-    for sale in view.history:
-        if sale.winner is None:
+    for sold in view.history:
+        winner = sold.winner
+        if winner is None:
             continue
-        if sale.amount is None:
-            unknown[sale.winner] += 1
+        if sold.amount is None:
+            unknown[winner] += 1
         else:
-            known[sale.winner] += sale.amount
+            known[winner] += sold.amount
     known[view.seat] = view.spent
     unknown[view.seat] = 0
-    _per_seat(out, known)
-    _per_seat(out, unknown)
-    _per_seat(out, view.zero_bid_rounds)
-    _per_seat(out, view.peeks_used)
-    mine: list[int | None] = list(view.my_bids[-ROUNDS_KEPT:])
-    _amounts(out, mine + [None] * (ROUNDS_KEPT - len(mine)))
-    rounds = view.seen_bids[-ROUNDS_KEPT:]
-    for number in range(ROUNDS_KEPT):
-        bids = dict(rounds[number]) if number < len(rounds) else {}
-        _amounts(out, [bids.get(seat) for seat in range(MAX_SEATS)])
+    for where, numbers in (
+        (_KNOWN_SPEND, known),
+        (_UNKNOWN_AMOUNTS, unknown),
+        (_ZERO_BID_ROUNDS, view.zero_bid_rounds),
+        (_PEEKS_USED, view.peeks_used),
+    ):
+        for seat, number in enumerate(numbers):
+            out[where + seat] = number
+    for number, amount in enumerate(view.my_bids[-ROUNDS_KEPT:]):
+        out[_MY_BIDS + 2 * number] = amount
+        out[_MY_BIDS + 2 * number + 1] = 1.0
+    for number, bids in enumerate(view.seen_bids[-ROUNDS_KEPT:]):
+        start = _SEEN_BIDS + 2 * MAX_SEATS * number
+        for seat, amount in bids:
+            out[start + 2 * seat] = amount
+            out[start + 2 * seat + 1] = 1.0
     limits = view.limits
-    if limits is None:
-        out.extend((0.0, 0.0, 0.0))
-    else:
-        forbidden = limits.forbidden
-        out.extend(
-            (
-                float(limits.minimum),
-                0.0 if forbidden is None else float(forbidden),
-                float(forbidden is not None),
-            )
-        )
-    out.append(float(view.can_peek))
-    encoded: npt.NDArray[np.float32] = _numpy().asarray(out, dtype="float32")
+    if limits is not None:
+        out[_LIMITS] = limits.minimum
+        if limits.forbidden is not None:
+            out[_LIMITS + 1] = limits.forbidden
+            out[_LIMITS + 2] = 1.0
+    if view.can_peek:
+        out[_CAN_PEEK] = 1.0
+    encoded: npt.NDArray[np.float32] = _numpy().frombuffer(out, dtype="float32")
     return encoded
 
 
 def _peek_turn(view: PlayerView) -> bool:
     """Whether the seat is answering whether it peeks (the ``peeking`` phase)."""
-    return view.phase.value == "peeking" and view.seat in view.to_act
+    return view.phase is Phase.PEEKING and view.seat in view.to_act
 
 
 def action_mask(view: PlayerView) -> npt.NDArray[np.bool_]:
@@ -230,15 +298,16 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.bool_]:
     :data:`DECLINE_PEEK` in any peek turn. All are off when it is not the seat's turn.
     """
     view = _check_view(view)
-    mask = [False] * ACTIONS
+    allowed: npt.NDArray[np.bool_] = _numpy().zeros(ACTIONS, dtype=bool)
     limits = view.limits
     if limits is not None and view.seat in view.to_act:
-        for amount in range(limits.minimum, BID_CAP + 1):
-            mask[amount] = limits.allows(amount)
+        allowed[limits.minimum : BID_CAP + 1] = True
+        forbidden = limits.forbidden
+        if forbidden is not None and limits.minimum <= forbidden <= BID_CAP:
+            allowed[forbidden] = False
     if _peek_turn(view):
-        mask[PEEK] = view.can_peek
-        mask[DECLINE_PEEK] = True
-    allowed: npt.NDArray[np.bool_] = _numpy().asarray(mask, dtype=bool)
+        allowed[PEEK] = view.can_peek
+        allowed[DECLINE_PEEK] = True
     return allowed
 
 

@@ -53,6 +53,7 @@ from qe_rules.events import (
     Tie,
     ZeroBids,
 )
+from qe_rules.limits import MAX_BID
 from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, Rebid, limits_of, settle
@@ -614,7 +615,7 @@ class Game:
         ):
             self._check_bid(seat, amount)  # raises with the precise message
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
-        if amount < limits.minimum or amount == limits.forbidden:
+        if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
         events = self._log
         standing = list(sale.standing)
@@ -693,9 +694,9 @@ class Game:
                 self._check_bid(seat, amount)  # raises with the precise message
             if seat == auctioneer:
                 limits = self._due_limits(seat)
-                if amount < limits.minimum or amount == limits.forbidden:
+                if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
                     self._check_bid(seat, amount)
-            elif amount < floor or amount == forbidden:
+            elif amount < floor or amount == forbidden or amount > MAX_BID:
                 self._check_bid(seat, amount)
             standing[seat] = amount
             added.append((SecretBid, number, seat, amount, rebid))
@@ -758,6 +759,11 @@ class Game:
         self._check_seat(seat)
         if type(amount) is not int:
             raise InvalidArgument(f"a bid is a whole number (int), got {shown(amount)}")
+        if amount > MAX_BID:
+            raise InvalidArgument(
+                f"seat {seat}: a bid may be at most {MAX_BID} (qe_rules.limits.MAX_BID), "
+                f"got {shown(amount)}"
+            )
         sale = self._sale
         if seat not in sale.awaiting or sale.phase is _PEEKING:
             raise IllegalAction(self._why_not_to_act(seat))
@@ -765,7 +771,7 @@ class Game:
         if amount < limits.minimum:
             what = _bid_name(sale, seat)
             raise IllegalAction(
-                f"seat {seat}: {what} must be at least {limits.minimum}, got {amount}"
+                f"seat {seat}: {what} must be at least {limits.minimum}, got {shown(amount)}"
             )
         if amount == limits.forbidden:
             what = _bid_name(sale, seat)
@@ -1124,8 +1130,11 @@ class Game:
         """The views of several seats (all of them by default), in the order given, from
         this same state: what a server sends its players. Each is :meth:`view` of its
         seat; they share the state's public part."""
-        chosen = range(self._setup.players) if seats is None else seats
-        return tuple([self.view(seat) for seat in chosen])
+        if seats is None:
+            return tuple([self.view(seat) for seat in range(self._setup.players)])
+        if not isinstance(seats, Iterable) or isinstance(seats, str | bytes):
+            raise InvalidArgument(f"seats are an iterable of seat numbers, got {shown(seats)}")
+        return tuple([self.view(seat) for seat in seats])
 
     def public_view(self) -> PublicView:
         """What someone watching the table knows now (see :mod:`qe_rules.views`): the
@@ -1224,9 +1233,11 @@ class Game:
 
     def apply(self, move: Move) -> Game:
         """Play a :class:`~qe_rules.records.Move`: a bid, a peek or a declined peek."""
-        kind = getattr(move, "kind", None)
-        if kind == "bid":
-            return self.bid(move.seat, move.amount)  # type: ignore[arg-type]  # checked there
+        if not isinstance(move, Move):
+            raise InvalidArgument(f"a move is a qe_rules.Move, got {shown(move)}")
+        kind = move.kind
+        if kind == "bid" and move.amount is not None:  # a Move bid always has one
+            return self.bid(move.seat, move.amount)
         if kind == "peek":
             return self.peek(move.seat)
         if kind == "decline-peek":
@@ -1553,7 +1564,10 @@ def new_game(
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
-    draw = random.Random(seed).getrandbits
+    try:
+        draw = random.Random(seed).getrandbits
+    except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
+        raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
     canonical = rules.companies(players)
     dealt_deck = _shuffled(canonical, draw)
     dealt_nations = _shuffled(rules.nations(players), draw)

@@ -68,9 +68,22 @@ _SHOWN.maxother = 60
 _SHOWN.maxlong = 40
 
 
+_LOG10_2 = 0.30103
+_SHOWN_BITS = 128  # a longer int is described, never converted to decimal (which may fail)
+
+
 def shown(value: object) -> str:
     """A short ``repr`` of a value for an error message: cut at a sensible length and
-    depth, so that a huge or deeply nested input never breaks the message itself."""
+    depth, so that a huge or deeply nested input never breaks the message itself.
+
+    >>> shown(-10**5000)
+    '<an int of about 5001 digits>'
+    >>> shown([[[[1]]]])
+    '[[[...]]]'
+    """
+    if type(value) is int and value.bit_length() > _SHOWN_BITS:
+        digits = int(value.bit_length() * _LOG10_2) + 1
+        return f"<an int of about {digits} digits>"
     try:
         return _SHOWN.repr(value)
     except Exception:  # a value whose repr fails still gets a message

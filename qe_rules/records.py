@@ -42,7 +42,7 @@ from qe_rules._frozen import FrozenDict
 from qe_rules._reading import Fields
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
-from qe_rules.limits import MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
+from qe_rules.limits import MAX_BID, MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
 from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
 
 __all__ = [
@@ -67,14 +67,39 @@ READABLE_VERSIONS: Final = (1, 2)
 MOVE_KINDS: Final = ("bid", "peek", "decline-peek")
 
 
+def _check_move(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """A move's kind is known, its seat an int, and only a bid has an amount (an int)."""
+    if not isinstance(move.kind, str) or move.kind not in _MOVE_KEYS:
+        kinds = " or ".join(repr(kind) for kind in _MOVE_KEYS)
+        raise InvalidArgument(f"a move's kind is {kinds}, got {shown(move.kind)}")
+    if type(move.seat) is not int:
+        raise InvalidArgument(f"a move's seat is a whole number (int), got {shown(move.seat)}")
+    if move.kind != "bid":
+        if move.amount is not None:
+            raise InvalidArgument(f"a {move.kind} move has no amount, got {shown(move.amount)}")
+    elif type(move.amount) is not int or not -MAX_BID <= move.amount <= MAX_BID:
+        raise InvalidArgument(
+            f"a bid's amount is a whole number (int) from -{MAX_BID} to {MAX_BID} "
+            f"(qe_rules.limits.MAX_BID), got {shown(move.amount)}"
+        )
+
+
 @attrs.frozen
 class Move:
     """One move: ``Move("bid", seat, amount)``, ``Move("peek", seat)`` or
-    ``Move("decline-peek", seat)``."""
+    ``Move("decline-peek", seat)``.
+
+    A malformed move raises :class:`~qe_rules.InvalidArgument` when it is made:
+
+    >>> Move("bid", 0)
+    Traceback (most recent call last):
+    ...
+    qe_rules.errors.InvalidArgument: a bid's amount is a whole number (int) from -1000000 to 1000000 (qe_rules.limits.MAX_BID), got None
+    """
 
     kind: str
     seat: int
-    amount: int | None = None
+    amount: int | None = attrs.field(default=None, validator=_check_move)
 
     def to_dict(self) -> dict[str, Any]:
         """The move as JSON types."""
@@ -84,10 +109,10 @@ class Move:
 
     def __str__(self) -> str:
         if self.kind == "bid":
-            return f"seat {self.seat} bids {self.amount}"
+            return f"seat {shown(self.seat)} bids {self.amount}"
         if self.kind == "decline-peek":
-            return f"seat {self.seat} declines to peek"
-        return f"seat {self.seat} {self.kind}s"
+            return f"seat {shown(self.seat)} declines to peek"
+        return f"seat {shown(self.seat)} {self.kind}s"
 
 
 def _frozen_metadata(value: Any) -> FrozenDict[str, Any]:
@@ -247,6 +272,8 @@ def _ruleset(value: Any) -> RuleSet:
         if isinstance(value, str):
             return get_ruleset(value)
         if isinstance(value, Mapping):
+            if not all(isinstance(key, str) for key in value):
+                raise InvalidRecord(f"the keys of a rule set are strings, got {shown(value)}")
             return RuleSet.from_data(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
@@ -271,7 +298,10 @@ def _moves(value: Any, version: int) -> tuple[Move, ...]:
     if not isinstance(value, list):
         raise InvalidRecord(f"'moves' must be a list, got {shown(value)}")
     if len(value) > MAX_MOVES:
-        raise InvalidRecord(f"'moves' holds {len(value)} moves, more than MAX_MOVES ({MAX_MOVES})")
+        raise InvalidRecord(
+            f"a game record holds at most {MAX_MOVES} moves (qe_rules.limits.MAX_MOVES), "
+            f"got {len(value)}"
+        )
     kinds = MOVE_KINDS if version >= 2 else MOVE_KINDS[:2]
     moves = []
     for index, item in enumerate(value):
@@ -289,11 +319,14 @@ def _moves(value: Any, version: int) -> tuple[Move, ...]:
         if keys != _MOVE_KEYS[kind]:
             raise InvalidRecord(
                 f"{where}: a {kind} move has exactly the keys {sorted(_MOVE_KEYS[kind])}, "
-                f"got {sorted(map(str, keys))}"
+                f"got {sorted(map(shown, keys))}"
             )
         seat = _int(item["seat"], f"{where}.seat")
         amount = _int(item["amount"], f"{where}.amount") if kind == "bid" else None
-        moves.append(Move(kind, seat, amount))
+        try:
+            moves.append(Move(kind, seat, amount))
+        except RulesError as error:
+            raise InvalidRecord(f"{where}: {error}") from None
     return tuple(moves)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Final
 from qe_rules._text import table
 from qe_rules.components import Industry
 from qe_rules.diffs import RuleSetDiff, diff
-from qe_rules.discrepancies import DISCREPANCIES, TOPICS, Discrepancy, DiscrepancyKind
+from qe_rules.discrepancies import TOPICS, Discrepancy, DiscrepancyKind, find_discrepancies
 from qe_rules.glossary import Term
 from qe_rules.rulesets import RULESETS, SOURCES, Basis, Provenance, RuleSet
 
@@ -293,7 +293,8 @@ def glossary_text(terms: Iterable[Term]) -> str:
 def reconciliation_markdown() -> str:
     """``docs/reconciliation.md``: how the four texts differ, from the diffs and the
     register."""
-    counts = {kind: sum(1 for d in DISCREPANCIES if d.kind is kind) for kind in DiscrepancyKind}
+    register = find_discrepancies()
+    counts = {kind: sum(1 for d in register if d.kind is kind) for kind in DiscrepancyKind}
     lines = [
         "# Reconciling the QE texts",
         "",
@@ -315,13 +316,13 @@ def reconciliation_markdown() -> str:
     lines += [
         "## The discrepancy register",
         "",
-        f"{len(DISCREPANCIES)} entries: "
+        f"{len(register)} entries: "
         + ", ".join(f"{n} {kind.value}" for kind, n in counts.items())
         + ". A *rule* difference changes play or score; *wording* is the same rule in other "
         "words; a *slip* is a text contradicting itself or the others; an *ambiguity* is a "
         "text allowing two readings or leaving a case open. `qe-rules discrepancies "
         "--class slip` lists one kind.",
         "",
-        discrepancies_markdown(DISCREPANCIES),
+        discrepancies_markdown(register),
     ]
     return "\n".join(lines).rstrip() + "\n"

@@ -26,14 +26,15 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple, Protocol
 
 import attrs
 
 from qe_rules._reading import Fields, flag, listed, parsed, text, whole, wholes
 from qe_rules._text import table
-from qe_rules.components import Company, Industry, Nation
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
 from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
 
 __all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_board_rows", "score_game"]
@@ -74,10 +75,16 @@ def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
     return tuple(tiles)
 
 
+# The most a player can spend: a winning bid of at most MAX_BID for each of the 21 tiles.
+_MOST = {"spent": len(COMPANIES) * MAX_BID, "zero_bid_rounds": MAX_TABLE_COUNT}
+
+
 def _check_count(instance: PlayerRecord, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or value < 0:
+    most = _MOST[attribute.name]
+    if type(value) is not int or not 0 <= value <= most:
         raise InvalidArgument(
-            f"{attribute.name} must be a whole number (int) >= 0, got {shown(value)}"
+            f"{attribute.name} must be a whole number (int) from 0 to {most} "
+            f"(qe_rules.limits), got {shown(value)}"
         )
 
 
@@ -113,11 +120,24 @@ class PlayerRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> PlayerRecord:
         """Read a record from a mapping with the keys of :meth:`to_dict`.
 
-        ``zero_bid_rounds`` may be left out (0); other keys (a player's ``name``) are
-        ignored. Raises :class:`~qe_rules.InvalidArgument` naming what is missing or wrong.
+        ``zero_bid_rounds`` may be left out (0); a player's ``name`` is allowed and
+        ignored; any other key is an error. Raises :class:`~qe_rules.InvalidArgument`
+        naming what is missing or wrong.
+
+        >>> PlayerRecord.from_dict({"nation": "US", "industry": "FIN", "companies": [],
+        ...                         "spent": 0, "zero_bid_round": 1})
+        Traceback (most recent call last):
+        ...
+        qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
         """
         if not isinstance(data, Mapping):
             raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
+        unknown = [key for key in data if key not in _RECORD_KEYS]
+        if unknown:
+            raise InvalidArgument(
+                f"unknown key {shown(unknown[0])} in a player record; "
+                f"allowed: {', '.join(_RECORD_KEYS)}"
+            )
         missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
         if missing:
             raise InvalidArgument(f"a player record needs {', '.join(missing)}")
@@ -128,6 +148,9 @@ class PlayerRecord:
             data["spent"],
             data.get("zero_bid_rounds", 0),
         )
+
+
+_RECORD_KEYS: Final = ("nation", "industry", "companies", "spent", "zero_bid_rounds", "name")
 
 
 # --------------------------------------------------------------------------- output
@@ -160,7 +183,7 @@ class Gap:
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class ScoreSheet:
     """One player's score board.
 
@@ -352,6 +375,46 @@ class _Tables:
     max_zero_bid_rounds: int
     zero_bid_points: int
     bonus: int
+    # (tiles by industry in Industry order, the token's index) -> points; filled on use
+    industry_memo: dict[tuple[tuple[int, ...], int], _IndustryPoints] = attrs.field(
+        factory=dict, eq=False
+    )
+
+    def industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
+        """Monopolization and diversification of a seat holding ``counts`` tiles of each
+        industry (in :class:`Industry` order) and the token of industry number ``token``."""
+        found = self.industry_memo.get((counts, token))
+        if found is None:
+            found = self.industry_memo[counts, token] = self._industry_points(counts, token)
+        return found
+
+    def _industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
+        in_monopolization = list(counts)
+        if self.token_in_monopolization:
+            in_monopolization[token] += 1
+        in_diversification = list(counts)
+        if self.token_in_diversification:
+            in_diversification[token] += 1
+        present = sorted((count for count in in_diversification if count > 0), reverse=True)
+        return _IndustryPoints(
+            monopolization=sum(self.monopolization[count] for count in in_monopolization),
+            diversification=_best_diversification(tuple(present), self.set_points),
+            beyond_monopolization=tuple(
+                (industry, count)
+                for industry, count in zip(Industry, in_monopolization, strict=True)
+                if count > self.monopolization_max
+            ),
+            distinct=len(present),
+        )
+
+
+class _IndustryPoints(NamedTuple):
+    """One seat's points for its tiles by industry and its token."""
+
+    monopolization: int
+    diversification: int
+    beyond_monopolization: tuple[tuple[Industry, int], ...]  # counts past the table's end
+    distinct: int  # industries counted in diversification
 
 
 def _by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
@@ -421,6 +484,31 @@ def _best_diversification(counts: tuple[int, ...], set_points: tuple[int, ...]) 
 # --------------------------------------------------------------------------- scoring
 
 
+class _Holding(Protocol):
+    """What scoring reads of one seat: a :class:`PlayerRecord`, or the engine's seat."""
+
+    @property
+    def nation(self) -> Nation: ...
+    @property
+    def industry(self) -> Industry: ...
+    @property
+    def companies(self) -> Sequence[Company]: ...
+    @property
+    def spent(self) -> int: ...
+    @property
+    def zero_bid_rounds(self) -> int: ...
+
+
+class _Seat(NamedTuple):
+    """One seat of a game the engine played (its holdings need no checks)."""
+
+    nation: Nation
+    industry: Industry
+    companies: Sequence[Company]
+    spent: int
+    zero_bid_rounds: int
+
+
 def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameResult:
     """Score a finished game: one :class:`PlayerRecord` per seat, in seat order.
 
@@ -429,7 +517,9 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
     the deck and held once, zero-bid rounds within the game's rounds).
     """
     rules = get_ruleset(ruleset)
-    if isinstance(records, str | bytes) or not isinstance(records, Sequence):
+    if type(records) is not list and (
+        isinstance(records, str | bytes) or not isinstance(records, Sequence)
+    ):
         raise InvalidArgument(f"records must be a sequence of PlayerRecord, got {shown(records)}")
     players = len(records)
     if players not in rules.player_counts:
@@ -439,15 +529,7 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
         )
     tables = _tables(rules, players)
     _check_records(rules, tables, records)
-    return _score(
-        rules,
-        tables,
-        [r.nation for r in records],
-        [r.industry for r in records],
-        [r.companies for r in records],
-        [r.spent for r in records],
-        [r.zero_bid_rounds for r in records],
-    )
+    return _score(rules, tables, records)
 
 
 def score_holdings(
@@ -460,105 +542,73 @@ def score_holdings(
 ) -> GameResult:
     """:func:`score_game` for valid holdings given seat by seat (the engine's), without
     building player records."""
-    tables = _tables(rules, len(nations))
-    return _score(rules, tables, nations, industries, holdings, spends, zero_bid_rounds)
-
-
-def _score(
-    rules: RuleSet,
-    tables: _Tables,
-    nations: Sequence[Nation],
-    industries: Sequence[Industry],
-    holdings: Sequence[Sequence[Company]],
-    spends: Sequence[int],
-    zero_bid_rounds: Sequence[int],
-) -> GameResult:
-    players = len(nations)
-    gaps: list[Gap] = []
-    highest, lowest = max(spends), min(spends)
-    eliminated = [False] * players
-    if rules.eliminate_highest_spender:
-        top = [seat for seat, spent in enumerate(spends) if spent == highest]
-        if len(top) == 1 or rules.eliminate_all_tied_highest:
-            for seat in top:
-                eliminated[seat] = True
-    low = [seat for seat, spent in enumerate(spends) if spent == lowest]
-    bonus_seats = low if (len(low) == 1 or rules.lowest_spend_bonus_to_all_tied) else []
-
-    sheets = []
-    for seat in range(players):
-        points = _score_points(
-            seat,
-            nations[seat],
-            industries[seat],
-            holdings[seat],
-            zero_bid_rounds[seat],
-            tables,
-            gaps,
-        )
-        subtotal = sum(points)
-        bonus = tables.bonus if seat in bonus_seats else 0
-        sheets.append(
-            ScoreSheet(
-                seat,
-                nations[seat],
-                *points,
-                subtotal,
-                bonus,
-                subtotal + bonus,
-                spends[seat],
-                eliminated[seat],
-            )
-        )
-
-    winners = _winners(rules, sheets, gaps)
-    return GameResult(rules.id, tuple(sheets), winners, tuple(gaps))
+    seats = list(map(_Seat, nations, industries, holdings, spends, zero_bid_rounds))
+    return _score(rules, _tables(rules, len(seats)), seats)
 
 
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
 
-def _score_points(
-    seat: int,
-    nation: Nation,
-    token: Industry,
-    tiles: Sequence[Company],
-    zero_bid_rounds: int,
-    tables: _Tables,
-    gaps: list[Gap],
-) -> tuple[int, int, int, int, int]:
+def _score(rules: RuleSet, tables: _Tables, seats: Sequence[_Holding]) -> GameResult:
+    spends = [holding.spent for holding in seats]
+    highest, lowest = max(spends), min(spends)
+    eliminates = rules.eliminate_highest_spender and (
+        spends.count(highest) == 1 or rules.eliminate_all_tied_highest
+    )
+    bonus = tables.bonus if spends.count(lowest) == 1 or rules.lowest_spend_bonus_to_all_tied else 0
     index = _INDUSTRY_INDEX
-    counts = [0, 0, 0, 0, 0]  # by industry
-    own = vp = 0
-    for tile in tiles:
-        vp += tile.vp
-        counts[index[tile.industry]] += 1
-        if tile.nation is nation:
-            own += 1
-    if own > tables.nationalization_max:
-        gaps.append(_beyond("nationalization", seat, own, tables.nationalization_max))
-    nationalization = tables.nationalization[own]
-
-    held = index[token]
-    table = tables.monopolization
-    monopolization = 0
-    for position, count in enumerate(counts):
-        if tables.token_in_monopolization and position == held:
-            count += 1
-        if count > tables.monopolization_max:
-            industry = list(Industry)[position]
+    gaps: list[Gap] = []
+    sheets: list[ScoreSheet] = []
+    leaders: list[int] = []  # the seats with the best total among those not eliminated
+    best = 0
+    for seat, holding in enumerate(seats):
+        nation = holding.nation
+        counts = [0] * len(index)  # tiles by industry, in Industry order
+        own = vp = 0
+        for tile in holding.companies:
+            vp += tile.vp
+            counts[index[tile.industry]] += 1
+            if tile.nation is nation:
+                own += 1
+        if own > tables.nationalization_max:
+            gaps.append(_beyond("nationalization", seat, own, tables.nationalization_max))
+        nationalization = tables.nationalization[own]
+        points = tables.industry_points(tuple(counts), index[holding.industry])
+        for industry, count in points.beyond_monopolization:
             gaps.append(_beyond("monopolization", seat, count, tables.monopolization_max, industry))
-        monopolization += table[count]
-
-    if tables.token_in_diversification:
-        counts[held] += 1
-    distinct = 5 - counts.count(0)
-    if distinct > tables.diversification_max:
-        gaps.append(_beyond("diversification", seat, distinct, tables.diversification_max))
-    counts.sort(reverse=True)
-    diversification = _best_diversification(tuple(counts), tables.set_points)
-    zero = zero_bid_rounds * tables.zero_bid_points
-    return vp, zero, nationalization, monopolization, diversification
+        if points.distinct > tables.diversification_max:
+            gaps.append(
+                _beyond("diversification", seat, points.distinct, tables.diversification_max)
+            )
+        zero_bids = holding.zero_bid_rounds * tables.zero_bid_points
+        subtotal = vp + zero_bids + nationalization + points.monopolization + points.diversification
+        spent = holding.spent
+        seat_bonus = bonus if spent == lowest else 0
+        eliminated = eliminates and spent == highest
+        total = subtotal + seat_bonus
+        sheets.append(
+            ScoreSheet(
+                seat=seat,
+                nation=nation,
+                companies=vp,
+                zero_bids=zero_bids,
+                nationalization=nationalization,
+                monopolization=points.monopolization,
+                diversification=points.diversification,
+                subtotal=subtotal,
+                lowest_spend_bonus=seat_bonus,
+                total=total,
+                spent=spent,
+                eliminated=eliminated,
+            )
+        )
+        if not eliminated:
+            if not leaders or total > best:
+                leaders, best = [seat], total
+            elif total == best:
+                leaders.append(seat)
+    winners = tuple(leaders) if len(leaders) == 1 else _winners(rules, sheets, gaps)
+    return GameResult(rules.id, tuple(sheets), winners, tuple(gaps))
 
 
 def _beyond(
@@ -573,8 +623,17 @@ def _beyond(
 
 
 def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple[int, ...]:
-    candidates = [s for s in sheets if not s.eliminated]
-    if not candidates:
+    leaders: list[ScoreSheet] = []  # the best totals among the seats not eliminated
+    for sheet in sheets:
+        if sheet.eliminated:
+            continue
+        if not leaders or sheet.total > leaders[0].total:
+            leaders = [sheet]
+        elif sheet.total == leaders[0].total:
+            leaders.append(sheet)
+    if len(leaders) == 1:
+        return (leaders[0].seat,)
+    if not leaders:
         gaps.append(
             Gap(
                 "everyone-eliminated",
@@ -583,9 +642,8 @@ def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple
             )
         )
         return ()
-    best = max(s.total for s in candidates)
-    leaders = [s for s in candidates if s.total == best]
-    if len(leaders) > 1 and rules.final_tiebreak is FinalTieBreak.LOWER_SPEND:
+    best = leaders[0].total
+    if rules.final_tiebreak is FinalTieBreak.LOWER_SPEND:
         least = min(s.spent for s in leaders)
         leaders = [s for s in leaders if s.spent == least]
     seats = tuple(s.seat for s in leaders)
@@ -634,13 +692,40 @@ def _check_piece(
 
 
 def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
+    nations: set[Nation] = set()
+    tokens: set[Industry] = set()
+    tiles: list[Company] = []
+    zero_bid_rounds = 0
+    for seat, record in enumerate(records):
+        if not isinstance(record, PlayerRecord):
+            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
+        nations.add(record.nation)
+        tokens.add(record.industry)
+        tiles += record.companies
+        if record.zero_bid_rounds > zero_bid_rounds:
+            zero_bid_rounds = record.zero_bid_rounds
+    distinct_tiles = set(tiles)
+    players = len(records)
+    if (
+        len(nations) == players
+        and len(tokens) == players
+        and len(distinct_tiles) == len(tiles)
+        and nations <= tables.nations
+        and tokens <= tables.industries
+        and distinct_tiles <= tables.deck
+        and zero_bid_rounds <= tables.max_zero_bid_rounds
+    ):
+        return
+    _explain_records(rules, tables, records)
+
+
+def _explain_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
+    """Raise the error for the first seat whose record does not fit the game."""
     players = len(records)
     seen_nations: dict[Any, int] = {}
     seen_tokens: dict[Any, int] = {}
     held: dict[Company, int] = {}
     for seat, record in enumerate(records):
-        if not isinstance(record, PlayerRecord):
-            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
         _check_piece(
             seat, "nation", record.nation, tables.nations, seen_nations, rules.nations, players
         )

@@ -1,8 +1,14 @@
-"""Test configuration: hypothesis profiles (``CI=true`` selects the ``ci`` profile)."""
+"""Test configuration: two hypothesis profiles.
 
-import os
+- ``default``: quick, for a developer's run of ``pytest`` (25 examples per property, and a
+  quarter of a property's own count where it sets one with ``support.examples``).
+- ``ci``: thorough and reproducible (100 examples per property, each property's own count in
+  full, derandomized). ``.ci/run`` selects it through ``CI=true``; ``HYPOTHESIS_PROFILE=ci``
+  selects it too.
+"""
 
 from hypothesis import HealthCheck, settings
+from support import THOROUGH
 
 settings.register_profile(
     "ci",
@@ -11,5 +17,5 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", max_examples=100, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.register_profile("default", max_examples=25, deadline=None)
+settings.load_profile("ci" if THOROUGH else "default")

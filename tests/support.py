@@ -2,12 +2,26 @@
 
 import gc
 import io
+import os
 
-from hypothesis import assume
+from hypothesis import assume, settings
 from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import engine
+
+# The thorough hypothesis profile (see conftest.py): CI=true, as .ci/run sets it, or
+# HYPOTHESIS_PROFILE=ci.
+THOROUGH = bool(os.environ.get("CI")) or os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+
+
+def examples(count, **options):
+    """Settings for a property that needs ``count`` examples: all of them in the thorough
+    ``ci`` profile, a quarter (at least 2) in the quick default profile."""
+    return settings(
+        max_examples=count if THOROUGH else max(2, count // 4), deadline=None, **options
+    )
+
 
 # The engine's internal state: nothing a view (or an agent) holds may reach these.
 INTERNAL = (qe.Game, engine._Table, engine._Sale, engine._SaleFacts, engine._Setup)

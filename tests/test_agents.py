@@ -9,9 +9,9 @@ import pickle
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from support import INTERNAL, reachable, states
+from support import INTERNAL, examples, reachable, states
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -93,7 +93,7 @@ def reference_view(game, seat):
 
 
 @given(qst.games(rulesets=None), st.data())
-@settings(max_examples=40, deadline=None)
+@examples(40)
 def test_a_view_equals_its_plain_construction_at_every_step(game, data):
     order = data.draw(st.permutations(range(game.players)))
     for state in states(game.to_record()):
@@ -154,7 +154,7 @@ class _Checking:
     names=st.lists(st.sampled_from(AGENT_NAMES), min_size=5, max_size=5),
     seed=st.integers(-(2**40), 2**40),
 )
-@settings(max_examples=60, deadline=None)
+@examples(60)
 def test_agents_only_make_legal_moves(ruleset, players, names, seed):
     views = []
     game = play_game(ruleset, players, [Checked(n, views) for n in names[:players]], seed=seed)

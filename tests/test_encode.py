@@ -1,9 +1,9 @@
 """The observation encoding and action mask of qe_rules.encode."""
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
-from support import states, with_hidden_tiles_reordered, with_other_tokens
+from support import examples, states, with_hidden_tiles_reordered, with_other_tokens
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -11,7 +11,7 @@ from qe_rules import strategies as qst
 np = pytest.importorskip("numpy", reason="the encoding needs the rl extra (numpy)")
 encode = pytest.importorskip("qe_rules.encode")
 
-SETTINGS = settings(max_examples=30, deadline=None)
+SETTINGS = examples(30)
 
 
 def encodings_along(record, seat):

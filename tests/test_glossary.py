@@ -288,7 +288,7 @@ def test_terms_are_frozen_and_validated():
 
 def test_module_imports_only_allowed_modules():
     tree = ast.parse(MODULE.read_text(encoding="utf-8"))
-    allowed = {"qe_rules.errors", "qe_rules.components", "qe_rules._frozen"}
+    allowed = {"qe_rules.errors", "qe_rules.datafiles", "qe_rules._frozen"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("qe_rules"):
             assert node.module in allowed, node.module

@@ -5,8 +5,9 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 import qe_rules as qe
 from qe_rules import Phase, engine
@@ -50,7 +51,7 @@ def test_a_five_player_game_plays_through_to_act_alone():
 
 
 @given(qst.games(players=5, rulesets=[qe.get_ruleset("en"), qe.get_ruleset("de")]))
-@settings(max_examples=40, deadline=None)
+@examples(40)
 def test_the_window_holds_exactly_the_seats_that_may_peek(game):
     seats = range(game.players)
     if game.phase is Phase.PEEKING:
@@ -168,7 +169,7 @@ def test_a_version_1_record_cut_inside_a_window_stops_in_it():
 
 
 @given(st.integers(0, 2**16))
-@settings(max_examples=20, deadline=None)
+@examples(20)
 def test_version_1_replay_equals_declining_everyone_left(seed):
     game, _, _ = play_by_views(qe.new_game("en", 5, seed=seed), random.Random(seed))
     record = game.to_record()

@@ -7,8 +7,9 @@ import pathlib
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, RuleSet
@@ -16,7 +17,7 @@ from qe_rules import strategies as qst
 from qe_rules.cli import generated_pages, main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "qe_rules" / "examples" / "house-equal-bids.toml"
+EXAMPLE = ROOT / "qe_rules" / "data" / "house" / "house-equal-bids.toml"
 
 
 def run(*argv):
@@ -61,7 +62,7 @@ def test_a_diff_is_true_when_rules_or_metadata_differ():
 
 
 @given(qst.rulesets(), qst.rulesets())
-@settings(max_examples=50, deadline=None)
+@examples(50)
 def test_diff_is_symmetric(a, b):
     forward, backward = qe.diff(a, b), qe.diff(b, a)
     assert backward == forward.mirror()
@@ -77,7 +78,7 @@ def test_diff_is_symmetric(a, b):
 
 
 @given(qst.rulesets())
-@settings(max_examples=60, deadline=None)
+@examples(60)
 def test_toml_round_trip(ruleset):
     assert RuleSet.from_toml(ruleset.to_toml()) == ruleset
     base = ruleset.id.removesuffix("-variation")
@@ -85,7 +86,7 @@ def test_toml_round_trip(ruleset):
 
 
 @given(st.text(max_size=40).filter(str.strip), st.sampled_from(list(RULESETS)))
-@settings(max_examples=60, deadline=None)
+@examples(60)
 def test_toml_strings_round_trip(text, base):
     ruleset = attrs.evolve(RULESETS[base], id="custom", title=text)
     assert RuleSet.from_toml(ruleset.to_toml(base=base)) == ruleset
@@ -217,7 +218,7 @@ TOML_VALUES = st.recursive(
     ),
     st.dictionaries(st.sampled_from(RuleSet.rule_fields()), TOML_VALUES, max_size=3),
 )
-@settings(max_examples=200, deadline=None)
+@examples(200)
 def test_random_toml_raises_only_rules_errors(top, rules):
     from qe_rules._toml import dumps
 
@@ -233,7 +234,7 @@ def test_random_toml_raises_only_rules_errors(top, rules):
 
 
 @given(st.text(max_size=60))
-@settings(max_examples=100, deadline=None)
+@examples(100)
 def test_random_text_raises_only_rules_errors(text):
     with contextlib.suppress(qe.RulesError):
         RuleSet.from_toml(text)
@@ -257,7 +258,7 @@ def test_generated_pages_are_current():
 
 def test_the_docs_command_writes_and_checks(tmp_path):
     assert run("docs", "--check", str(tmp_path))[0] == 1
-    status, text = run("docs", str(tmp_path))
+    status, text = run("docs", str(tmp_path), "--force")  # a folder without pages yet
     assert status == 0 and "reconciliation.md" in text
     assert run("docs", "--check", str(tmp_path)) == (0, "")
     (tmp_path / "verification.md").write_text("old", encoding="utf-8")

@@ -6,13 +6,14 @@ import pickle
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = examples(60)
 
 
 @given(qst.games())
@@ -41,7 +42,7 @@ def test_a_custom_rule_set_travels_inside_the_record():
 
 
 @given(qst.rulesets(), st.data())
-@settings(max_examples=30, deadline=None)
+@examples(30)
 def test_games_under_random_rule_sets_round_trip(rules, data):
     game = data.draw(qst.games(rulesets=[rules]))
     assert qe.replay(json.loads(json.dumps(game.to_record()))) == game
@@ -164,7 +165,7 @@ def test_deeply_nested_values_raise_invalid_record():
 
 
 @given(JSON)
-@settings(max_examples=200, deadline=None)
+@examples(200)
 def test_random_json_raises_only_invalid_record(data):
     with pytest.raises(qe.InvalidRecord):
         qe.replay(data)
@@ -205,7 +206,7 @@ def mutate(record, data):
 
 
 @given(qst.games(), st.data())
-@settings(max_examples=150, deadline=None)
+@examples(150)
 def test_mutated_records_replay_or_raise_invalid_record(game, data):
     record = mutate(game.to_record(), data)
     try:

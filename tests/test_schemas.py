@@ -7,13 +7,14 @@ from importlib import resources
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
 
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = examples(40)
 VALIDATORS = {
     name: jsonschema.Draft202012Validator(
         qe.json_schema(name), format_checker=jsonschema.FormatChecker()

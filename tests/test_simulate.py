@@ -5,9 +5,9 @@ import json
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from support import cli, is_json
+from support import cli, examples, is_json
 
 import qe_rules as qe
 from qe_rules.agents import RandomAgent, ZeroAgent
@@ -92,7 +92,7 @@ def test_factories_and_names_play_the_same_games():
     agents=st.lists(st.sampled_from(["random", "zero", "value"]), min_size=5, max_size=5),
     seed=st.integers(0, 2**32),
 )
-@settings(max_examples=25, deadline=None)
+@examples(25)
 def test_stats_add_up(ruleset, players, agents, seed):
     stats = simulate(ruleset, players, agents[:players], 5, seed=seed)
     assert sum(stats.wins) + stats.no_winner_games == stats.games == 5

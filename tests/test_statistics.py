@@ -8,9 +8,9 @@ import math
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from support import cli, is_json
+from support import cli, examples, is_json
 
 import qe_rules as qe
 from qe_rules.intervals import Z95, Share, wilson_interval
@@ -124,7 +124,7 @@ def test_every_share_of_a_comparison_has_its_interval():
     seed=st.integers(0, 2**32),
     rows=st.booleans(),
 )
-@settings(max_examples=15, deadline=None)
+@examples(15)
 def test_two_halves_merged_are_one_run_of_the_whole(ruleset, players, games, data, seed, rows):
     cut = data.draw(st.integers(1, games - 1))
     agents = data.draw(
@@ -139,7 +139,7 @@ def test_two_halves_merged_are_one_run_of_the_whole(ruleset, players, games, dat
 
 
 @given(games=st.integers(2, 10), data=st.data(), seed=st.integers(0, 2**32))
-@settings(max_examples=8, deadline=None)
+@examples(8)
 def test_two_halves_of_a_comparison_merged_are_the_whole(games, data, seed):
     cut = data.draw(st.integers(1, games - 1))
     args = (["en", "en-early", "de"], 4, MIXED)

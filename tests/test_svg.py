@@ -7,8 +7,9 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 import qe_rules as qe
 from qe_rules import svg
@@ -83,7 +84,7 @@ def test_every_picture_renders_in_rsvg_convert(finished, tmp_path):
         assert done.stdout.startswith(b"\x89PNG"), name
 
 
-@settings(max_examples=20, deadline=None)
+@examples(20)
 @given(moves=st.integers(min_value=0, max_value=110), seat=st.integers(min_value=0, max_value=4))
 def test_a_seat_sees_only_its_own_token_until_the_end(finished, moves, seat):
     game = partway(finished, moves)

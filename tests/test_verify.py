@@ -4,8 +4,8 @@ import json
 
 import attrs
 import pytest
-from hypothesis import given, settings
-from support import cli
+from hypothesis import given
+from support import cli, examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
@@ -112,7 +112,7 @@ def test_a_wrong_stated_deck_size_is_a_violation():
 
 
 @given(qst.ruleset_variations())
-@settings(max_examples=8, deadline=None)
+@examples(8)
 def test_any_valid_rule_set_can_be_verified(rules):
     report = qe.verify(rules, random_games=5)
     assert report.ruleset == rules.id

@@ -10,10 +10,11 @@ import json
 import random
 
 import pytest
-from hypothesis import assume, given, reject, settings
+from hypothesis import assume, given, reject
 from hypothesis import strategies as st
 from support import (
     INTERNAL,
+    examples,
     is_json,
     reachable,
     states,
@@ -34,7 +35,7 @@ from qe_rules import (
 )
 from qe_rules import strategies as qst
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = examples(60)
 
 
 def knowledge(game, watcher):

@@ -1,0 +1,14 @@
+"""Doctest collection: a module whose optional extra is not installed is not imported
+(its tests skip, saying which extra it needs)."""
+
+import importlib.util
+
+OPTIONAL = {
+    "qe_rules/rl.py": "pettingzoo",
+    "qe_rules/gymnasium_env.py": "gymnasium",
+    "qe_rules/openspiel.py": "pyspiel",
+}
+
+collect_ignore = [
+    path for path, module in OPTIONAL.items() if importlib.util.find_spec(module) is None
+]

@@ -1,0 +1,8 @@
+"""``python -m qe_rules``: the ``qe-rules`` command line."""
+
+import sys
+
+from qe_rules.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
