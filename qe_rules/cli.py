@@ -556,6 +556,32 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    rules = _ruleset_arg(args.ruleset)
+    if args.players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise _InputError(
+            f"--players: {rules.id} is played by {counts} players, not {args.players}"
+        )
+    try:
+        from qe_rules import web
+    except ImportError as error:  # the optional extra is missing
+        raise _InputError(
+            f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
+        ) from None
+    print(f"QE tables at http://{args.host}:{args.port}/ (Ctrl-C stops)", file=out)
+    out.flush()
+    web.serve(
+        host=args.host,
+        port=args.port,
+        database=args.db,
+        ruleset=args.ruleset,
+        players=args.players,
+        bot_delay=args.bot_delay,
+    )
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -788,6 +814,29 @@ def _parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="write even where no generated page is yet"
     )
     docs.set_defaults(run=_cmd_docs)
+
+    server = commands.add_parser(
+        "serve",
+        help="serve web tables: play in a browser, one private link per seat",
+        description="Serve QE tables over the web (needs the extra [web]). A host creates "
+        "a table at the start page and gets one private link per seat; agents fill the "
+        "other seats. Tables are stored in the database file and survive a restart.",
+    )
+    server.add_argument("--port", type=int, default=8000, help="default 8000")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    server.add_argument("--ruleset", default="en", metavar="ID", help="the form's default")
+    server.add_argument("--players", type=int, default=4, help="the form's default (4)")
+    server.add_argument(
+        "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"
+    )
+    server.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="how long an agent waits before each move (default 0.5)",
+    )
+    server.set_defaults(run=_cmd_serve)
     return parser
 
 

@@ -440,7 +440,7 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """What a spectator sees: the public part of the table, never a seat's secrets."""
-        return svg.view(self.view(0), spectator=True)
+        return svg.view(self.public_view())
 
     def _repr_html_(self) -> str:
         return f'<div class="qe-rules">{self._repr_svg_()}</div>'

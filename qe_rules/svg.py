@@ -24,7 +24,7 @@ from typing import Final
 
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.scoring import GameResult, score_board_rows
-from qe_rules.views import Phase, PlayerView
+from qe_rules.views import Phase, PlayerView, PublicView
 
 __all__ = ["INDUSTRY_COLOURS", "NATION_COLOURS", "holdings", "score_board", "tile", "view"]
 
@@ -257,11 +257,12 @@ _ROW: Final = 84  # one seat's row
 _SMALL_TILE: Final = 36
 
 
-def view(player_view: PlayerView, *, spectator: bool = False) -> str:
+def view(player_view: PlayerView | PublicView, *, spectator: bool = False) -> str:
     """The table as ``player_view.seat`` sees it: the tile on sale, the opening bid, who is
     to act, every seat's nation, won tiles, zero-bid rounds and peeks, and the seat's own
     token, spend and bids. With ``spectator=True`` only the public part is drawn (what
-    anyone at the table sees). At the end of the game the score board follows.
+    anyone at the table sees), and a :class:`~qe_rules.PublicView` always draws so. At the
+    end of the game the score board follows.
 
     >>> import qe_rules as qe
     >>> game = qe.new_game("en", 4, seed=1)
@@ -270,12 +271,17 @@ def view(player_view: PlayerView, *, spectator: bool = False) -> str:
     True
     >>> "You" in view(game.view(0), spectator=True)
     False
+    >>> view(game.public_view()) == view(game.view(0), spectator=True)
+    True
     """
     v = player_view
     seats = v.players
     table_height = 56 + seats * _ROW
-    own = _own_lines(v)
-    own_height = 0 if spectator else _own_height(own)
+    if isinstance(v, PlayerView) and not spectator:
+        own = _own_lines(v)
+        own_height = _own_height(own)
+    else:
+        own, own_height = [], 0
     height = max(table_height, 56 + _SIDE * _TILE_RATIO * 0.62 + 150) + own_height + 12
     board = None if v.result is None else _score_board_root(v.result)
     board_height = 0.0 if board is None else float(board.get("height", "0")) + 8
@@ -294,8 +300,8 @@ def view(player_view: PlayerView, *, spectator: bool = False) -> str:
     _element(root, "line", x1="16", y1="40", x2=str(_VIEW_WIDTH - 16), y2="40", stroke=_LINE)
 
     _draw_sale(root, v, 16, 56)
-    _draw_seats(root, v, _SIDE + 32, 48, spectator)
-    if not spectator:
+    _draw_seats(root, v, _SIDE + 32, 48, None if spectator else _own_seat(v))
+    if isinstance(v, PlayerView) and own:
         _draw_own(root, v, 16, height - own_height, own)
     if board is not None:
         board.set("x", "0")
@@ -304,14 +310,19 @@ def view(player_view: PlayerView, *, spectator: bool = False) -> str:
     return _text_of(root)
 
 
-def _seat_name(v: PlayerView, seat: int | None, spectator: bool) -> str:
+def _seat_name(v: PlayerView | PublicView, seat: int | None, spectator: bool) -> str:
     if seat is None:
         return "nobody"
-    you = " (you)" if seat == v.seat and not spectator else ""
+    you = " (you)" if _own_seat(v) == seat and not spectator else ""
     return f"seat {seat} {v.nations[seat].code}{you}"
 
 
-def _draw_sale(root: ET.Element, v: PlayerView, x: float, y: float) -> None:
+def _own_seat(v: PlayerView | PublicView) -> int | None:
+    """The seat whose side is drawn, or None for a spectator's picture."""
+    return v.seat if isinstance(v, PlayerView) else None
+
+
+def _draw_sale(root: ET.Element, v: PlayerView | PublicView, x: float, y: float) -> None:
     size = _SIDE * 0.62
     if v.company is None:
         _label(root, x, y + 16, "Game over", size=15, weight="bold")
@@ -336,7 +347,9 @@ def _draw_sale(root: ET.Element, v: PlayerView, x: float, y: float) -> None:
         line_y += 22
 
 
-def _draw_seats(root: ET.Element, v: PlayerView, x: float, y: float, spectator: bool) -> None:
+def _draw_seats(
+    root: ET.Element, v: PlayerView | PublicView, x: float, y: float, own_seat: int | None
+) -> None:
     right: float = _VIEW_WIDTH - 16
     for seat in range(v.players):
         top = y + seat * _ROW
@@ -348,7 +361,7 @@ def _draw_seats(root: ET.Element, v: PlayerView, x: float, y: float, spectator: 
             )  # fmt: skip
         chip = _draw_chip(root, x, top + 18, nation.code, NATION_COLOURS[nation])
         name = f"seat {seat}"
-        if seat == v.seat and not spectator:
+        if seat == own_seat:
             name += " · You"
         if seat == v.auctioneer and v.phase is not Phase.OVER:
             name += " · auctioneer"
@@ -358,7 +371,7 @@ def _draw_seats(root: ET.Element, v: PlayerView, x: float, y: float, spectator: 
         token = None
         if v.industries is not None:
             token = v.industries[seat]
-        elif seat == v.seat and not spectator:
+        elif seat == own_seat and isinstance(v, PlayerView):
             token = v.industry
         notes_end: float = right - 8
         if token is not None:

@@ -47,6 +47,7 @@ MODULE_ORDER = [
     "gymnasium_env",
     "openspiel",
     "strategies",
+    "web",
     "cli",
     "__main__",
 ]
