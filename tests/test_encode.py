@@ -49,7 +49,7 @@ def test_every_view_encodes_to_the_documented_size_and_mask(game, data):
     for amount in range(encode.BID_CAP + 1):
         allowed = view.limits is not None and view.to_bid and view.limits.allows(amount)
         assert mask[amount] == allowed
-    peek_turn = view.phase.value == "peeking" and view.to_bid  # once the engine has it
+    peek_turn = view.phase is qe.Phase.PEEKING and view.seat in view.to_act
     assert mask[encode.DECLINE_PEEK] == peek_turn
     assert mask[encode.PEEK] == (peek_turn and view.can_peek)
     if view.to_bid:
