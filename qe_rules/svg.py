@@ -322,6 +322,13 @@ def _own_seat(v: PlayerView | PublicView) -> int | None:
     return v.seat if isinstance(v, PlayerView) else None
 
 
+def _seats_text(seats: Sequence[int]) -> str:
+    """``seat 2`` or ``seats 1, 2, 4``: short enough for the sale's column."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(map(str, seats)) if seats else ""
+
+
 def _draw_sale(root: ET.Element, v: PlayerView | PublicView, x: float, y: float) -> None:
     size = _SIDE * 0.62
     if v.company is None:
@@ -337,10 +344,10 @@ def _draw_sale(root: ET.Element, v: PlayerView | PublicView, x: float, y: float)
             "none (last tile)" if v.auctioneer is None else _seat_name(v, v.auctioneer, True),
         ),
         ("opening bid", "awaited" if v.opening_bid is None else str(v.opening_bid)),
-        ("to act", ", ".join(f"seat {s}" for s in sorted(v.to_act)) or "nobody"),
+        ("to act", _seats_text(sorted(v.to_act)) or "nobody"),
     ]
     if v.tied:
-        facts.append(("tied", ", ".join(f"seat {s}" for s in v.tied)))
+        facts.append(("tied", _seats_text(v.tied)))
     for label, value in facts:
         _label(root, x, line_y, label, size=12, fill=_MUTED)
         _label(root, x + 84, line_y, value, size=13, weight="bold")
