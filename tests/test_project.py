@@ -34,6 +34,7 @@ MODULE_ORDER = [
     "engine",
     "diffs",
     "discrepancies",
+    "questions",
     "glossary",
     "reports",
     "verify",
