@@ -43,7 +43,7 @@ from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
 from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
 from qe_rules.records import RECORD_FORMAT
-from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
+from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.scoring import PlayerRecord, score_game
 from qe_rules.simulate import (
     Comparison,
@@ -231,9 +231,12 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _ruleset_arg(text: str) -> RuleSet:
-    """A built-in id, the name of a shipped rule file, or a TOML file."""
+    """A built-in id, a spec string (``en:tie_streak=same-players``), the name of a
+    shipped rule file, or a TOML file."""
     if text in RULESETS:
         return RULESETS[text]
+    if ":" in text and text.partition(":")[0] in RULESETS:
+        return get_ruleset(text)
     if text.endswith(".toml") or os.path.exists(text):
         return load_ruleset(text)
     shipped = shipped_rulesets()
@@ -241,7 +244,8 @@ def _ruleset_arg(text: str) -> RuleSet:
         return load_ruleset(shipped[text])
     raise _InputError(
         f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}), "
-        "a shipped name (qe-rules variants --files) or a .toml file"
+        "a spec string (en:field=value), a shipped name (qe-rules variants --files) "
+        "or a .toml file"
     )
 
 

@@ -297,3 +297,18 @@ def test_the_best_split_never_scores_less_than_largest_first(inputs):
     hand = qe.score_game(rules.evolve(diversification_sets="largest-first"), records)
     for a, b in zip(best.sheets, hand.sheets, strict=True):
         assert a.diversification >= b.diversification
+
+
+# ----------------------------------------------------------------- the verifier
+
+
+def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example():
+    report = qe.verify("en-early")
+    assert report.ok
+    differs = {f.fields[0]: f for f in report.findings if f.verdict is qe.Verdict.DIFFERS}
+    for field in ("tied_auctioneer", "unique_bid_pool", "zero_bid_winner_scores", "tie_streak"):
+        assert field in differs, field
+    for finding in differs.values():
+        assert finding.check == f"reading:{finding.fields[0]}"
+        game = qe.replay(finding.example.data)  # the game under the other reading
+        assert game.ruleset.id.startswith("en-early:" + finding.fields[0])
