@@ -408,6 +408,17 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if len(rulesets) < 2:
         raise _InputError("compare needs at least two rule sets")
     _check_extras(args)
+    if args.play == "each":
+        if args.rows or args.plot or args.examples:
+            raise _InputError("--play each writes no rows, plot or examples; leave those out")
+        played = compare(
+            rulesets, args.players, _agents(args.agents), args.games, seed=args.seed, play="each"
+        )
+        if args.format == "json":
+            _emit(out, played.to_dict())
+        else:
+            print(played, file=out)
+        return EXIT_OK
     comparison = compare(
         rulesets,
         args.players,
@@ -653,10 +664,19 @@ def _parser() -> argparse.ArgumentParser:
         description="Play each game once under the first rule set and score it under "
         "every rule set: how often the winner changes, and why.",
     )
-    comparer.add_argument("rulesets", nargs="+", metavar="RULESET", help="ids or .toml files")
+    comparer.add_argument(
+        "rulesets", nargs="+", metavar="RULESET", help="ids, spec strings or .toml files"
+    )
     play_options(comparer)
     comparer.add_argument(
         "--examples", metavar="DIR", help="write every example game record to DIR"
+    )
+    comparer.add_argument(
+        "--play",
+        choices=("first", "each"),
+        default="first",
+        help="first: play under the first rule set and rescore (default); each: play the "
+        "same games under each rule set and report the shares with 95%% intervals",
     )
     comparer.set_defaults(run=_cmd_compare)
 

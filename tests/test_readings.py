@@ -3,6 +3,7 @@ texts' review, under the spec string that names it."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 
 import qe_rules as qe
 from qe_rules import strategies as qst
+from qe_rules.cli import main as qe_cli
 from qe_rules.views import Phase
 
 
@@ -312,3 +314,37 @@ def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_exa
         assert finding.check == f"reading:{finding.fields[0]}"
         game = qe.replay(finding.example.data)  # the game under the other reading
         assert game.ruleset.id.startswith("en-early:" + finding.fields[0])
+
+
+# ----------------------------------------------------------------- compare, play each
+
+
+def test_compare_each_plays_the_same_games_under_each_rule_set():
+    specs = ["en", "en:tiles_once_per_category=false"]
+    each = qe.compare(specs, 4, "value", 30, seed=3, play="each")
+    assert each.rulesets == tuple(specs) and each.games == 30
+    assert each.winner_changed[0].count == 0 and each.awarded_differently[0].count == 0
+    for index in (0, 7):  # the same setups and agent seeds as play_game under each
+        games = [qe.play_game(spec, 4, "value", seed=3, index=index) for spec in specs]
+        assert games[0].deck == games[1].deck and games[0].nations == games[1].nations
+    changed = sum(
+        qe.play_game(specs[0], 4, "value", seed=3, index=i).result().winners
+        != qe.play_game(specs[1], 4, "value", seed=3, index=i).result().winners
+        for i in range(30)
+    )
+    assert each.winner_changed[1].count == changed
+    low, high = each.winner_changed[1].ci95
+    assert low <= each.winner_changed[1].value <= high
+    data = each.to_dict()
+    assert data["winner_changed"][1]["ci95"] == [low, high]
+
+
+def test_the_cli_compares_with_play_each(capsys):
+    spec = "en-early:unique_bid_pool=standing-bids"
+    status = qe_cli(
+        ["compare", "en-early", spec, "--play", "each", "--games", "5", "--format", "json"]
+    )
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["play"] == "each" and len(data["unsold"]) == 2
+    assert all(len(share["ci95"]) == 2 for share in data["winner_changed"])
