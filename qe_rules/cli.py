@@ -33,15 +33,16 @@ from typing import Any, TextIO, TypeVar
 
 import attrs
 
-from qe_rules import reports
+from qe_rules import _toml, reports
 from qe_rules.agents import AGENT_NAMES
-from qe_rules.datafiles import shipped_rulesets
+from qe_rules.datafiles import data_file, shipped_rulesets
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.engine import Game, replay
 from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
 from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
+from qe_rules.questions import MEASURED_FILE, open_questions_markdown
 from qe_rules.records import RECORD_FORMAT
 from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.scoring import PlayerRecord, score_game
@@ -52,6 +53,7 @@ from qe_rules.simulate import (
     compare,
     format_comparison,
     format_stats,
+    measure_open_questions,
     simulate,
 )
 from qe_rules.terminal import GameStopped, game_text, play_in_terminal
@@ -463,10 +465,23 @@ def generated_pages() -> dict[str, str]:
     for ruleset in RULESETS.values():
         pages[f"rulesets/{ruleset.id}.md"] = reports.ruleset_markdown(ruleset)
     pages["verification.md"] = verification_markdown([verify(r) for r in RULESETS.values()])
+    pages["open-questions.md"] = open_questions_markdown()
     return pages
 
 
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
+    if args.measure:
+        if args.check:
+            raise _InputError("--measure writes the measured data; leave out --check")
+        data = measure_open_questions(args.games)
+        path = data_file(MEASURED_FILE)
+        header = (
+            "The measured shares of docs/open-questions.md: written by qe-rules docs "
+            "--measure\n(qe_rules.simulate.measure_open_questions). Do not edit."
+        )
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(_toml.dumps(data, header=header))
+        print(f"wrote {path}", file=out)
     stale = []
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
@@ -688,6 +703,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     docs.add_argument("folder", nargs="?", default="docs", metavar="DIR")
     docs.add_argument("--check", action="store_true")
+    docs.add_argument(
+        "--measure",
+        action="store_true",
+        help="first measure the share of changed winners of every reading of every open "
+        "question (slow) and write qe_rules/data/open-questions-measured.toml",
+    )
+    docs.add_argument(
+        "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
+    )
     docs.set_defaults(run=_cmd_docs)
     return parser
 

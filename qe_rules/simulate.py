@@ -58,6 +58,7 @@ __all__ = [
     "compare",
     "format_comparison",
     "format_stats",
+    "measure_open_questions",
     "play_game",
     "simulate",
     "write_rows",
@@ -1619,3 +1620,28 @@ def format_comparison(comparison: Comparison) -> str:
             for e in c.examples
         ]
     return "\n".join(lines)
+
+
+def measure_open_questions(games: int, *, seed: int = 0, players: int = 4) -> dict[str, Any]:
+    """The data of ``qe_rules/data/open-questions-measured.toml``: for every reading of
+    every open question (see :func:`qe_rules.questions.readings_to_measure`) and for
+    random and value agents, how many of ``games`` games change their winner when played
+    under that reading instead of the base rule set's (``compare(..., play="each")``)."""
+    from qe_rules.questions import readings_to_measure
+
+    readings = []
+    for question, base, value in readings_to_measure():
+        other = question.spec(base, value)
+        for agents in ("random", "value"):
+            played = compare([base, other], players, agents, games, seed=seed, play="each")
+            readings.append(
+                {
+                    "field": question.field,
+                    "base": base,
+                    "reading": other.split("=", 1)[1],
+                    "agents": agents,
+                    "games": games,
+                    "changed": played.winner_changed[1].count,
+                }
+            )
+    return {"players": players, "games": games, "seed": seed, "readings": readings}

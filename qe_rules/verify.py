@@ -824,17 +824,25 @@ def _winner_checks(rules: RuleSet) -> Iterator[Finding]:
             yield _holds("one-winner", f"no searched game ends with {code}", fields)
 
 
+def _random_round(game: Game, rng: random.Random, spread: int) -> Game:
+    """``game`` after one random bid of each seat to act, each below the smallest legal
+    bid plus ``spread``; the round stops where the sale ends."""
+    for seat in sorted(game.to_act):
+        limits = game.bid_limits(seat)
+        assert limits is not None
+        game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(spread)))
+        if game.phase is Phase.PEEKING or game.is_over:
+            break
+    return game
+
+
 def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
     rng = random.Random(f"verify-random-{rules.id}-{players}")
     for index in range(count):
         game = new_game(rules, players, seed=f"{rules.id}-{players}-{index}")
         rebids = 0
         while not game.is_over and rebids < 200:
-            game = _past_peeks(game)
-            for seat in sorted(game.to_act):
-                limits = game.bid_limits(seat)
-                assert limits is not None
-                game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(5)))
+            game = _random_round(_past_peeks(game), rng, 5)
             rebids += 1 if rules.tie_fallback is TieFallback.NONE else 0
         if game.is_over:
             yield game
@@ -955,13 +963,7 @@ def _reading_game(rules: RuleSet, players: int, index: int) -> Game:
     game = new_game(rules, players, seed=f"readings-{players}-{index}")
     rounds = 0
     while not game.is_over and rounds < 400:
-        game = _past_peeks(game)
-        for seat in sorted(game.to_act):
-            limits = game.bid_limits(seat)
-            assert limits is not None
-            game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(4)))
-            if game.phase is Phase.PEEKING or game.is_over:
-                break
+        game = _random_round(_past_peeks(game), rng, 4)
         rounds += 1
     return _past_peeks(game)
 

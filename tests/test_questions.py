@@ -50,3 +50,26 @@ def test_an_interpretation_is_cited_as_one_where_the_text_leaves_the_question_op
 def test_an_unknown_question_names_the_switches():
     with pytest.raises(qe.InvalidArgument, match="tie_streak"):
         qe.get_open_question("min_opening_bid")
+
+
+def test_the_measured_shares_cover_every_reading_of_every_question():
+    from qe_rules.questions import measured_shares, readings_to_measure
+
+    measured = measured_shares()
+    for question, base, value in readings_to_measure():
+        reading = question.spec(base, value).split("=", 1)[1]
+        for agents in ("random", "value"):
+            found = measured.get((question.field, base, reading, agents))
+            assert found is not None, (question.field, reading, agents)
+            assert 0 <= found["changed"] <= found["games"]
+
+
+def test_the_open_questions_page_names_every_question_and_reading():
+    from qe_rules.questions import open_questions_markdown
+
+    page = open_questions_markdown()
+    for question in qe.open_questions():
+        assert f"## `{question.field}`" in page
+        for entry in question.register:
+            assert f"`{entry}`" in page
+    assert "not measured" not in page

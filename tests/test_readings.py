@@ -153,20 +153,6 @@ def test_diversification_by_the_switches(spec, points):
 # ----------------------------------------------------------------- the peek
 
 
-def play_to_the_end(game):
-    """Every seat declines every peek; the auctioneer never wins."""
-    while not game.is_over:
-        for seat in sorted(game.to_act):
-            if game.phase is Phase.PEEKING:
-                game = game.decline_peek(seat)
-            else:
-                offset = (seat - game.auctioneer) % 5
-                game = game.bid(seat, game.bid_limits(seat).legal(2 + offset))
-                if game.is_over or game.phase is Phase.PEEKING:
-                    break
-    return game
-
-
 def before_the_last_award(rules):
     game = qe.new_game(rules, 5, seed=3)
     while game.sale < game.ruleset.sales(5) - 1 or game.phase is Phase.PEEKING:
