@@ -1320,6 +1320,29 @@ class PlayedComparison:
             "unsold": [share.to_dict() for share in self.unsold],
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
+        """The comparison from :meth:`to_dict` (the shares' figures are recomputed).
+
+        >>> each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
+        >>> PlayedComparison.from_dict(each.to_dict()) == each
+        True
+        """
+        try:
+            return cls(
+                rulesets=tuple(data["rulesets"]),
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                seed=data["seed"],
+                start=data["start"],
+                games=data["games"],
+                winner_changed=tuple(Share.from_dict(s) for s in data["winner_changed"]),
+                awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
+                unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
+
     def __str__(self) -> str:
         lines = [
             f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
