@@ -45,7 +45,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules.components import Industry
-from qe_rules.engine import Game, new_game
+from qe_rules.engine import Game, new_game, replay
 from qe_rules.errors import RulesError
 from qe_rules.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.questions import open_questions
@@ -970,16 +970,9 @@ def _reading_game(rules: RuleSet, players: int, index: int) -> Game:
 
 def _until_sale(game: Game, sale: int) -> dict[str, Any]:
     """The record of ``game`` cut after sale ``sale`` ends: a short example."""
-    moves = game.moves()
-    short = new_game(
-        game.ruleset,
-        game.players,
-        deck=game.deck,
-        nations=game.nations,
-        industries=game.industries,
-        first_auctioneer=game.first_auctioneer,
-    )
-    for move in moves:
+    record = game.to_record()
+    short = replay({**record, "moves": []})
+    for move in game.moves():
         if short.is_over or any(
             isinstance(e, Awarded | NotAwarded) and e.sale == sale for e in short.events
         ):
