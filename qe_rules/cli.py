@@ -44,9 +44,9 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 import attrs
 
-from qe_rules import reports
+from qe_rules import _toml, reports
 from qe_rules.agents import AGENT_NAMES
-from qe_rules.datafiles import shipped_rulesets
+from qe_rules.datafiles import data_file, shipped_rulesets
 from qe_rules.diffs import diff
 from qe_rules.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.engine import Game, replay
@@ -54,8 +54,9 @@ from qe_rules.errors import RulesError, shown
 from qe_rules.glossary import GLOSSARY, lookup_term
 from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
 from qe_rules.plot import check_picture_path, plot_comparison, plot_stats
+from qe_rules.questions import MEASURED_FILE, open_questions_markdown
 from qe_rules.records import RECORD_FORMAT
-from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, load_ruleset
+from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.scoring import PlayerRecord, score_game
 from qe_rules.simulate import (
     Comparison,
@@ -64,6 +65,7 @@ from qe_rules.simulate import (
     compare,
     format_comparison,
     format_stats,
+    measure_open_questions,
     simulate,
 )
 from qe_rules.terminal import GameStopped, game_text, play_in_terminal
@@ -278,13 +280,16 @@ def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _ruleset_arg(text: str) -> RuleSet:
-    """A built-in id, the name of a shipped rule file, or a TOML file."""
+    """A built-in id, a spec string (``en:tie_streak=same-players``), the name of a
+    shipped rule file, or a TOML file."""
     if not isinstance(text, str):  # argparse gives a list for some uses of "--"
         raise _InputError(
             f"give a rule set as a built-in id, a shipped name or a .toml file, got {shown(text)}"
         )
     if text in RULESETS:
         return RULESETS[text]
+    if ":" in text and text.partition(":")[0] in RULESETS:
+        return get_ruleset(text)
     if text.endswith(".toml") or os.path.exists(text):
         return load_ruleset(text)
     shipped = shipped_rulesets()
@@ -292,7 +297,8 @@ def _ruleset_arg(text: str) -> RuleSet:
         return load_ruleset(shipped[text])
     raise _InputError(
         f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}), "
-        "a shipped name (qe-rules variants --files) or a .toml file"
+        "a spec string (en:field=value), a shipped name (qe-rules variants --files) "
+        "or a .toml file"
     )
 
 
@@ -458,6 +464,17 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.examples and not os.path.isdir(args.examples):
         raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
     _check_extras(args)
+    if args.play == "each":
+        if args.rows or args.plot or args.examples:
+            raise _InputError("--play each writes no rows, plot or examples; leave those out")
+        played = compare(
+            rulesets, args.players, _agents(args.agents), args.games, seed=args.seed, play="each"
+        )
+        if args.format == "json":
+            _emit(out, played.to_dict())
+        else:
+            print(played, file=out)
+        return EXIT_OK
     comparison = compare(
         rulesets,
         args.players,
@@ -501,6 +518,7 @@ def _page_makers() -> dict[str, Callable[[], str]]:
     makers["verification.md"] = lambda: verification_markdown(
         [verify(r) for r in RULESETS.values()]
     )
+    makers["open-questions.md"] = open_questions_markdown
     return makers
 
 
@@ -521,6 +539,17 @@ def _write_file(path: str, text: str) -> None:
 
 
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
+    if args.measure:
+        if args.check:
+            raise _InputError("--measure writes the measured data; leave out --check")
+        data = measure_open_questions(args.games)
+        path = data_file(MEASURED_FILE)
+        header = (
+            "The measured shares of docs/open-questions.md: written by qe-rules docs "
+            "--measure\n(qe_rules.simulate.measure_open_questions). Do not edit."
+        )
+        _write_file(path, _toml.dumps(data, header=header))
+        print(f"wrote {path}", file=out)
     names = list(_page_makers())
     if os.path.exists(args.folder) and not os.path.isdir(args.folder):
         raise _InputError(f"{shown(args.folder)} is not a folder")
@@ -790,12 +819,21 @@ def _parser() -> argparse.ArgumentParser:
         description="Play each game once under the first rule set and score it under "
         "every rule set: how often the winner changes, and why.",
     )
-    comparer.add_argument("rulesets", nargs="+", metavar="RULESET", help="ids or .toml files")
+    comparer.add_argument(
+        "rulesets", nargs="+", metavar="RULESET", help="ids, spec strings or .toml files"
+    )
     play_options(comparer)
     comparer.add_argument(
         "--examples",
         metavar="DIR",
         help="write every example game record to DIR (an existing folder)",
+    )
+    comparer.add_argument(
+        "--play",
+        choices=("first", "each"),
+        default="first",
+        help="first: play under the first rule set and rescore (default); each: play the "
+        "same games under each rule set and report the shares with 95%% intervals",
     )
     comparer.set_defaults(run=_cmd_compare)
 
@@ -812,6 +850,15 @@ def _parser() -> argparse.ArgumentParser:
     docs.add_argument("--check", action="store_true", help="only report stale pages; write none")
     docs.add_argument(
         "--force", action="store_true", help="write even where no generated page is yet"
+    )
+    docs.add_argument(
+        "--measure",
+        action="store_true",
+        help="first measure the share of changed winners of every reading of every open "
+        "question (slow) and write qe_rules/data/open-questions-measured.toml",
+    )
+    docs.add_argument(
+        "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
     )
     docs.set_defaults(run=_cmd_docs)
 

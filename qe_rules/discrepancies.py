@@ -14,7 +14,7 @@ fields that encode it and the interpretation codes that settle it::
     >>> entry.readings[1].source, entry.readings[1].section
     ('en-early', 'Gameplay/2. Secret Bids')
     >>> [d.id for d in find_discrepancies(kind="slip", topic="elimination")]
-    ['summary-elimination-in-a-round']
+    ['summary-elimination-in-a-round', 'early-highest-bid-vs-total']
 
 Sections are named as in the rule sets' citations (``RuleSet.cite``).
 """

@@ -55,8 +55,8 @@ from qe_rules.events import (
 )
 from qe_rules.limits import MAX_BID
 from qe_rules.records import GameRecord, Move
-from qe_rules.rulesets import RULESETS, RuleSet, get_ruleset
-from qe_rules.sales import Award, BidLimits, Rebid, limits_of, settle
+from qe_rules.rulesets import RULESETS, PeekShows, RuleSet, get_ruleset
+from qe_rules.sales import Award, BidLimits, Rebid, limits_of, scoring_zero_bids, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_holdings
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
@@ -206,12 +206,19 @@ class _SaleFacts:
             )
         return view
 
-    def view_for(self, seat: int, sees_all: bool, peeked: bool) -> SaleView:
+    def view_for(self, seat: int, sees_all: bool, peeked: bool, shows_all: bool) -> SaleView:
         """The sale as ``seat`` knows it."""
         view = self.all_views(sees_all)[seat]
         if peeked:
-            return view._replace(amount=self.amount, peeked=True)
+            return self.peeked_view(view, shows_all)
         return view
+
+    def peeked_view(self, view: SaleView, shows_all: bool) -> SaleView:
+        """``view`` after a peek: the winning amount, and with ``shows_all``
+        (``peek_shows`` all-bids) every bid of the sale."""
+        if shows_all:
+            return view._replace(amount=self.amount, bids=self.closed, peeked=True)
+        return view._replace(amount=self.amount, peeked=True)
 
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
@@ -278,7 +285,7 @@ class _Table(NamedTuple):
     cache: dict[int, tuple[SaleView, ...]]
     parent: dict[int, tuple[SaleView, ...]] | None
 
-    def history(self, seat: int, sees_all: bool) -> tuple[SaleView, ...]:
+    def history(self, seat: int, sees_all: bool, shows_all: bool = False) -> tuple[SaleView, ...]:
         """The finished sales as ``seat`` knows them.
 
         Every seat is usually shown every sale, so when the parent's histories are at hand
@@ -297,12 +304,14 @@ class _Table(NamedTuple):
                 if other not in cache and len(before) == size and other >= 0:
                     view = views[other]
                     if number in peeked[other]:
-                        view = view._replace(amount=last.amount, peeked=True)
+                        view = last.peeked_view(view, shows_all)
                     cache[other] = before + (view,)  # noqa: RUF005 (faster than unpacking)
             found = cache.get(seat)
             if found is not None:
                 return found
-        found = tuple(f.view_for(seat, sees_all, f.number in peeked[seat]) for f in facts)
+        found = tuple(
+            f.view_for(seat, sees_all, f.number in peeked[seat], shows_all) for f in facts
+        )
         cache[seat] = found
         return found
 
@@ -857,8 +866,10 @@ class Game:
             next_sale = _bids_placed(sale, sale.standing, awaiting, sale.open_bids)
         elif sale.number < setup.sales:
             next_sale = _opening_sale(setup, sale.number)
-        else:  # a window after the last sale (no rule set opens one today) closes into the end
+        else:  # a window after the last sale (peek_after_last_sale) closes into the end
             next_sale = _over_sale(setup, sale)
+            ended: _Raw = (GameEnded, setup.sales)
+            return Game._make(setup, table, next_sale, (log, (event, ended), log[2] + 2))
         return Game._make(setup, table, next_sale, (log, (event,), log[2] + 1))
 
     def _window_target(self, seat: int) -> _PeekTarget:
@@ -934,6 +945,8 @@ class Game:
             ties=sale.ties,
             history=closed,
             last_tile=sale.auctioneer is None,
+            auctioneer=sale.auctioneer,
+            previous_tie=sale.tie_log[-1] if sale.tie_log else (),
         )
         events = self._log
         if isinstance(outcome, Rebid):
@@ -1014,7 +1027,7 @@ class Game:
         zero_seats: tuple[int, ...] = ()
         if setup.zero_bids and 0 in standing:
             zero_seats, scoring, zero_rounds, zero_counts = _zero_bids(
-                setup, sale.round, standing, zero_rounds, zero_counts
+                setup, sale.round, standing, zero_rounds, zero_counts, closed, winner
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
         facts = _SaleFacts(
@@ -1038,9 +1051,9 @@ class Game:
             next_sale = _opening_sale(setup, following)
             new.append(_sale_opened(next_sale))
         # The peek window: the next sale waits for every seat that may peek at this one.
-        # The last sale opens none (its amount is not looked at); where one did, the end
-        # state would wait in phase PEEKING, and its last answer would end the game.
-        if setup.peek and following < setup.sales:
+        # After the last sale a window opens only by peek_after_last_sale; the end state
+        # then waits in phase PEEKING, and its last answer ends the game.
+        if setup.peek and (following < setup.sales or setup.ruleset.peek_after_last_sale):
             peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
             if winner is not None and not public:
                 limit, used = setup.ruleset.peeks_per_player, table.peeks
@@ -1052,6 +1065,8 @@ class Game:
                     ]
                 )
                 if window:
+                    if following == setup.sales:  # the game ends when the window closes
+                        new.pop()
                     next_sale = _fresh_sale(
                         setup,
                         next_sale.number,
@@ -1112,7 +1127,9 @@ class Game:
                 limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         history = table.cache.get(seat)
         if history is None:
-            history = table.history(seat, rules.auctioneer_sees_all_bids)
+            history = table.history(
+                seat, rules.auctioneer_sees_all_bids, rules.peek_shows is PeekShows.ALL_BIDS
+            )
         own = (
             seat,
             setup.industries[seat],
@@ -1426,17 +1443,20 @@ def _zero_bids(
     standing: tuple[int, ...],
     zero_rounds: tuple[tuple[int, ...], ...],
     zero_counts: tuple[int, ...],
+    closed: tuple[tuple[tuple[int, int], ...], ...],
+    winner: int | None,
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The zero bids of a finished sale: who bid zero, who scores (once per round), and
-    the seats' zero-bid rounds and counts after it."""
+    """The zero bids of a finished sale: who bid zero, who scores (by the zero-bid rules,
+    once per round), and the seats' zero-bid rounds and counts after it."""
+    rules = setup.ruleset
     if standing.count(0) == 1:
         zero_seats: tuple[int, ...] = (standing.index(0),)
     else:
         zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
-    limit = setup.ruleset.zero_bid_limit_per_round
-    scoring = zero_seats
+    scoring = scoring_zero_bids(rules, standing, closed, winner)
+    limit = rules.zero_bid_limit_per_round
     if limit:
-        scoring = tuple([s for s in zero_seats if zero_rounds[s].count(round_) < limit])
+        scoring = tuple([s for s in scoring if zero_rounds[s].count(round_) < limit])
     if scoring:
         rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
         for seat in scoring:

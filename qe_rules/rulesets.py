@@ -27,6 +27,8 @@ are, reading within the limits); this module joins them to the model.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import os
 from collections.abc import Iterable, Mapping
@@ -59,15 +61,20 @@ from qe_rules.rulevalues import (
     BeyondTable,
     Category,
     DataError,
+    DiversificationSets,
     FieldKind,
     FinalTieBreak,
     FirstAuctioneer,
     Interpretation,
     NationAssignment,
+    PeekShows,
     Provenance,
     RebidScope,
     Source,
+    TiedAuctioneer,
     TieFallback,
+    TieStreak,
+    UniqueBidPool,
     check_keys,
     decode_interpretation,
     decode_list,
@@ -85,17 +92,23 @@ __all__ = [
     "Basis",
     "BeyondTable",
     "Category",
+    "DiversificationSets",
     "FinalTieBreak",
     "FirstAuctioneer",
     "Interpretation",
     "NationAssignment",
+    "PeekShows",
     "Provenance",
     "RebidScope",
     "RuleSet",
     "Source",
     "TieFallback",
+    "TieStreak",
+    "TiedAuctioneer",
+    "UniqueBidPool",
     "get_ruleset",
     "load_ruleset",
+    "parse_spec",
 ]
 
 
@@ -177,6 +190,13 @@ class RuleSet:
     auctioneer_win_public: bool = _rule(
         "bidding", "the amount is public when the auctioneer wins", BOOL
     )
+    tied_auctioneer: TiedAuctioneer = _rule(
+        "bidding", "a tied auctioneer rebids or the opening bid stands", enum_kind(TiedAuctioneer)
+    )
+    tie_streak: TieStreak = _rule("bidding", "which ties count as in a row", enum_kind(TieStreak))
+    unique_bid_pool: UniqueBidPool = _rule(
+        "bidding", "the bids the unique-bid fallback looks at", enum_kind(UniqueBidPool)
+    )
 
     # zero bids
     zero_bid_player_counts: tuple[int, ...] = _rule(
@@ -185,6 +205,13 @@ class RuleSet:
     zero_bid_points: int = _rule("zero bids", "points for a zero bid", COUNT)
     zero_bid_limit_per_round: int = _rule(
         "zero bids", "zero-bid scorings per round (0: no limit)", COUNT
+    )
+    zero_bid_winner_scores: bool = _rule(
+        "zero bids", "a zero bid that wins the tile scores zero-bid points", BOOL
+    )
+    zero_rebid_scores: bool = _rule("zero bids", "a standing zero rebid scores", BOOL)
+    zero_bids_score_when_unsold: bool = _rule(
+        "zero bids", "zero bids score in a sale that sells nothing", BOOL
     )
 
     # special rules
@@ -198,6 +225,8 @@ class RuleSet:
         "special", "player counts with the peek at a winning bid", PLAYER_COUNTS
     )
     peeks_per_player: int = _rule("special", "peeks per player and game", COUNT)
+    peek_after_last_sale: bool = _rule("special", "the last sale may be peeked at", BOOL)
+    peek_shows: PeekShows = _rule("special", "what a peek shows", enum_kind(PeekShows))
 
     # scoring
     scoring_order: tuple[Category, ...] = _rule(
@@ -215,6 +244,10 @@ class RuleSet:
     diversification: FrozenDict[int, FrozenDict[int, int]] = _rule(
         "scoring", "diversification table", per_players(TABLE)
     )
+    diversification_sets: DiversificationSets = _rule(
+        "scoring", "how diversification sets are formed", enum_kind(DiversificationSets)
+    )
+    tiles_once_per_category: bool = _rule("scoring", "a tile counts once in each category", BOOL)
     beyond_table: BeyondTable = _rule(
         "scoring", "a count beyond a scoring table", enum_kind(BeyondTable)
     )
@@ -340,6 +373,26 @@ class RuleSet:
         or of the wrong type, and what is allowed.
         """
         return _from_data(data)
+
+    def evolve(self, **changes: Any) -> RuleSet:
+        """A variant of this rule set with some rule fields changed.
+
+        Values are Python values (``True``, ``TiedAuctioneer.STANDS``) or their plain-data
+        form (``"stands"``). The variant's id is the spec string that names it (see
+        :func:`get_ruleset`), and the provenance of each changed field says so. A field
+        that is not a rule field, or a value it does not allow, raises
+        :class:`~qe_rules.InvalidRuleSet` naming what is allowed.
+
+        >>> early = get_ruleset("en-early")
+        >>> variant = early.evolve(tied_auctioneer="stands", zero_bid_winner_scores=False)
+        >>> variant.id
+        'en-early:tied_auctioneer=stands,zero_bid_winner_scores=false'
+        >>> variant.tied_auctioneer, variant.cite("tied_auctioneer").basis
+        (<TiedAuctioneer.STANDS: 'stands'>, <Basis.INTERPRETATION: 'interpretation'>)
+        >>> variant == get_ruleset(variant.id)
+        True
+        """
+        return _evolve(self, changes)
 
     @property
     def acknowledged_gaps(self) -> frozenset[str]:
@@ -645,6 +698,135 @@ def _base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> dict[str
     )
 
 
+# --------------------------------------------------------------------------- variants
+
+
+def _change(name: str, value: Any) -> Any:
+    """``value`` for rule field ``name``: a choice may be given by its plain form
+    (``"stands"``); every value is checked with the rule set."""
+    if name not in _KINDS:
+        raise InvalidRuleSet(
+            f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
+        )
+    return decode_field(name, value) if isinstance(value, str) else value
+
+
+def _spec_text(name: str, value: Any) -> str:
+    """A field's value as a spec string writes it."""
+    plain = encode_field(name, value)
+    return plain if isinstance(plain, str) else json.dumps(plain, separators=(",", ":"))
+
+
+def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
+    values = {name: _change(name, value) for name, value in changes.items()}
+    try:
+        checked = attrs.evolve(rs, **values)  # checks the values before they are written
+    except InvalidRuleSet as error:
+        problem = str(error).removeprefix(f"rule set {shown(rs.id)}, ")
+        raise InvalidRuleSet(f"a variant of {rs.id}: {problem}") from None
+    changed = {n: getattr(checked, n) for n in values if getattr(checked, n) != getattr(rs, n)}
+    if not changed:
+        return rs
+    base, _, before = rs.id.partition(":")
+    spec = dict(item.split("=", 1) for item in before.split(",")) if before else {}
+    for name, value in changed.items():
+        spec[name] = _spec_text(name, value)
+    order = {name: index for index, name in enumerate(_RULE_FIELDS)}
+    variant_id = (
+        base + ":" + ",".join(f"{n}={spec[n]}" for n in sorted(spec, key=order.__getitem__))
+    )
+    provenance = dict(rs.provenance)
+    for name, value in changed.items():
+        was = getattr(rs, name)
+        provenance[name] = Provenance(
+            variant_id,
+            "(variant)",
+            f"Changed from {encode_field(name, was)!r} to {encode_field(name, value)!r}; "
+            f"{rs.id} says: {rs.provenance[name].summary}",
+            Basis.INTERPRETATION,
+        )
+    return attrs.evolve(checked, id=variant_id, provenance=FrozenDict(provenance))
+
+
+_SPEC_WORDS: Final[Mapping[str, bool]] = {"true": True, "false": False}
+
+
+def _spec_value(text: str) -> Any:
+    if text in _SPEC_WORDS:
+        return _SPEC_WORDS[text]
+    if text.isdigit():
+        return int(text)
+    if text[:1] in "[{":  # a list or table, as JSON
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text  # refused by the field's check with what it needs
+    return text
+
+
+def _spec_items(text: str) -> list[str]:
+    """The ``field=value`` items of a spec string: split at commas outside brackets."""
+    items, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(text[start:index])
+            start = index + 1
+    items.append(text[start:])
+    return items
+
+
+def parse_spec(spec: str) -> RuleSet:
+    """The rule set named by a spec string ``"<built-in id>:<field>=<value>,..."``.
+
+    Values are written as in a rule file: ``true``/``false``, whole numbers, the value
+    of a choice (``stands``). Raises :class:`~qe_rules.UnknownRuleSet` for an unknown base
+    and :class:`~qe_rules.InvalidRuleSet` for a malformed change, in one line naming what
+    is allowed.
+
+    >>> parse_spec("en-early:tied_auctioneer=stands").tied_auctioneer
+    <TiedAuctioneer.STANDS: 'stands'>
+    >>> parse_spec("en:tie_streak=sometimes")
+    Traceback (most recent call last):
+    ...
+    qe_rules.errors.InvalidRuleSet: en:tie_streak=sometimes: tie_streak: needs one of 'any-players', 'same-players', got 'sometimes'
+    """
+    return _parse_spec(spec)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_spec(spec: str) -> RuleSet:
+    base_id, _, rest = spec.partition(":")
+    base = RULESETS.get(base_id)
+    if base is None:
+        valid = ", ".join(repr(k) for k in RULESETS)
+        raise UnknownRuleSet(
+            f"unknown rule set {shown(base_id)} in {shown(spec)}; built-in rule sets: {valid}"
+        )
+    changes: dict[str, Any] = {}
+    for item in _spec_items(rest):
+        name, equals, text = item.partition("=")
+        name, text = name.strip(), text.strip()
+        if not equals or not name or not text:
+            raise InvalidRuleSet(
+                f"{shown(spec)}: {shown(item)} is not field=value; write "
+                "<built-in id>:<field>=<value>,<field>=<value>"
+            )
+        if name in changes:
+            raise InvalidRuleSet(f"{shown(spec)}: {name} is changed twice")
+        changes[name] = _spec_value(text)
+    try:
+        return base.evolve(**changes)
+    except InvalidRuleSet as error:
+        message = str(error)
+        if message.startswith(base_id + ":"):
+            message = message.split(": ", 1)[1]
+        raise InvalidRuleSet(f"{spec}: {message}") from None
+
+
 # --------------------------------------------------------------------------- built-ins
 
 
@@ -658,7 +840,10 @@ read from ``qe_rules/data/rulesets/<id>.toml`` on first use."""
 
 
 def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
-    """The rule set with this id (a ``RuleSet`` is returned as it is).
+    """The rule set with this id or spec string (a ``RuleSet`` is returned as it is).
+
+    A spec string names a built-in and changes some of its fields, as
+    :meth:`RuleSet.evolve` does: ``"en-early:tied_auctioneer=stands,zero_rebid_scores=false"``.
 
     >>> get_ruleset("en-early").tie_fallback
     <TieFallback.HIGHEST_UNIQUE_IN_SALE: 'highest-unique-in-sale'>
@@ -666,6 +851,8 @@ def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
     if isinstance(ruleset, RuleSet):
         return ruleset
     found = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    if found is None and isinstance(ruleset, str) and ":" in ruleset:
+        return _parse_spec(ruleset)
     if found is None:
         valid = ", ".join(repr(k) for k in RULESETS)
         raise UnknownRuleSet(f"unknown rule set {shown(ruleset)}; built-in rule sets: {valid}")

@@ -101,6 +101,52 @@ class BeyondTable(enum.Enum):
     """Score nothing for it (and report the rule gap)."""
 
 
+class UniqueBidPool(enum.Enum):
+    """Which bids the ``highest-unique-in-sale`` fallback looks at."""
+
+    EVERY_BID = "every-bid"
+    """Every amount named in the sale: the opening bid and overridden bids included."""
+    STANDING_BIDS = "standing-bids"
+    """Only the bids standing at the last tie."""
+
+
+class TiedAuctioneer(enum.Enum):
+    """What an auctioneer tied for the highest bid does (where a secret bid may equal
+    the opening bid)."""
+
+    REBIDS = "rebids"
+    """The auctioneer rebids with the other tied players."""
+    STANDS = "stands"
+    """The opening bid stands; only the other tied players rebid."""
+
+
+class TieStreak(enum.Enum):
+    """Which ties count as "in a row" towards the fallback."""
+
+    ANY_PLAYERS = "any-players"
+    """Every tie of the sale counts, whoever is tied."""
+    SAME_PLAYERS = "same-players"
+    """A tie among other players than the previous tie starts the count again at 1."""
+
+
+class DiversificationSets(enum.Enum):
+    """How a player's items are split into diversification sets."""
+
+    BEST = "best"
+    """The split that scores the most."""
+    LARGEST_FIRST = "largest-first"
+    """One item of every industry present, scored and removed, again until none is left."""
+
+
+class PeekShows(enum.Enum):
+    """What the 5-player peek shows."""
+
+    WINNING_AMOUNT = "winning-amount"
+    """The amount that won the sale."""
+    ALL_BIDS = "all-bids"
+    """Every bid of the sale, rebids included, as the auctioneer sees them."""
+
+
 class NationAssignment(enum.Enum):
     """How players get their nations at setup (the engine accepts any assignment)."""
 

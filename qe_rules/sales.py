@@ -25,9 +25,25 @@ from collections.abc import Sequence
 
 import attrs
 
-from qe_rules.rulesets import RebidScope, RuleSet, TieFallback
+from qe_rules.rulesets import (
+    RebidScope,
+    RuleSet,
+    TiedAuctioneer,
+    TieFallback,
+    TieStreak,
+    UniqueBidPool,
+)
 
-__all__ = ["Award", "BidLimits", "NoAward", "Outcome", "Rebid", "bid_limits", "settle"]
+__all__ = [
+    "Award",
+    "BidLimits",
+    "NoAward",
+    "Outcome",
+    "Rebid",
+    "bid_limits",
+    "scoring_zero_bids",
+    "settle",
+]
 
 
 @attrs.frozen
@@ -120,19 +136,30 @@ def settle(
     ties: int,
     history: Sequence[Sequence[tuple[int, int]]],
     last_tile: bool,
+    auctioneer: int | None = None,
+    previous_tie: Sequence[int] = (),
 ) -> Outcome:
     """What happens when a bidding round closes.
 
     ``standing`` holds each seat's current bid (by seat); ``ties`` how many ties in a row
     came before this comparison; ``history`` every bidding round of the sale so far, each a
     sequence of ``(seat, amount)`` (used by the ``highest-unique-in-sale`` fallback);
-    ``last_tile`` whether this is a last tile without auctioneer.
+    ``last_tile`` whether this is a last tile without auctioneer; ``auctioneer`` the
+    auctioneer's seat (for ``tied_auctioneer``); ``previous_tie`` the seats of the
+    previous tie of the sale (for ``tie_streak``).
+
+    >>> import qe_rules as qe
+    >>> same = qe.get_ruleset("en:tie_streak=same-players")
+    >>> settle(same, (5, 6, 4, 6), ties=2, history=(), last_tile=False, previous_tie=(1, 2))
+    Rebid(seats=(1, 3), ties=1)
     """
     highest = max(standing)
     if standing.count(highest) == 1:
         return Award(standing.index(highest), highest, ties=ties)
     top = tuple(seat for seat, amount in enumerate(standing) if amount == highest)
     tie = ties + 1
+    if rules.tie_streak is TieStreak.SAME_PLAYERS and ties and tuple(previous_tie) != top:
+        tie = 1
     if last_tile and rules.last_tile_tie_awards_nothing:
         return NoAward("last-tile-tie", tie)
     fallback = rules.tie_fallback
@@ -144,7 +171,10 @@ def settle(
                 return NoAward("no-untied-bid", tie)
             amount = max(untied)
             return Award(standing.index(amount), amount, fallback=True, ties=tie)
-        bids = [bid for rnd in history for bid in rnd]
+        if rules.unique_bid_pool is UniqueBidPool.STANDING_BIDS:
+            bids = list(enumerate(standing))
+        else:
+            bids = [bid for rnd in history for bid in rnd]
         counts = Counter(amount for _, amount in bids)
         unique = [amount for amount, n in counts.items() if n == 1]
         if not unique:
@@ -152,6 +182,36 @@ def settle(
         amount = max(unique)
         seat = next(seat for seat, named in bids if named == amount)
         return Award(seat, amount, fallback=True, ties=tie)
-    if rules.rebidders is RebidScope.ALL:
-        return Rebid(tuple(range(len(standing))), tie)
-    return Rebid(top, tie)
+    seats = tuple(range(len(standing))) if rules.rebidders is RebidScope.ALL else top
+    if auctioneer in top and rules.tied_auctioneer is TiedAuctioneer.STANDS:
+        seats = tuple(seat for seat in seats if seat != auctioneer)
+    return Rebid(seats, tie)
+
+
+def scoring_zero_bids(
+    rules: RuleSet,
+    standing: Sequence[int],
+    history: Sequence[Sequence[tuple[int, int]]],
+    winner: int | None,
+) -> tuple[int, ...]:
+    """The seats whose zero bid counts at the end of a sale, before the limit per round.
+
+    A seat counts when its standing bid is zero, unless a switch says otherwise: the
+    winner (``zero_bid_winner_scores``), a zero that was a rebid (``zero_rebid_scores``),
+    every seat in a sale that sold nothing (``zero_bids_score_when_unsold``).
+    ``history`` holds the sale's bidding rounds, the first bids first.
+
+    >>> import qe_rules as qe
+    >>> rules = qe.get_ruleset("en-early:zero_rebid_scores=false")
+    >>> scoring_zero_bids(rules, (3, 0, 0), [[(0, 3), (1, 0), (2, 3)], [(2, 0)]], 0)
+    (1,)
+    """
+    if winner is None and not rules.zero_bids_score_when_unsold:
+        return ()
+    seats = [seat for seat, amount in enumerate(standing) if amount == 0]
+    if winner is not None and not rules.zero_bid_winner_scores:
+        seats = [seat for seat in seats if seat != winner]
+    if not rules.zero_rebid_scores and len(history) > 1:
+        rebid = {seat for rnd in history[1:] for seat, _ in rnd}
+        seats = [seat for seat in seats if seat not in rebid]
+    return tuple(seats)

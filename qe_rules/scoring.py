@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, Protocol
 
@@ -35,9 +36,25 @@ from qe_rules._text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
-from qe_rules.rulesets import RULESETS, BeyondTable, Category, FinalTieBreak, RuleSet, get_ruleset
+from qe_rules.rulesets import (
+    RULESETS,
+    BeyondTable,
+    Category,
+    DiversificationSets,
+    FinalTieBreak,
+    RuleSet,
+    get_ruleset,
+)
 
-__all__ = ["GameResult", "Gap", "PlayerRecord", "ScoreSheet", "score_board_rows", "score_game"]
+__all__ = [
+    "GameResult",
+    "Gap",
+    "PlayerRecord",
+    "ScoreSheet",
+    "diversification_points",
+    "score_board_rows",
+    "score_game",
+]
 
 
 # --------------------------------------------------------------------------- input
@@ -372,6 +389,8 @@ class _Tables:
     diversification_max: int
     token_in_monopolization: bool
     token_in_diversification: bool
+    diversification_sets: DiversificationSets
+    tiles_once_per_category: bool
     max_zero_bid_rounds: int
     zero_bid_points: int
     bonus: int
@@ -398,7 +417,7 @@ class _Tables:
         present = sorted((count for count in in_diversification if count > 0), reverse=True)
         return _IndustryPoints(
             monopolization=sum(self.monopolization[count] for count in in_monopolization),
-            diversification=_best_diversification(tuple(present), self.set_points),
+            diversification=_diversification(self, present),
             beyond_monopolization=tuple(
                 (industry, count)
                 for industry, count in zip(Industry, in_monopolization, strict=True)
@@ -445,6 +464,8 @@ def _tables(ruleset: RuleSet, players: int) -> _Tables:
         diversification_max=max(ruleset.diversification[players]),
         token_in_monopolization=Category.MONOPOLIZATION in ruleset.token_categories,
         token_in_diversification=Category.DIVERSIFICATION in ruleset.token_categories,
+        diversification_sets=ruleset.diversification_sets,
+        tiles_once_per_category=ruleset.tiles_once_per_category,
         max_zero_bid_rounds=ruleset.max_zero_bid_scorings(players),
         zero_bid_points=ruleset.zero_bid_points,
         bonus=ruleset.lowest_spend_bonus[players],
@@ -479,6 +500,56 @@ def _best_diversification(counts: tuple[int, ...], set_points: tuple[int, ...]) 
                 rest[index] -= 1
             best = max(best, points + _best_diversification(tuple(rest), set_points))
     return best
+
+
+def _largest_first(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
+    """Diversification as people score it by hand: a set of one item of every industry
+    present, scored and removed, again until nothing is left.
+
+    >>> _largest_first((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
+    17
+    """
+    left = [c for c in counts if c > 0]
+    points = 0
+    while left:
+        points += set_points[len(left)]
+        left = [c - 1 for c in left if c > 1]
+    return points
+
+
+def _every_full_set(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
+    """Diversification where a tile may count in several sets (``tiles_once_per_category``
+    false): every set of one item of each industry present scores, and no two such sets
+    hold the same items, so there are as many sets as the product of the counts.
+
+    >>> _every_full_set((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
+    68
+    """
+    present = [c for c in counts if c > 0]
+    return math.prod(present) * set_points[len(present)] if present else 0
+
+
+def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) -> int:
+    """The diversification points of items (tiles, and the token where it counts) with
+    these per-industry ``counts``, by the rule set's ``diversification_sets`` and
+    ``tiles_once_per_category``.
+
+    >>> import qe_rules as qe
+    >>> counts = (2, 2, 1, 1, 1)
+    >>> diversification_points(qe.get_ruleset("en"), 5, counts)
+    20
+    >>> diversification_points(qe.get_ruleset("en:diversification_sets=largest-first"), 5, counts)
+    17
+    """
+    return _diversification(_tables(rules, players), counts)
+
+
+def _diversification(tables: _Tables, counts: Sequence[int]) -> int:
+    if not tables.tiles_once_per_category:
+        return _every_full_set(counts, tables.set_points)
+    if tables.diversification_sets is DiversificationSets.LARGEST_FIRST:
+        return _largest_first(counts, tables.set_points)
+    return _best_diversification(tuple(sorted(counts, reverse=True)), tables.set_points)
 
 
 # --------------------------------------------------------------------------- scoring

@@ -27,7 +27,7 @@ import math
 import os
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, overload
 
 import attrs
 
@@ -35,6 +35,7 @@ from qe_rules._frozen import FrozenDict
 from qe_rules.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory, agent_label
 from qe_rules.engine import Game, new_game
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.events import NotAwarded
 from qe_rules.intervals import Share
 from qe_rules.records import GameRecord
 from qe_rules.reports import table
@@ -50,12 +51,14 @@ __all__ = [
     "ChangeExample",
     "Comparison",
     "GameRow",
+    "PlayedComparison",
     "Progress",
     "SimulationStats",
     "check_rows_path",
     "compare",
     "format_comparison",
     "format_stats",
+    "measure_open_questions",
     "play_game",
     "simulate",
     "write_rows",
@@ -1278,6 +1281,155 @@ def _check_comparable(rulesets: Sequence[RuleSet], players: int) -> None:
             )
 
 
+@attrs.frozen(kw_only=True)
+class PlayedComparison:
+    """What :func:`compare` with ``play="each"`` found: the same games (same setups, same
+    agent seeds) played under each rule set, not only rescored.
+
+    Each tuple has one :class:`~qe_rules.Share` per rule set, in the order of
+    ``rulesets``, each with its 95% Wilson interval; the first rule set is the one the
+    others are compared with (its changes are 0 of ``games``).
+    """
+
+    rulesets: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    start: int
+    games: int
+    winner_changed: tuple[Share, ...]
+    """Games whose winners differ from those under the first rule set."""
+    awarded_differently: tuple[Share, ...]
+    """Games in which some tile ends with another owner (or with none) than under the
+    first rule set."""
+    unsold: tuple[Share, ...]
+    """Games in which some tile is sold to nobody."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON types; each share has ``ci95: [low, high]``."""
+        return {
+            "play": "each",
+            "rulesets": list(self.rulesets),
+            "players": self.players,
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "start": self.start,
+            "games": self.games,
+            "winner_changed": [share.to_dict() for share in self.winner_changed],
+            "awarded_differently": [share.to_dict() for share in self.awarded_differently],
+            "unsold": [share.to_dict() for share in self.unsold],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
+        """The comparison from :meth:`to_dict` (the shares' figures are recomputed).
+
+        >>> each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
+        >>> PlayedComparison.from_dict(each.to_dict()) == each
+        True
+        """
+        try:
+            return cls(
+                rulesets=tuple(data["rulesets"]),
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                seed=data["seed"],
+                start=data["start"],
+                games=data["games"],
+                winner_changed=tuple(Share.from_dict(s) for s in data["winner_changed"]),
+                awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
+                unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
+            f"played under each rule set; compared with {self.rulesets[0]}:"
+        ]
+        for number, rid in enumerate(self.rulesets):
+            parts = []
+            for label, shares in (
+                ("winner changed", self.winner_changed),
+                ("tile awarded differently", self.awarded_differently),
+                ("unsold tile", self.unsold),
+            ):
+                share = shares[number]
+                low, high = share.ci95
+                parts.append(f"{label} {share.value:.1%} [{low:.1%}, {high:.1%}]")
+            lines.append(f"  {rid}: " + "; ".join(parts))
+        return "\n".join(lines)
+
+
+def _owners(game: Game) -> tuple[frozenset[Any], ...]:
+    return tuple(frozenset(record.companies) for record in game.records())
+
+
+def _compare_played(
+    chosen: tuple[RuleSet, ...],
+    players: int,
+    specs: tuple[AgentSpec, ...],
+    games: int,
+    seed: int,
+    start: int,
+) -> PlayedComparison:
+    factories = [_factories(specs, rules) for rules in chosen]
+    winners, awards, unsold = [0] * len(chosen), [0] * len(chosen), [0] * len(chosen)
+    for index in range(start, start + games):
+        played = [_play(r, players, f, seed, index) for r, f in zip(chosen, factories, strict=True)]
+        first_winners, first_owners = played[0].result().winners, _owners(played[0])
+        for number, game in enumerate(played):
+            winners[number] += game.result().winners != first_winners
+            awards[number] += _owners(game) != first_owners
+            unsold[number] += any(isinstance(e, NotAwarded) for e in game.events)
+    return PlayedComparison(
+        rulesets=tuple(rules.id for rules in chosen),
+        players=players,
+        agents=tuple(agent_label(spec) for spec in specs),
+        seed=seed,
+        start=start,
+        games=games,
+        winner_changed=tuple(Share(n, games) for n in winners),
+        awarded_differently=tuple(Share(n, games) for n in awards),
+        unsold=tuple(Share(n, games) for n in unsold),
+    )
+
+
+@overload
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = ...,
+    workers: int = ...,
+    executor: concurrent.futures.Executor | None = ...,
+    rows: bool = ...,
+    progress: Progress | None = ...,
+    play: Literal["first"] = ...,
+) -> Comparison: ...
+
+
+@overload
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = ...,
+    workers: int = ...,
+    executor: concurrent.futures.Executor | None = ...,
+    rows: bool = ...,
+    progress: Progress | None = ...,
+    play: Literal["each"],
+) -> PlayedComparison: ...
+
+
 def compare(
     rulesets: Sequence[RuleSet | str],
     players: int,
@@ -1290,9 +1442,21 @@ def compare(
     executor: concurrent.futures.Executor | None = None,
     rows: bool = False,
     progress: Progress | None = None,
-) -> Comparison:
+    play: Literal["first", "each"] = "first",
+) -> Comparison | PlayedComparison:
     """Play ``games`` games under the first rule set and score each one's final holdings
     under every rule set, to see how often and why the winner changes.
+
+    With ``play="each"`` every game is played under each rule set instead (the same
+    setups and agent seeds), and a :class:`PlayedComparison` gives the shares of games
+    whose winner changes, whose tiles are awarded differently and with an unsold tile,
+    each with its 95% interval; it plays in this process (``workers``, ``executor``,
+    ``rows`` and ``progress`` are for ``play="first"``).
+
+    >>> each = compare(["en-early", "en-early:unique_bid_pool=standing-bids"], 4,
+    ...                "random", 20, seed=1, play="each")
+    >>> each.games, each.winner_changed[0].count
+    (20, 0)
 
     Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
     :func:`simulate` does under the first rule set. A rule set that cannot score the
@@ -1314,6 +1478,10 @@ def compare(
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
+    if play == "each":
+        return _compare_played(chosen, players, specs, games, seed, start)
+    if play != "first":
+        raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
     run = _Run(chosen, players, specs, games, seed, start, rows)
     parts: list[_Compared] = _run(_compare_chunk, run, workers, executor, progress)
     winners: list[tuple[tuple[int, ...], ...]] = []
@@ -1475,3 +1643,28 @@ def format_comparison(comparison: Comparison) -> str:
             for e in c.examples
         ]
     return "\n".join(lines)
+
+
+def measure_open_questions(games: int, *, seed: int = 0, players: int = 4) -> dict[str, Any]:
+    """The data of ``qe_rules/data/open-questions-measured.toml``: for every reading of
+    every open question (see :func:`qe_rules.questions.readings_to_measure`) and for
+    random and value agents, how many of ``games`` games change their winner when played
+    under that reading instead of the base rule set's (``compare(..., play="each")``)."""
+    from qe_rules.questions import readings_to_measure
+
+    readings = []
+    for question, base, value in readings_to_measure():
+        other = question.spec(base, value)
+        for agents in ("random", "value"):
+            played = compare([base, other], players, agents, games, seed=seed, play="each")
+            readings.append(
+                {
+                    "field": question.field,
+                    "base": base,
+                    "reading": other.split("=", 1)[1],
+                    "agents": agents,
+                    "games": games,
+                    "changed": played.winner_changed[1].count,
+                }
+            )
+    return {"players": players, "games": games, "seed": seed, "readings": readings}

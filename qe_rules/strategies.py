@@ -28,10 +28,14 @@ from qe_rules.records import Move
 from qe_rules.rulesets import (
     RULESETS,
     BeyondTable,
+    DiversificationSets,
     FinalTieBreak,
+    PeekShows,
     RebidScope,
     RuleSet,
+    TiedAuctioneer,
     TieFallback,
+    UniqueBidPool,
 )
 from qe_rules.scoring import PlayerRecord
 from qe_rules.views import Phase
@@ -64,7 +68,8 @@ def _given_or_builtin(rulesets: Sequence[RuleSet] | None) -> st.SearchStrategy[R
 def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
     """A valid rule set that differs from a built-in (or ``base``) in random rules.
 
-    The variations keep every game finite: the tie fallback is never ``none`` here.
+    The variations keep every game finite: the tie fallback is never ``none`` here, and
+    ``tie_streak`` stays ``any-players``.
     """
     rules = base or draw(builtin_rulesets())
     changes: dict[str, Any] = {}
@@ -75,9 +80,22 @@ def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
         "last_tile_tie_awards_nothing",
         "lowest_spend_bonus_to_all_tied",
         "eliminate_all_tied_highest",
+        "zero_bid_winner_scores",
+        "zero_rebid_scores",
+        "zero_bids_score_when_unsold",
+        "peek_after_last_sale",
+        "tiles_once_per_category",
     ):
         if draw(st.booleans()):
             changes[name] = not getattr(rules, name)
+    for name, choices in (  # the readings of open questions (tie_streak may not end)
+        ("tied_auctioneer", TiedAuctioneer),
+        ("unique_bid_pool", UniqueBidPool),
+        ("peek_shows", PeekShows),
+        ("diversification_sets", DiversificationSets),
+    ):
+        if draw(st.booleans()):
+            changes[name] = draw(st.sampled_from(list(choices)))
     if draw(st.booleans()):
         changes["tie_fallback"] = draw(
             st.sampled_from([TieFallback.HIGHEST_UNTIED, TieFallback.HIGHEST_UNIQUE_IN_SALE])

@@ -29,6 +29,11 @@ The checks are deterministic: the same rule set always gives the same report.
   a fixed search order (fewest players first) where it does not.
 - ``zero-bid-limit``, ``score-sums``: over many random games, zero-bid points stay within
   the per-round limit and every total is the sum of its categories.
+- ``reading:<field>``: for each open question (:func:`qe_rules.open_questions`), each
+  other reading against the rule set's own, in the same games of small random bids: a
+  finding *differs* when the reading changes an award, a price, a zero-bid scoring, the
+  scores or the winner, with the game under the other reading cut after the first sale
+  that differs (or whole, when only the scores differ) as its example.
 """
 
 from __future__ import annotations
@@ -43,11 +48,12 @@ from typing import Any, Final
 import attrs
 
 from qe_rules.components import Industry
-from qe_rules.engine import Game, new_game
+from qe_rules.engine import Game, new_game, replay
 from qe_rules.errors import RulesError
-from qe_rules.events import Awarded, ZeroBids
+from qe_rules.events import Awarded, NotAwarded, ZeroBids
+from qe_rules.questions import open_questions
 from qe_rules.reports import GENERATED_NOTE
-from qe_rules.rulesets import Category, RuleSet, TieFallback, get_ruleset
+from qe_rules.rulesets import Category, RuleSet, TieFallback, TieStreak, get_ruleset
 from qe_rules.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.scoring import PlayerRecord
 from qe_rules.views import Phase
@@ -61,6 +67,9 @@ class Verdict(enum.Enum):
     HOLDS = "holds"
     GAP = "gap"
     VIOLATED = "violated"
+    DIFFERS = "differs"
+    """The readings of an open question lead to different outcomes (an example shows
+    one); the rule set's choice of reading matters."""
 
 
 @attrs.frozen
@@ -204,7 +213,7 @@ def _example_text(example: Example) -> str:
             f"a complete {data['players']}-player game of {len(moves)} moves "
             "(the game record is in the JSON report)"
         )
-    bids = " ".join(f"{m['seat']}:{m['amount']}" for m in moves)
+    bids = " ".join(f"{m['seat']}:{m['amount']}" for m in moves if "amount" in m)
     return (
         f"{data['players']} players, first auctioneer {data['first_auctioneer']}, "
         f"bids (seat:amount) {bids}"
@@ -430,7 +439,7 @@ SALE_SEARCH_PATHS: Final = 10_000
 """The most bid paths the sale search tries per player count and auctioneer seat."""
 _Round = tuple[tuple[int, int], ...]
 # a sale in progress: (standing bids, ties so far, bidding rounds so far, opening bid)
-_State = tuple[tuple[int, ...], int, tuple[_Round, ...], int | None]
+_State = tuple[tuple[int, ...], int, tuple[_Round, ...], int | None, tuple[int, ...]]
 
 
 @attrs.frozen
@@ -464,15 +473,21 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
     others = [s for s in range(players) if s != auctioneer]
     last_tile = auctioneer is None
     unique_fallback = rules.tie_fallback is TieFallback.HIGHEST_UNIQUE_IN_SALE
-    endless = rules.tie_fallback is TieFallback.NONE
+    same_players = rules.tie_streak is TieStreak.SAME_PLAYERS
+    endless = rules.tie_fallback is TieFallback.NONE or same_players
     rounds_limit = rules.ties_before_fallback + (2 if endless else 0)
 
-    def key(standing: Sequence[int], ties: int, rounds: tuple[_Round, ...]) -> Any:
+    def key(
+        standing: Sequence[int], ties: int, rounds: tuple[_Round, ...], tied: tuple[int, ...]
+    ) -> Any:
         own = None if auctioneer is None else standing[auctioneer]
         rest = tuple(sorted(standing[s] for s in others))
         history = None
         if unique_fallback:
             history = tuple(sorted(Counter(a for r in rounds for _, a in r).items()))
+        if same_players:  # which seats tied last matters, not only how many ties
+            marked = tuple(sorted((standing[s], s in tied) for s in others))
+            return (own, marked, ties, history, auctioneer in tied)
         return (own, rest, ties, history)
 
     def rounds_of(bidders: Sequence[int], opening: int | None, rebid: bool) -> Iterator[_Round]:
@@ -502,10 +517,10 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
             if auctioneer is not None and opening is not None:
                 first = tuple(sorted(((auctioneer, opening), *rest)))
             standing = tuple(a for _, a in first)
-            state = key(standing, 0, (first,))
+            state = key(standing, 0, (first,), ())
             if state not in seen:
                 seen.add(state)
-                frontier.append((standing, 0, (first,), opening))
+                frontier.append((standing, 0, (first,), opening, ()))
 
     outcomes: dict[str, tuple[_Round, ...]] = {}
     violations: list[str] = []
@@ -516,9 +531,17 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
         # what is left of the budget is shared by the bidding rounds still to come
         rounds_left = max(1, rounds_limit - len(frontier[0][2]))
         room = (SALE_SEARCH_PATHS - paths - len(frontier)) // rounds_left
-        for standing, ties, rounds, opening in frontier:
+        for standing, ties, rounds, opening, tied in frontier:
             paths += 1
-            outcome = settle(rules, standing, ties=ties, history=rounds, last_tile=last_tile)
+            outcome = settle(
+                rules,
+                standing,
+                ties=ties,
+                history=rounds,
+                last_tile=last_tile,
+                auctioneer=auctioneer,
+                previous_tie=tied,
+            )
             problem = _check_outcome(standing, rounds, outcome)
             if problem:
                 violations.append(problem)
@@ -528,6 +551,8 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
             if len(rounds) > rounds_limit:
                 outcomes.setdefault("endless", rounds)
                 continue
+            top = max(standing)
+            now_tied = tuple(seat for seat, amount in enumerate(standing) if amount == top)
             for rebids in rounds_of(outcome.seats, opening, True):
                 if len(next_frontier) >= room:
                     cut = True
@@ -536,10 +561,10 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
                 for seat, amount in rebids:
                     new[seat] = amount
                 new_rounds = (*rounds, rebids)
-                state = key(new, outcome.ties, new_rounds)
+                state = key(new, outcome.ties, new_rounds, now_tied)
                 if state not in seen:
                     seen.add(state)
-                    next_frontier.append((tuple(new), outcome.ties, new_rounds, opening))
+                    next_frontier.append((tuple(new), outcome.ties, new_rounds, opening, now_tied))
         frontier = next_frontier
     return _SaleResult(outcomes, paths, tuple(dict.fromkeys(violations)), cut)
 
@@ -609,6 +634,9 @@ def _sale_checks(rules: RuleSet) -> Iterator[Finding]:
         "rebidders",
         "ties_before_fallback",
         "tie_fallback",
+        "tied_auctioneer",
+        "tie_streak",
+        "unique_bid_pool",
     )
     for players in rules.player_counts:
         found: dict[str, tuple[int | None, tuple[_Round, ...]]] = {}
@@ -633,8 +661,13 @@ def _sale_checks(rules: RuleSet) -> Iterator[Finding]:
                 "fallback names nobody and the tile is not sold",
                 "no-untied-bid": "after the last tie every standing bid is tied, so the "
                 "fallback names nobody and the tile is not sold",
-                "endless": f"the tied players can tie {len(rounds)} times and go on: without "
-                "a fallback the sale need not end",
+                "endless": f"the tied players can tie {len(rounds)} times and go on: "
+                + (
+                    "without a fallback the sale need not end"
+                    if rules.tie_fallback is TieFallback.NONE
+                    else "a tie among other players starts the count again (tie_streak "
+                    "same-players), so the sale need not end"
+                ),
             }[kind]
             yield _gap(
                 rules,
@@ -805,17 +838,25 @@ def _winner_checks(rules: RuleSet) -> Iterator[Finding]:
             yield _holds("one-winner", f"no searched game ends with {code}", fields)
 
 
+def _random_round(game: Game, rng: random.Random, spread: int) -> Game:
+    """``game`` after one random bid of each seat to act, each below the smallest legal
+    bid plus ``spread``; the round stops where the sale ends."""
+    for seat in sorted(game.to_act):
+        limits = game.bid_limits(seat)
+        assert limits is not None
+        game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(spread)))
+        if game.phase is Phase.PEEKING or game.is_over:
+            break
+    return game
+
+
 def _random_games(rules: RuleSet, players: int, count: int) -> Iterator[Game]:
     rng = random.Random(f"verify-random-{rules.id}-{players}")
     for index in range(count):
         game = new_game(rules, players, seed=f"{rules.id}-{players}-{index}")
         rebids = 0
         while not game.is_over and rebids < 200:
-            game = _past_peeks(game)
-            for seat in sorted(game.to_act):
-                limits = game.bid_limits(seat)
-                assert limits is not None
-                game = game.bid(seat, limits.legal(limits.minimum + rng.randrange(5)))
+            game = _random_round(_past_peeks(game), rng, 5)
             rebids += 1 if rules.tie_fallback is TieFallback.NONE else 0
         if game.is_over:
             yield game
@@ -908,12 +949,136 @@ def _sums_hold(game: Game) -> bool:
     return bool(result.winners) or bool(result.gaps)
 
 
+# --------------------------------------------------------------------------- readings
+
+_READING_GAMES: Final = 64
+"""Games per player count in which each reading of an open question is compared."""
+
+
+def _sale_outcomes(game: Game) -> list[tuple[Any, ...]]:
+    """Each finished sale's outcome: the owner and price, or why nobody owns the tile,
+    and who scored a zero bid."""
+    out: list[tuple[Any, ...]] = []
+    for event in game.events:
+        if isinstance(event, Awarded):
+            out.append((event.sale, event.seat, event.amount))
+        elif isinstance(event, NotAwarded):
+            out.append((event.sale, None, event.reason))
+        elif isinstance(event, ZeroBids) and out:
+            out[-1] = (*out[-1], event.scoring)
+    return out
+
+
+def _reading_game(rules: RuleSet, players: int, index: int) -> Game:
+    """Game ``index`` of the comparison of readings: small random bids (so that ties are
+    frequent) from a random stream that depends only on the player count and the index,
+    so that two readings see the same bids until their games part."""
+    rng = random.Random(f"verify-readings-{players}-{index}")
+    game = new_game(rules, players, seed=f"readings-{players}-{index}")
+    rounds = 0
+    while not game.is_over and rounds < 400:
+        game = _random_round(_past_peeks(game), rng, 4)
+        rounds += 1
+    return _past_peeks(game)
+
+
+def _until_sale(game: Game, sale: int) -> dict[str, Any]:
+    """The record of ``game`` cut after sale ``sale`` ends: a short example."""
+    record = game.to_record()
+    short = replay({**record, "moves": []})
+    for move in game.moves():
+        if short.is_over or any(
+            isinstance(e, Awarded | NotAwarded) and e.sale == sale for e in short.events
+        ):
+            break
+        short = short.apply(move)
+    return short.to_record()
+
+
+def _describe(outcome: tuple[Any, ...] | None) -> str:
+    if outcome is None:
+        return "the game has ended"
+    if outcome[1] is None:
+        return f"nobody gets the tile ({outcome[2]})"
+    text = f"seat {outcome[1]} wins for {outcome[2]}"
+    if len(outcome) > 3:
+        text += f", zero bids scored by {list(outcome[3]) or 'nobody'}"
+    return text
+
+
+def _reading_difference(
+    rules: RuleSet, other: RuleSet, players: int
+) -> tuple[str, dict[str, Any]] | None:
+    """How ``other`` changes the first differing game of the comparison, if any: a
+    description and an example game record under ``other``."""
+    for index in range(_READING_GAMES):
+        mine, theirs = _reading_game(rules, players, index), _reading_game(other, players, index)
+        a, b = _sale_outcomes(mine), _sale_outcomes(theirs)
+        for x, y in itertools.zip_longest(a, b):
+            if x != y:
+                sale = (x or y)[0]
+                return (
+                    f"sale {sale}: {_describe(x)}; under the other reading {_describe(y)}",
+                    _until_sale(theirs, sale),
+                )
+        if mine.is_over and theirs.is_over:
+            left, right = mine.result(), theirs.result()
+            if left.winners != right.winners:
+                return (
+                    f"the same sales, but the winners are {list(left.winners)}; under the "
+                    f"other reading {list(right.winners)}",
+                    theirs.to_record(),
+                )
+            if [s.total for s in left.sheets] != [s.total for s in right.sheets]:
+                return (
+                    f"the same sales, but the totals are {[s.total for s in left.sheets]}; "
+                    f"under the other reading {[s.total for s in right.sheets]}",
+                    theirs.to_record(),
+                )
+    return None
+
+
+def _reading_checks(rules: RuleSet) -> Iterator[Finding]:
+    """For each open question, each other reading against the rule set's own: whether
+    it changes an award, a price, a zero-bid scoring, the scores or the winner."""
+    for question in open_questions():
+        field = question.field
+        for other in question.variants(rules):
+            if other is rules:
+                continue
+            shown_value = other.id.rpartition(f"{field}=")[2]
+            check = f"reading:{field}"
+            found = False
+            for players in rules.player_counts:
+                difference = _reading_difference(rules, other, players)
+                if difference is not None:
+                    summary, record = difference
+                    yield Finding(
+                        check,
+                        Verdict.DIFFERS,
+                        f"{players} players, {field}={shown_value}: {summary}",
+                        (field,),
+                        players,
+                        example=Example("game", record),
+                    )
+                    found = True
+                    break
+            if not found:
+                yield _holds(
+                    check,
+                    f"{field}={shown_value} changes no award, price, score or winner in "
+                    f"{_READING_GAMES} games per player count",
+                    (field,),
+                )
+
+
 # --------------------------------------------------------------------------- entry point
 
 _CHECKS: Final[tuple[Callable[[RuleSet], Iterator[Finding]], ...]] = (
     _static_checks,
     _sale_checks,
     _winner_checks,
+    _reading_checks,
 )
 
 
@@ -940,7 +1105,11 @@ def verification_markdown(reports: Sequence[VerificationReport]) -> str:
         "amounts of every other bid, every tie and rebid path, every player count and "
         "auctioneer seat); `last-tile` (the auctioneer-less last tile); `one-winner` "
         "(scripted games, fewest players first, searched for games without a single "
-        "winner); `zero-bid-limit` and `score-sums` (properties over random games).",
+        "winner); `zero-bid-limit` and `score-sums` (properties over random games); "
+        f"`reading:<field>` (each other reading of each open question, in {_READING_GAMES} "
+        "games of small random bids per player count: *differs* when it changes an award, "
+        "a price, a zero-bid scoring, the scores or the winner; see "
+        "[Open questions](open-questions.md)).",
         "",
         "Examples are concrete: a game example is a game record (`qe.replay` accepts it; "
         "the JSON report holds it), a scoring example is a score file for `qe-rules score`.",

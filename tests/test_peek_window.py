@@ -187,8 +187,9 @@ def test_version_1_replay_equals_declining_everyone_left(seed):
 
 
 def test_a_window_after_the_last_sale_would_close_into_the_end():
-    """No rule set opens a window after the last sale; should one do so, the end state
-    waits in phase PEEKING and the last answer ends the game. Built by hand here."""
+    """No built-in opens a window after the last sale (peek_after_last_sale does, see
+    test_readings); the end state then waits in phase PEEKING and the last answer ends the
+    game. Built by hand here."""
     game = finished_without_peeks(qe.new_game("en", 5, seed=3))
     last = [e for e in game.events if isinstance(e, qe.Awarded)][-1]
     auctioneer = [e for e in game.events if isinstance(e, qe.SaleOpened)][-1].auctioneer

@@ -35,6 +35,7 @@ MODULE_ORDER = [
     "engine",
     "diffs",
     "discrepancies",
+    "questions",
     "glossary",
     "reports",
     "verify",
