@@ -23,8 +23,12 @@ The checks are deterministic: the same rule set always gives the same report.
   count and every auctioneer seat. The search tries at most :data:`SALE_SEARCH_PATHS`
   paths per auctioneer seat (the built-in rule sets need fewer); beyond that, for
   example with many ties before the fallback, it keeps the first paths of every bidding
-  round up to the fallback and says in the finding that it was cut.
-- ``last-tile``: how the auctioneer-less last tile ends.
+  round up to the fallback and says in the finding that it was cut. A settlement that
+  breaks a property (an award for an amount never bid, while tied without the fallback,
+  or to a bid that is not the highest; a rebid by nobody) is a violation whose example
+  holds the bids of that sale.
+- ``last-tile``: how the auctioneer-less last tile ends; a violation when a tie there
+  sells nothing against ``last_tile_tie_awards_nothing``, or never does despite it.
 - ``one-winner``: every finished game names one winner; otherwise the first game found in
   a fixed search order (fewest players first) where it does not.
 - ``zero-bid-limit``, ``score-sums``: over many random games, zero-bid points stay within
