@@ -23,8 +23,12 @@ The checks are deterministic: the same rule set always gives the same report.
   count and every auctioneer seat. The search tries at most :data:`SALE_SEARCH_PATHS`
   paths per auctioneer seat (the built-in rule sets need fewer); beyond that, for
   example with many ties before the fallback, it keeps the first paths of every bidding
-  round up to the fallback and says in the finding that it was cut.
-- ``last-tile``: how the auctioneer-less last tile ends.
+  round up to the fallback and says in the finding that it was cut. A settlement that
+  breaks a property (an award for an amount never bid, while tied without the fallback,
+  or to a bid that is not the highest; a rebid by nobody) is a violation whose example
+  holds the bids of that sale.
+- ``last-tile``: how the auctioneer-less last tile ends; a violation when a tie there
+  sells nothing against ``last_tile_tie_awards_nothing``, or never does despite it.
 - ``one-winner``: every finished game names one winner; otherwise the first game found in
   a fixed search order (fewest players first) where it does not.
 - ``zero-bid-limit``, ``score-sums``: over many random games, zero-bid points stay within
@@ -42,7 +46,7 @@ import enum
 import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
@@ -448,7 +452,7 @@ class _SaleResult:
 
     outcomes: dict[str, tuple[_Round, ...]]  # outcome kind -> the first path that ends so
     paths: int
-    violations: tuple[str, ...]
+    violations: dict[str, tuple[_Round, ...]]  # problem -> the first path that shows it
     cut: bool  # whether the search stopped at SALE_SEARCH_PATHS
 
 
@@ -523,7 +527,7 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
                 frontier.append((standing, 0, (first,), opening, ()))
 
     outcomes: dict[str, tuple[_Round, ...]] = {}
-    violations: list[str] = []
+    violations: dict[str, tuple[_Round, ...]] = {}
     paths = 0
     cut = False
     while frontier:
@@ -544,7 +548,7 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
             )
             problem = _check_outcome(standing, rounds, outcome)
             if problem:
-                violations.append(problem)
+                violations.setdefault(problem, rounds)
             if not isinstance(outcome, Rebid):
                 outcomes.setdefault(_outcome_kind(outcome), rounds)
                 continue
@@ -566,7 +570,7 @@ def _search_sale(rules: RuleSet, players: int, auctioneer: int | None) -> _SaleR
                     seen.add(state)
                     next_frontier.append((tuple(new), outcome.ties, new_rounds, opening, now_tied))
         frontier = next_frontier
-    return _SaleResult(outcomes, paths, tuple(dict.fromkeys(violations)), cut)
+    return _SaleResult(outcomes, paths, violations, cut)
 
 
 def _outcome_kind(outcome: Outcome) -> str:
@@ -616,6 +620,17 @@ def _sale_record(
     return game.to_record()
 
 
+def _violation_example(
+    rules: RuleSet, players: int, auctioneer: int, rounds: Sequence[_Round]
+) -> Example | None:
+    """The bids of a sale whose settlement broke a property, as a game record; ``None``
+    when the engine itself refuses those bids (it settled the sale differently)."""
+    try:
+        return Example("game", _sale_record(rules, players, auctioneer, rounds))
+    except RulesError:
+        return None
+
+
 def _base_game(rules: RuleSet, players: int, first_auctioneer: int = 0) -> Game:
     return new_game(
         rules,
@@ -640,18 +655,25 @@ def _sale_checks(rules: RuleSet) -> Iterator[Finding]:
     )
     for players in rules.player_counts:
         found: dict[str, tuple[int | None, tuple[_Round, ...]]] = {}
-        violations: list[str] = []
+        violations: dict[str, tuple[int, tuple[_Round, ...]]] = {}
         paths = 0
         cut = False
         for auctioneer in range(players):
             result = _search_sale(rules, players, auctioneer)
             paths += result.paths
             cut = cut or result.cut
-            violations += result.violations
+            for problem, rounds in result.violations.items():
+                violations.setdefault(problem, (auctioneer, rounds))
             for kind, rounds in result.outcomes.items():
                 found.setdefault(kind, (auctioneer, rounds))
-        for problem in dict.fromkeys(violations):
-            yield _violated("sale-outcomes", f"{players} players: {problem}", fields, players)
+        for problem, (broken_at, path) in violations.items():
+            yield _violated(
+                "sale-outcomes",
+                f"{players} players: {problem}",
+                fields,
+                players,
+                _violation_example(rules, players, broken_at, path),
+            )
         gap_kinds = [k for k in ("no-unique-bid", "no-untied-bid", "endless") if k in found]
         for kind in gap_kinds:
             seat, rounds = found[kind]
@@ -700,7 +722,20 @@ def _sale_checks(rules: RuleSet) -> Iterator[Finding]:
 def _last_tile_check(rules: RuleSet, players: int) -> Iterator[Finding]:
     result = _search_sale(rules, players, None)
     fields = ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
-    if "last-tile-tie" in result.outcomes:
+    tie_found = "last-tile-tie" in result.outcomes
+    if tie_found != rules.last_tile_tie_awards_nothing:
+        yield _violated(
+            "last-tile",
+            f"{players} players: on the last tile without auctioneer a tie for the highest "
+            + (
+                "bid sold nothing, but the rule set says such a tie awards the tile"
+                if tie_found
+                else "bid never sold nothing, but the rule set says such a tie awards nothing"
+            ),
+            fields,
+            players,
+        )
+    elif tie_found:
         yield _holds(
             "last-tile",
             f"{players} players: on the last tile without auctioneer a tie for the highest "
@@ -1038,11 +1073,14 @@ def _reading_difference(
     return None
 
 
-def _reading_checks(rules: RuleSet) -> Iterator[Finding]:
-    """For each open question, each other reading against the rule set's own: whether
-    it changes an award, a price, a zero-bid scoring, the scores or the winner."""
+def _reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Iterator[Finding]:
+    """For each open question (of ``fields``, if given), each other reading against the
+    rule set's own: whether it changes an award, a price, a zero-bid scoring, the scores
+    or the winner."""
     for question in open_questions():
         field = question.field
+        if fields is not None and field not in fields:
+            continue
         for other in question.variants(rules):
             if other is rules:
                 continue
@@ -1074,12 +1112,26 @@ def _reading_checks(rules: RuleSet) -> Iterator[Finding]:
 
 # --------------------------------------------------------------------------- entry point
 
-_CHECKS: Final[tuple[Callable[[RuleSet], Iterator[Finding]], ...]] = (
-    _static_checks,
-    _sale_checks,
-    _winner_checks,
-    _reading_checks,
+_CHECKS: Final[tuple[tuple[tuple[str, ...], Callable[[RuleSet], Iterator[Finding]]], ...]] = (
+    (("deck-size", "deck-nations", "deck-industries", "table-coverage"), _static_checks),
+    (("sale-outcomes", "last-tile"), _sale_checks),
+    (("one-winner",), _winner_checks),
 )
+"""Each group of checks, by the names of its findings, and the function that runs it."""
+
+_PROPERTY_CHECKS: Final = ("zero-bid-limit", "score-sums")
+
+
+def check_names() -> tuple[str, ...]:
+    """The name of every check :func:`verify` runs, ``reading:<field>`` once per open
+    question.
+
+    >>> check_names()[:3]
+    ('deck-size', 'deck-nations', 'deck-industries')
+    """
+    fixed = [name for names, _ in _CHECKS for name in names]
+    readings = [f"reading:{question.field}" for question in open_questions()]
+    return (*fixed, *_PROPERTY_CHECKS, *readings)
 
 
 def verification_markdown(reports: Sequence[VerificationReport]) -> str:
@@ -1120,14 +1172,29 @@ def verification_markdown(reports: Sequence[VerificationReport]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def verify(ruleset: RuleSet | str, *, random_games: int = 60) -> VerificationReport:
+def verify(
+    ruleset: RuleSet | str, *, random_games: int = 60, checks: Collection[str] | None = None
+) -> VerificationReport:
     """Run every check on a rule set (a ``RuleSet`` or a built-in id).
 
     ``random_games`` is how many random games per player count the property checks play.
+    ``checks``, if given, names the checks to run (from :func:`check_names`); the report
+    then holds only their findings. Checks that are computed together still run together.
     """
     rules = get_ruleset(ruleset)
+    wanted = None if checks is None else frozenset(checks)
+
+    def chosen(names: Sequence[str]) -> bool:
+        return wanted is None or not wanted.isdisjoint(names)
+
     findings: list[Finding] = []
-    for check in _CHECKS:
-        findings.extend(check(rules))
-    findings.extend(_property_checks(rules, random_games))
+    for names, check in _CHECKS:
+        if chosen(names):
+            findings.extend(check(rules))
+    reading_fields = None if wanted is None else {w[len("reading:") :] for w in wanted}
+    findings.extend(_reading_checks(rules, reading_fields))
+    if chosen(_PROPERTY_CHECKS):
+        findings.extend(_property_checks(rules, random_games))
+    if wanted is not None:
+        findings = [f for f in findings if f.check in wanted]
     return VerificationReport(rules.id, tuple(findings))
