@@ -30,7 +30,7 @@ def play(env: QEEnv, games: int) -> None:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]
             env.step(int(legal[int(draw() * len(legal))]))
 
 

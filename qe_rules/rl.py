@@ -183,8 +183,10 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             agent: gymnasium.spaces.Discrete(encode.ACTIONS) for agent in self.possible_agents
         }
         self._random = random.Random()
+        self._encoder = encode.Encoder()
         self.game = new_game(self.rules, players, seed=0)
         self._turn = Turn(self.game)
+        self._viewed = (self.game, self.game.view(0))  # the last view observed, and its state
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -219,16 +221,28 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
         seat = self._seats[agent]
-        view = self.game.view(seat)
-        return {"observation": encode.observation(view), "action_mask": self._mask(seat, view)}
+        game = self.game
+        view = game.view(seat)
+        self._viewed = (game, view)
+        return {
+            "observation": self._encoder.observation(view),
+            "action_mask": self._mask(seat, view),
+        }
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The action mask of ``agent`` alone, without encoding its observation."""
         seat = self._seats[agent]
-        return self._mask(seat, self.game.view(seat))
+        return self._mask(seat, self._view(seat))
+
+    def _view(self, seat: int) -> PlayerView:
+        """The view of ``seat``, kept for :meth:`step` to check the action against."""
+        game = self.game
+        view = game.view(seat)
+        self._viewed = (game, view)
+        return view
 
     def _mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
-        mask = encode.action_mask(view).view(np.int8)  # 0 and 1, without a copy
+        mask = self._encoder.action_mask(view).view(np.int8)  # 0 and 1, without a copy
         if seat in self._turn.actions:
             mask[:] = 0
         return mask
@@ -240,9 +254,10 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             self._was_dead_step(action)
             return
         seat = self._seats[agent]
-        if action is None or not isinstance(action, int | np.integer):
-            raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
-        action = int(action)
+        if type(action) is not int:
+            if action is None or not isinstance(action, int | np.integer):
+                raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
+            action = int(action)
         if seat in self._turn.actions or not self._allows(seat, action):
             raise IllegalAction(
                 f"{agent} cannot take action {action} now; the mask in its observation "
@@ -258,7 +273,14 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             self._play(turn)
 
     def _allows(self, seat: int, action: int) -> bool:
-        """Whether the action mask of ``seat`` allows ``action`` (asked of the engine)."""
+        """Whether the action mask of ``seat`` allows ``action``: from the view last
+        observed when it is this seat's in this state, else asked of the engine."""
+        game, view = self._viewed
+        if game is self.game and view.seat == seat:
+            if view.phase is Phase.PEEKING:
+                return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
+            limits = view.limits
+            return limits is not None and 0 <= action <= encode.BID_CAP and limits.allows(action)
         game = self.game
         if game.phase is Phase.PEEKING:
             if action == encode.PEEK:
@@ -269,7 +291,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
     def _play(self, turn: Turn) -> None:
         before = self.game
         self.game = game = turn.play(before)
-        self._clear_rewards()
+        # every reward is 0 until the game ends: nothing to clear
         if game.is_over:
             winners = game.result().winners
             for seat in winners:
