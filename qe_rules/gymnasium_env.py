@@ -46,7 +46,7 @@ from qe_rules.rl import (
     render,
 )
 from qe_rules.rulesets import RuleSet
-from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.simulate import ROUNDS_PER_SALE
 from qe_rules.views import Phase
 
 __all__ = ["QESeatEnv"]
@@ -71,7 +71,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         seat: int = 0,
         opponents: str | AgentFactory = "value",
         render_mode: str | None = None,
-        max_rounds: int = _ROUNDS_PER_SALE,
+        max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         self.rules, self.players = check_table(ruleset, players, max_rounds)
         if type(seat) is not int or not 0 <= seat < players:

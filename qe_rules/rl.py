@@ -47,7 +47,7 @@ from qe_rules.engine import Game, new_game
 from qe_rules.errors import IllegalAction, InvalidArgument, shown
 from qe_rules.limits import MAX_BID
 from qe_rules.rulesets import RuleSet, get_ruleset
-from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.simulate import ROUNDS_PER_SALE
 from qe_rules.views import Phase, PlayerView
 
 __all__ = [
@@ -122,6 +122,9 @@ class Turn:
             for seat, action in sorted(self.actions.items()):
                 game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
             return game
+        if len(self.actions) == 1:  # an opening bid
+            ((seat, amount),) = self.actions.items()
+            return game.bid(seat, amount)
         return game.bid_many(self.actions)
 
     def next(self, before: Game, after: Game) -> Turn:
@@ -164,7 +167,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         *,
         render_mode: str | None = None,
         render_seat: int | None = None,
-        max_rounds: int = _ROUNDS_PER_SALE,
+        max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         super().__init__()
         self.rules, self.players = check_table(ruleset, players, max_rounds)
@@ -280,7 +283,11 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             if view.phase is Phase.PEEKING:
                 return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
             limits = view.limits
-            return limits is not None and 0 <= action <= encode.BID_CAP and limits.allows(action)
+            return (
+                limits is not None
+                and limits.minimum <= action <= encode.BID_CAP
+                and action != limits.forbidden
+            )
         game = self.game
         if game.phase is Phase.PEEKING:
             if action == encode.PEEK:

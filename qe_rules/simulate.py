@@ -45,6 +45,7 @@ from qe_rules.views import Phase
 
 __all__ = [
     "CHANGE_CAUSES",
+    "ROUNDS_PER_SALE",
     "ROW_COLUMNS",
     "AgentSpec",
     "Batch",
@@ -178,7 +179,10 @@ def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
     return game
 
 
-_ROUNDS_PER_SALE: Final = 100  # bidding rounds of one sale before the game is given up
+ROUNDS_PER_SALE: Final = 100
+"""The bidding rounds one sale may take before a simulated game is given up (a rule set
+without tie fallback can tie forever); the environments truncate after as many by
+default."""
 
 
 def _play(
@@ -202,10 +206,10 @@ def _play(
             game = game.bid(seat, bid_of[seat](game.view(seat)))
         else:
             rounds += 1
-            if rounds > _ROUNDS_PER_SALE:
+            if rounds > ROUNDS_PER_SALE:
                 raise InvalidArgument(
                     f"game {index} does not end: sale {game.sale} is still tied after "
-                    f"{_ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
+                    f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
                     "without end (no tie fallback), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
