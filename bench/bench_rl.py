@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import random
 
-import numpy as np
 from common import floor_games, machine, race, ratio_line
 
 from qe_rules.rl import QEEnv
