@@ -465,13 +465,23 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
     _check_extras(args)
     if args.play == "each":
-        if args.rows or args.plot or args.examples:
-            raise _InputError("--play each writes no rows, plot or examples; leave those out")
+        if args.plot or args.examples:
+            raise _InputError("--play each draws no plot and writes no examples; leave those out")
         played = compare(
-            rulesets, args.players, _agents(args.agents), args.games, seed=args.seed, play="each"
+            rulesets,
+            args.players,
+            _agents(args.agents),
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            rows=bool(args.rows),
+            progress=_progress(args, "comparing"),
+            play="each",
         )
+        if args.rows:
+            played.write_rows(args.rows)
         if args.format == "json":
-            _emit(out, played.to_dict())
+            _emit(out, attrs.evolve(played, rows=None).to_dict())
         else:
             print(played, file=out)
         return EXIT_OK
