@@ -329,11 +329,11 @@ class Encoder:
     [True, True, True, True]
     """
 
-    __slots__ = ("_array", "_holdings", "_masks", "_sale", "_spends")
+    __slots__ = ("_float32", "_frombuffer", "_holdings", "_masks", "_sale", "_spends")
 
     def __init__(self) -> None:
         numpy = _numpy()
-        self._array = functools.partial(numpy.frombuffer, dtype=numpy.float32)
+        self._frombuffer, self._float32 = numpy.frombuffer, numpy.dtype(numpy.float32)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
         # per seat: its finished sales and their encoded block
@@ -392,7 +392,7 @@ class Encoder:
                 out[_LIMITS + 2] = 1.0
         if view.can_peek:
             out[_CAN_PEEK] = 1.0
-        encoded: npt.NDArray[np.float32] = self._array(out)
+        encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:

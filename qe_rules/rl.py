@@ -261,17 +261,18 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             if action is None or not isinstance(action, int | np.integer):
                 raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
             action = int(action)
-        if seat in self._turn.actions or not self._allows(seat, action):
+        turn = self._turn
+        if seat in turn.actions or not self._allows(seat, action):
             raise IllegalAction(
                 f"{agent} cannot take action {action} now; the mask in its observation "
                 "allows exactly the legal ones"
             )
         self._cumulative_rewards[agent] = 0.0
-        turn = self._turn
         turn.actions[seat] = action
-        turn.waiting.remove(seat)
-        if turn.waiting:
-            self.agent_selection = self.possible_agents[turn.waiting[0]]
+        waiting = turn.waiting
+        waiting.remove(seat)
+        if waiting:
+            self.agent_selection = self.possible_agents[waiting[0]]
         else:
             self._play(turn)
 
@@ -279,21 +280,16 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         """Whether the action mask of ``seat`` allows ``action``: from the view last
         observed when it is this seat's in this state, else asked of the engine."""
         game, view = self._viewed
-        if game is self.game and view.seat == seat:
-            if view.phase is Phase.PEEKING:
-                return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
-            limits = view.limits
-            return (
-                limits is not None
-                and limits.minimum <= action <= encode.BID_CAP
-                and action != limits.forbidden
-            )
-        game = self.game
-        if game.phase is Phase.PEEKING:
-            if action == encode.PEEK:
-                return game.can_peek(seat)
-            return action == encode.DECLINE_PEEK and game.can_decline_peek(seat)
-        return 0 <= action <= encode.BID_CAP and game.can_bid(seat, action)
+        if game is not self.game or view.seat != seat:
+            return _engine_allows(self.game, seat, action)
+        if view.phase is Phase.PEEKING:
+            return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
+        limits = view.limits
+        return (
+            limits is not None
+            and limits.minimum <= action <= encode.BID_CAP
+            and action != limits.forbidden
+        )
 
     def _play(self, turn: Turn) -> None:
         before = self.game
@@ -319,6 +315,16 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _engine_allows(game: Game, seat: int, action: int) -> bool:
+    """Whether ``seat`` may take ``action`` in ``game`` (the mask's rule, asked of the
+    engine)."""
+    if game.phase is Phase.PEEKING:
+        if action == encode.PEEK:
+            return game.can_peek(seat)
+        return action == encode.DECLINE_PEEK and game.can_decline_peek(seat)
+    return 0 <= action <= encode.BID_CAP and game.can_bid(seat, action)
 
 
 def render(game: Game, mode: str | None, seat: int | None) -> str | None:
