@@ -215,9 +215,9 @@ _NO_HOLDINGS: Final[tuple[tuple[tuple[Company, ...], ...], array.array[float]]] 
 
 
 class _LastBlock:
-    """The encoded block of the public tuple seen last. The seats' views of one state
-    share their public tuples (and holdings stay the same object for a whole sale), so
-    most calls find the block made for the previous view."""
+    """The encoded block of the public tuple seen last. The views of one game share
+    their public tuples (the nations stay the same object for a whole game), so most
+    calls find the block made for the previous view."""
 
     def __init__(self, make: Callable[[Any], array.array[float]]) -> None:
         self.make = make
@@ -298,7 +298,7 @@ def _add_spends(
     return block
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # every set of 5 seats, and tuples of them
 def _seats_block(seats: Collection[int]) -> array.array[float]:
     """1 for each of ``seats``, as the ``to_act`` and ``tied`` parts."""
     block = array.array("f", bytes(4 * MAX_SEATS))
@@ -315,11 +315,13 @@ class Encoder:
     """Encodes views as :func:`observation` and :func:`action_mask` do, faster when
     views come one after another from the same games, as in a learning loop.
 
-    The seats viewing one state share its public part, and a seat's finished sales change
-    only when a sale ends: an encoder keeps the encoded public part of the last state and
-    each seat's encoded sales, and writes only what is new. Its results are always those
-    of the functions (it reuses a part only for the very same objects, or equal ones).
-    An environment keeps one encoder; the functions share one.
+    Much of a view changes only once a sale (the tile, the holdings, the nations, the
+    zero bids and peeks), and a seat's finished sales only grow: an encoder keeps the
+    encoded part of the current sale, each seat's spends from its finished sales (adding
+    only new sales) and the masks, and writes the rest. Its results are always those of
+    the functions: it reuses a part only for the very same objects, or equal ones. The
+    arrays it returns are new each time, the caller's to keep or change. An environment
+    keeps one encoder; the functions share one.
 
     >>> import qe_rules as qe
     >>> game = qe.new_game("en", 4, seed=7).bid(0, 3)

@@ -224,9 +224,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
         seat = self._seats[agent]
-        game = self.game
-        view = game.view(seat)
-        self._viewed = (game, view)
+        view = self._view(seat)
         return {
             "observation": self._encoder.observation(view),
             "action_mask": self._mask(seat, view),
