@@ -329,18 +329,33 @@ class Encoder:
     >>> [encoder.observation(game.view(seat)).tolist() == observation(game.view(seat)).tolist()
     ...  for seat in range(4)]
     [True, True, True, True]
+
+    Its masks are ``bool``, or of ``mask_dtype`` (0 and 1): PettingZoo's board games use
+    ``int8``.
+
+    >>> Encoder(mask_dtype="int8").action_mask(game.view(1))[:5].tolist()
+    [1, 1, 1, 0, 1]
     """
 
-    __slots__ = ("_float32", "_frombuffer", "_holdings", "_masks", "_sale", "_spends")
+    __slots__ = (
+        "_float32",
+        "_frombuffer",
+        "_holdings",
+        "_mask_dtype",
+        "_masks",
+        "_sale",
+        "_spends",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, *, mask_dtype: Any = bool) -> None:
         numpy = _numpy()
         self._frombuffer, self._float32 = numpy.frombuffer, numpy.dtype(numpy.float32)
+        self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
         # per seat: its finished sales and their encoded block
         self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
-        self._masks: dict[object, npt.NDArray[np.bool_]] = {}
+        self._masks: dict[object, npt.NDArray[Any]] = {}
 
     def observation(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """The view as a ``float32`` vector: :func:`observation`."""
@@ -407,8 +422,8 @@ class Encoder:
         self._sale = (key, block)
         return block
 
-    def action_mask(self, view: PlayerView) -> npt.NDArray[np.bool_]:
-        """Which actions the seat may take now: :func:`action_mask`."""
+    def action_mask(self, view: PlayerView) -> npt.NDArray[Any]:
+        """Which actions the seat may take now: :func:`action_mask` (of ``mask_dtype``)."""
         if type(view) is not PlayerView:
             view = _check_view(view)
         key: object = None
@@ -425,7 +440,7 @@ class Encoder:
                 )
         mask = self._masks.get(key)
         if mask is None:
-            mask = self._masks[key] = _mask(key)
+            mask = self._masks[key] = _mask(key).astype(self._mask_dtype)
         return mask.copy()
 
 
@@ -466,7 +481,8 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.bool_]:
     allows ``b``; :data:`PEEK` when the seat may peek in its peek turn, and
     :data:`DECLINE_PEEK` in any peek turn. All are off when it is not the seat's turn.
     """
-    return _shared().action_mask(view)
+    mask: npt.NDArray[np.bool_] = _shared().action_mask(view)
+    return mask
 
 
 def action_bid(action: int) -> int | str:

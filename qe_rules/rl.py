@@ -186,7 +186,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             agent: gymnasium.spaces.Discrete(encode.ACTIONS) for agent in self.possible_agents
         }
         self._random = random.Random()
-        self._encoder = encode.Encoder()
+        self._encoder = encode.Encoder(mask_dtype=np.int8)
         self.game = new_game(self.rules, players, seed=0)
         self._turn = Turn(self.game)
         self._viewed = (self.game, self.game.view(0))  # the last view observed, and its state
@@ -243,7 +243,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         return view
 
     def _mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
-        mask = self._encoder.action_mask(view).view(np.int8)  # 0 and 1, without a copy
+        mask: npt.NDArray[np.int8] = self._encoder.action_mask(view)
         if seat in self._turn.actions:
             mask[:] = 0
         return mask
