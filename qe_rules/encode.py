@@ -338,6 +338,7 @@ class Encoder:
     """
 
     __slots__ = (
+        "_bid_mask",
         "_float32",
         "_frombuffer",
         "_holdings",
@@ -356,6 +357,7 @@ class Encoder:
         # per seat: its finished sales and their encoded block
         self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
         self._masks: dict[object, npt.NDArray[Any]] = {}
+        self._bid_mask: tuple[object, npt.NDArray[Any]] = (None, _numpy().zeros(0))
 
     def observation(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """The view as a ``float32`` vector: :func:`observation`."""
@@ -426,22 +428,30 @@ class Encoder:
         """Which actions the seat may take now: :func:`action_mask` (of ``mask_dtype``)."""
         if type(view) is not PlayerView:
             view = _check_view(view)
-        key: object = None
-        if view.seat in view.to_act:
-            limits = view.limits
-            if view.phase is Phase.PEEKING:
-                key = view.can_peek
-            elif limits is not None:
+        limits = view.limits
+        if view.seat not in view.to_act:
+            mask = self._kept_mask(None)
+        elif view.phase is Phase.PEEKING:
+            mask = self._kept_mask(view.can_peek)
+        elif limits is None:
+            mask = self._kept_mask(None)
+        else:
+            seen, mask = self._bid_mask  # the bidders of a round share their limits
+            if seen is not limits:
                 # amounts above the cap change nothing: at most 32 * 33 masks are kept
                 minimum, forbidden = min(limits.minimum, BID_CAP + 1), limits.forbidden
-                key = (
-                    minimum,
-                    forbidden if forbidden is not None and forbidden <= BID_CAP else None,
-                )
+                if forbidden is not None and forbidden > BID_CAP:
+                    forbidden = None
+                mask = self._kept_mask((minimum, forbidden))
+                self._bid_mask = (limits, mask)
+        return mask.copy()
+
+    def _kept_mask(self, key: object) -> npt.NDArray[Any]:
+        """The kept mask of ``key`` (see :func:`_mask`), made on first use."""
         mask = self._masks.get(key)
         if mask is None:
             mask = self._masks[key] = _mask(key).astype(self._mask_dtype)
-        return mask.copy()
+        return mask
 
 
 def _mask(key: object) -> npt.NDArray[np.bool_]:
