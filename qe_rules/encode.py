@@ -274,11 +274,12 @@ def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[f
     nations = _nations_block.get(view.nations)
     out[_NATIONS : _NATIONS + len(nations)] = nations
     out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
-    zero_bid_rounds, peeks_used = view.zero_bid_rounds, view.peeks_used
-    out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zero_bid_rounds)] = array.array(
-        "f", zero_bid_rounds
-    )
-    out[_PEEKS_USED : _PEEKS_USED + len(peeks_used)] = array.array("f", peeks_used)
+    for seat, number in enumerate(view.zero_bid_rounds):
+        if number:
+            out[_ZERO_BID_ROUNDS + seat] = number
+    for seat, number in enumerate(view.peeks_used):
+        if number:
+            out[_PEEKS_USED + seat] = number
     return out
 
 
