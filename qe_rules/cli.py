@@ -60,6 +60,7 @@ from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, get_ruleset, load_rule
 from qe_rules.scoring import PlayerRecord, score_game
 from qe_rules.simulate import (
     Comparison,
+    PlayedComparison,
     SimulationStats,
     check_rows_path,
     compare,
@@ -464,17 +465,8 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.examples and not os.path.isdir(args.examples):
         raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
     _check_extras(args)
-    if args.play == "each":
-        if args.rows or args.plot or args.examples:
-            raise _InputError("--play each writes no rows, plot or examples; leave those out")
-        played = compare(
-            rulesets, args.players, _agents(args.agents), args.games, seed=args.seed, play="each"
-        )
-        if args.format == "json":
-            _emit(out, played.to_dict())
-        else:
-            print(played, file=out)
-        return EXIT_OK
+    if args.play == "each" and (args.plot or args.examples):
+        raise _InputError("--play each draws no plot and writes no examples; leave those out")
     comparison = compare(
         rulesets,
         args.players,
@@ -484,7 +476,16 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
+        play=args.play,
     )
+    if isinstance(comparison, PlayedComparison):
+        if args.rows:
+            comparison.write_rows(args.rows)
+        if args.format == "json":
+            _emit(out, attrs.evolve(comparison, rows=None).to_dict())
+        else:
+            print(comparison, file=out)
+        return EXIT_OK
     _write_extras(args, comparison, plot_comparison)
     if args.examples and comparison.examples:
         for example in comparison.examples:
