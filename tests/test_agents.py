@@ -56,7 +56,9 @@ def reference_view(game, seat):
         opening_bid=sale.opening,
         tied=sale.tie_log[-1] if sale.phase is qe.Phase.REBIDDING else (),
         ties=sale.ties,
-        my_bids=tuple(a for rnd in (*sale.closed, game._open_bids) for who, a in rnd if who == seat),
+        my_bids=tuple(
+            a for rnd in (*sale.closed, game._open_bids) for who, a in rnd if who == seat
+        ),
         seen_bids=sale.closed if seat == sale.auctioneer and rules.auctioneer_sees_all_bids else (),
         limits=game.bid_limits(seat),
         holdings=table.holdings,
