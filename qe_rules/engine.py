@@ -544,27 +544,52 @@ class Game:
     :meth:`decline_peek`) return a new game; queries never change anything. ``copy.copy``
     and ``copy.deepcopy`` return the game itself (it cannot change), and a pickle holds its
     state, not a replay.
+
+    Read-only attributes:
+
+    ``to_act``
+        The seats whose move is awaited: their bids, or in the peek window (phase
+        ``PEEKING``) their answer, :meth:`peek` or :meth:`decline_peek`; empty when the
+        game is over.
+    ``phase``
+        Where the current sale stands (a :class:`~qe_rules.Phase`).
+    ``auctioneer``
+        The current sale's auctioneer; ``None`` on a last tile without one, or at the end.
+    ``opening_bid``
+        The current sale's opening bid, once made.
+    ``is_over``
+        Whether the deck is empty.
     """
 
+    # The state is held in the internal fields; the public ones are copied from them when
+    # the game is made, so that a program reading them before every move makes no call.
     __slots__ = (
-        "_awaiting",
-        "_events",
-        "_log",
-        "_open_bids",
-        "_public",
-        "_sale",
-        "_setup",
-        "_table",
+        "_events",  # the cache of the typed events
+        "_log",  # the events, one node per move, made typed on demand
+        "_open_bids",  # (seat, amount) of the bids of the bidding round in progress
+        "_public",  # the cache of the fields every seat's view of this state shares
+        "_sale",  # what changes when a bidding round opens or closes
+        "_setup",  # what never changes
+        "_table",  # what changes when a sale ends
+        "auctioneer",
+        "is_over",
+        "opening_bid",
+        "phase",
+        "to_act",
     )
 
-    _setup: _Setup  # what never changes
-    _table: _Table  # what changes when a sale ends
-    _sale: _Sale  # what changes when a bidding round opens or closes
-    _awaiting: frozenset[int]  # the seats whose move is awaited
-    _open_bids: tuple[tuple[int, int], ...]  # (seat, amount) of the bidding round in progress
-    _log: _Node  # the events, one node per move, made typed on demand
-    _events: tuple[Event, ...] | None  # cache of the typed events
-    _public: _PublicPart | None  # cache of the fields every seat's view shares
+    _setup: _Setup
+    _table: _Table
+    _sale: _Sale
+    _open_bids: tuple[tuple[int, int], ...]
+    to_act: frozenset[int]
+    phase: Phase
+    auctioneer: int | None
+    opening_bid: int | None
+    is_over: bool
+    _log: _Node
+    _events: tuple[Event, ...] | None
+    _public: _PublicPart | None
 
     __setattr__ = _frozen_setattr
     __delattr__ = _frozen_delattr
@@ -585,7 +610,11 @@ class Game:
         game._setup = setup
         game._table = table
         game._sale = sale
-        game._awaiting = awaiting
+        game.to_act = awaiting
+        game.phase = sale.phase
+        game.auctioneer = sale.auctioneer
+        game.opening_bid = sale.opening
+        game.is_over = sale.phase is _OVER
         game._open_bids = open_bids
         game._log = log
         game._events = None
@@ -619,7 +648,7 @@ class Game:
         sale = self._sale
         return (
             f"<Game {self.ruleset.id} {self.players} players, sale {sale.number}, "
-            f"{sale.phase.value}, to act {sorted(self._awaiting)}>"
+            f"{sale.phase.value}, to act {sorted(self.to_act)}>"
         )
 
     def _repr_svg_(self) -> str:
@@ -644,7 +673,7 @@ class Game:
             parts.append(node[1])
             node = node[0]
         parts.reverse()
-        state = self._setup, self._table, self._sale, self._awaiting, self._open_bids, tuple(parts)
+        state = self._setup, self._table, self._sale, self.to_act, self._open_bids, tuple(parts)
         return (_unpickled_game, state)
 
     # ----------------------------------------------------------------- queries
@@ -680,23 +709,6 @@ class Game:
         return self._setup.first_auctioneer
 
     @property
-    def to_act(self) -> frozenset[int]:
-        """The seats whose move is awaited: their bids, or in the peek window (phase
-        ``PEEKING``) their answer, :meth:`peek` or :meth:`decline_peek`; empty when the
-        game is over."""
-        return self._awaiting
-
-    @property
-    def phase(self) -> Phase:
-        """Where the current sale stands."""
-        return self._sale.phase
-
-    @property
-    def auctioneer(self) -> int | None:
-        """The current sale's auctioneer; ``None`` on a last tile without one, or at the end."""
-        return self._sale.auctioneer
-
-    @property
     def current_company(self) -> Company | None:
         """The tile being sold; ``None`` at the end."""
         return self._sale.company
@@ -710,16 +722,6 @@ class Game:
     def round(self) -> int:
         """The current round (from 0): every seat is auctioneer once per round."""
         return self._sale.round
-
-    @property
-    def opening_bid(self) -> int | None:
-        """The current sale's opening bid, once made."""
-        return self._sale.opening
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the deck is empty."""
-        return self._sale.phase is _OVER
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -790,7 +792,7 @@ class Game:
     def bid(self, seat: int, amount: int) -> Game:
         """The bid that is due from ``seat``: the opening bid, a secret bid or a rebid."""
         sale = self._sale
-        awaiting = self._awaiting
+        awaiting = self.to_act
         if (
             type(seat) is not int
             or type(amount) is not int
@@ -850,7 +852,7 @@ class Game:
             for seat, amount in items:
                 game = game.bid(seat, amount)
             return game
-        awaiting, auctioneer = self._awaiting, sale.auctioneer
+        awaiting, auctioneer = self.to_act, sale.auctioneer
         floor, forbidden = sale.limits.minimum, sale.limits.forbidden
         number, rebid = sale.number, sale.rebid
         added = []
@@ -899,7 +901,7 @@ class Game:
     def bid_limits(self, seat: int) -> BidLimits | None:
         """What ``seat`` may bid now, or ``None`` if its bid is not awaited."""
         self._check_seat(seat)
-        if seat not in self._awaiting or self._sale.phase is _PEEKING:
+        if seat not in self.to_act or self._sale.phase is _PEEKING:
             return None
         return self._due_limits(seat)
 
@@ -928,7 +930,7 @@ class Game:
                 f"got {shown(amount)}"
             )
         sale = self._sale
-        if seat not in self._awaiting or sale.phase is _PEEKING:
+        if seat not in self.to_act or sale.phase is _PEEKING:
             raise IllegalAction(self._why_not_to_act(seat))
         limits = self._due_limits(seat)
         if amount < limits.minimum:
@@ -944,7 +946,7 @@ class Game:
             )
 
     def _why_not_to_act(self, seat: int) -> str:
-        sale, awaiting = self._sale, self._awaiting
+        sale, awaiting = self._sale, self.to_act
         if sale.phase is _OVER:
             return "the game is over; no more moves are possible"
         where = f"sale {sale.number}"
@@ -1014,7 +1016,7 @@ class Game:
     def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
         """The game after ``seat``'s answer in the peek window; the last answer closes it."""
         setup, sale, log = self._setup, self._sale, self._log
-        awaiting = self._awaiting - setup.singletons[seat]
+        awaiting = self.to_act - setup.singletons[seat]
         if awaiting:
             return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
         if sale.number < setup.sales:
@@ -1028,7 +1030,7 @@ class Game:
     def _window_target(self, seat: int) -> _PeekTarget:
         """The sale ``seat`` may answer the peek window of (raises if it may not)."""
         sale = self._sale
-        if sale.phase is _PEEKING and type(seat) is int and seat in self._awaiting:
+        if sale.phase is _PEEKING and type(seat) is int and seat in self.to_act:
             target = sale.peek_target  # the window holds exactly who may peek
             assert target is not None
             return target
@@ -1072,7 +1074,7 @@ class Game:
                 f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
                 "for this game"
             )
-        if sale.phase is not _PEEKING or seat not in self._awaiting:
+        if sale.phase is not _PEEKING or seat not in self.to_act:
             raise IllegalAction(f"seat {seat} has declined to peek at {where}")
         return target
 
@@ -1263,7 +1265,7 @@ class Game:
                 seen_bids = closed
         limits = None
         can_peek = False
-        if seat in self._awaiting:
+        if seat in self.to_act:
             if sale.phase is _PEEKING:
                 can_peek = True
             else:
@@ -1349,7 +1351,7 @@ class Game:
         part.auctioneer = sale.auctioneer
         part.company = sale.company
         part.remaining = 0 if over else setup.sales - sale.number - 1
-        part.to_act = self._awaiting
+        part.to_act = self.to_act
         part.opening_bid = sale.opening
         part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
         part.ties = sale.ties

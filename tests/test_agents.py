@@ -52,7 +52,7 @@ def reference_view(game, seat):
         auctioneer=sale.auctioneer,
         company=sale.company,
         remaining=0 if over else setup.sales - sale.number - 1,
-        to_act=game._awaiting,
+        to_act=game.to_act,
         opening_bid=sale.opening,
         tied=sale.tie_log[-1] if sale.phase is qe.Phase.REBIDDING else (),
         ties=sale.ties,
