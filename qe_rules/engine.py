@@ -507,31 +507,11 @@ _new_object = object.__new__
 
 
 class _PublicPart:
-    """The fields of :class:`PublicView` but its history, by the same names: what every
-    seat's view of one state shares, made once per state on the first view."""
+    """The fields of :class:`PublicView` but its history, by the same names and of the
+    same types: what every seat's view of one state shares, made once per state on the
+    first view (``Game._public_part``)."""
 
     __slots__ = PUBLIC_FIELDS
-
-    ruleset: str
-    players: int
-    nations: tuple[Nation, ...]
-    first_auctioneer: int
-    sales: int
-    sale: int
-    round: int
-    phase: Phase
-    auctioneer: int | None
-    company: Company | None
-    remaining: int
-    to_act: frozenset[int]
-    opening_bid: int | None
-    tied: tuple[int, ...]
-    ties: int
-    holdings: tuple[tuple[Company, ...], ...]
-    zero_bid_rounds: tuple[int, ...]
-    peeks_used: tuple[int, ...]
-    industries: tuple[Industry, ...] | None
-    result: GameResult | None
 
 
 # --------------------------------------------------------------------------- the game
@@ -1086,64 +1066,76 @@ class Game:
         setup, sale = self._setup, self._sale
         closed = (*sale.closed, tuple(sorted(open_bids)))
         placed = list(sale.standing)
-        for seat, amount in open_bids:
-            placed[seat] = amount
+        for seat, bid in open_bids:
+            placed[seat] = bid
         bids: tuple[int, ...] = tuple(placed)  # type: ignore[arg-type]  # every seat has bid
         highest = max(bids)
+        winner: int | None
+        amount: int | None
+        reason: str | None
         if bids.count(highest) == 1:  # the common case, settled without settle()
-            return self._finish_sale(
-                standing=bids,
-                closed=closed,
-                winner=bids.index(highest),
-                amount=highest,
-                fallback=False,
+            winner, amount, fallback, ties, reason = (
+                bids.index(highest),
+                highest,
+                False,
+                sale.ties,
+                None,
+            )
+        else:
+            outcome = settle(
+                setup.ruleset,
+                bids,
                 ties=sale.ties,
-                reason=None,
-                added=added,
+                history=closed,
+                last_tile=sale.auctioneer is None,
+                auctioneer=sale.auctioneer,
+                previous_tie=sale.tie_log[-1] if sale.tie_log else (),
             )
-        outcome = settle(
-            setup.ruleset,
-            bids,
-            ties=sale.ties,
-            history=closed,
-            last_tile=sale.auctioneer is None,
-            auctioneer=sale.auctioneer,
-            previous_tie=sale.tie_log[-1] if sale.tie_log else (),
-        )
-        if isinstance(outcome, Rebid):
-            rebidding = sale.evolve()
-            rebidding.phase = _REBIDDING
-            rebidding.standing = bids
-            rebidding.rebid = sale.rebid + 1
-            rebidding.closed = closed
-            rebidding.ties = outcome.ties
-            rebidding.tie_log = (*sale.tie_log, outcome.seats)
-            rebidding.limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True))
-            tie = (Tie, sale.number, outcome.seats, outcome.ties)
-            log = self._log
-            node = (log, (*added, tie), log[2] + len(added) + 1)
-            return Game._make(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
-        if isinstance(outcome, Award):
-            return self._finish_sale(
-                standing=bids,
-                closed=closed,
-                winner=outcome.seat,
-                amount=outcome.amount,
-                fallback=outcome.fallback,
-                ties=outcome.ties,
-                reason=None,
-                added=added,
-            )
+            if isinstance(outcome, Rebid):
+                return self._rebid(outcome, bids, closed, added)
+            if isinstance(outcome, Award):
+                winner, amount, fallback = outcome.seat, outcome.amount, outcome.fallback
+                ties, reason = outcome.ties, None
+            else:
+                winner, amount, fallback, ties, reason = (
+                    None,
+                    None,
+                    False,
+                    outcome.ties,
+                    outcome.reason,
+                )
         return self._finish_sale(
             standing=bids,
             closed=closed,
-            winner=None,
-            amount=None,
-            fallback=False,
-            ties=outcome.ties,
-            reason=outcome.reason,
+            winner=winner,
+            amount=amount,
+            fallback=fallback,
+            ties=ties,
+            reason=reason,
             added=added,
         )
+
+    def _rebid(
+        self,
+        outcome: Rebid,
+        bids: tuple[int, ...],
+        closed: tuple[tuple[tuple[int, int], ...], ...],
+        added: tuple[_Raw, ...],
+    ) -> Game:
+        """The game after a tie: the tied seats rebid."""
+        setup, sale = self._setup, self._sale
+        rebidding = sale.evolve()
+        rebidding.phase = _REBIDDING
+        rebidding.standing = bids
+        rebidding.rebid = sale.rebid + 1
+        rebidding.closed = closed
+        rebidding.ties = outcome.ties
+        rebidding.tie_log = (*sale.tie_log, outcome.seats)
+        rebidding.limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True))
+        tie = (Tie, sale.number, outcome.seats, outcome.ties)
+        log = self._log
+        node = (log, (*added, tie), log[2] + len(added) + 1)
+        return Game._make(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
 
     def _finish_sale(
         self,
@@ -1335,11 +1327,11 @@ class Game:
         amount of an auctioneer's win is public)."""
         return tuple(_known_events(_raws(self._log), None, False))
 
-    def _public_part(self) -> _PublicPart:
+    def _public_part(self) -> Any:
         """The fields of a view that are the same for every seat."""
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        part = _new_object(_PublicPart)
+        part: Any = _new_object(_PublicPart)  # its fields are typed by PublicView's
         part.ruleset = setup.ruleset.id
         part.players = setup.players
         part.nations = setup.nations
