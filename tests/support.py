@@ -24,7 +24,14 @@ def examples(count, **options):
 
 
 # The engine's internal state: nothing a view (or an agent) holds may reach these.
-INTERNAL = (qe.Game, engine._Table, engine._Sale, engine._SaleFacts, engine._Setup)
+INTERNAL = (
+    qe.Game,
+    engine._Table,
+    engine._Sale,
+    engine._SaleFacts,
+    engine._Setup,
+    engine._PublicPart,
+)
 
 
 def reachable(root):
