@@ -118,7 +118,7 @@ from qe_rules.simulate import (
     play_game,
     simulate,
 )
-from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
+from qe_rules.verify import Coverage, Example, Finding, Verdict, VerificationReport, verify
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 if TYPE_CHECKING:
@@ -154,6 +154,7 @@ __all__ = [
     "DiscrepancyKind",
     "DiversificationSets",
     "Event",
+    "Coverage",
     "Example",
     "FieldDiff",
     "FinalTieBreak",
