@@ -1507,7 +1507,7 @@ _SALE_SEARCH_TEXT: Final = (
     "",
     "Other readings: the same search runs under every reading of the sale questions "
     "(`rule set:field=value`, see [Open questions](open-questions.md)). Measured with "
-    "seat 0 and the default bound over the 57 other readings of the built-ins at 3, 4 "
+    "seat 0 and the default bound over the 28 other readings of the built-ins at 3, 4 "
     "and 5 players, it finds the same outcomes as the earlier search in each, and it "
     "is exhaustive for all but three: `en-early:ties_before_fallback=4` at 5 players "
     "is cut at 40,000 paths (at 4 players it is now exhaustive, 16,164 paths; the "
