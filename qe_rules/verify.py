@@ -588,6 +588,7 @@ class _SaleSearch:
         self.same_players = rules.tie_streak is TieStreak.SAME_PLAYERS
         endless = rules.tie_fallback is TieFallback.NONE or self.same_players
         self.rounds_limit = rules.ties_before_fallback + (2 if endless else 0)
+        self.seen: set[Any] = set()  # the keys of the states reached
 
     def points(
         self, standing: Iterable[int], opening: int | None, rounds: Sequence[_Round]
@@ -733,7 +734,7 @@ class _SaleSearch:
 
     def run(self) -> _SaleResult:
         """Search the sale."""
-        self.seen: set[Any] = set()
+        self.seen = set()
         frontier = self.first_states()
         first_bids = len(frontier)
         outcomes: dict[str, tuple[_Round, ...]] = {}

@@ -16,12 +16,12 @@ verify_module = importlib.import_module("qe_rules.verify")  # qe_rules.verify is
 
 # What the sale search by the four smallest amounts per bid found on the built-in rule
 # sets (every auctioneer seat): the outcome kinds of a sale per rule set, reading and
-# player count. Readings it could not search completely are left out.
+# player count. Readings it could not search completely are left out, and so is
+# en-early at 4 and 5 players (test_verify.py compares its gaps).
 SAMPLED_OUTCOMES = {
     ("en", 3): {"award", "fallback-award", "last-tile-tie"},
     ("en", 4): {"award", "fallback-award"},
     ("en-early", 3): {"award", "fallback-award", "last-tile-tie", "no-unique-bid"},
-    ("en-early", 4): {"award", "fallback-award", "no-unique-bid"},
     ("en:rebid_may_equal_opening=true", 3): {
         "award",
         "fallback-award",
@@ -115,10 +115,7 @@ def brute_force_keys(search, rules, players, auctioneer, top):
     return keys
 
 
-@pytest.mark.parametrize(
-    "spec",
-    ["en", "en-early", "en:rebid_may_equal_opening=true", "en-early:tie_fallback=highest-untied"],
-)
+@pytest.mark.parametrize("spec", ["en", "en-early", "en:rebid_may_equal_opening=true"])
 def test_the_order_types_are_those_of_every_whole_amount(spec):
     rules = qe.get_ruleset(spec)
     for auctioneer in (0, None):
