@@ -528,9 +528,10 @@ def _thresholds(rules: RuleSet) -> tuple[int, ...]:
     return tuple(sorted({0, rules.min_secret_bid, rules.min_opening_bid}))
 
 
-_SCALE: Final = 1 << 40
+_SCALE: Final = 1 << 80
 """The search places amounts on a finer scale: threshold ``t`` at ``t * _SCALE``, a new
-amount halfway between two others (a path halves an interval at most once per bid)."""
+amount halfway between two others. A path halves an interval at most once per bid, and
+has at most 5 * (MAX_TIES_BEFORE_FALLBACK + 3) = 65 bids."""
 
 
 def _integers(values: Collection[int], thresholds: Sequence[int]) -> dict[int, int] | None:
