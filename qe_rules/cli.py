@@ -10,8 +10,8 @@
 - ``qe-rules diff A B``: where two rule sets differ.
 - ``qe-rules discrepancies``: the register of differences between the texts.
 - ``qe-rules glossary [TERM]``: German-English game terms.
-- ``qe-rules verify [ID | FILE.toml | --all]``: search rule sets for rule gaps; exit
-  status 1 on a new gap or a violation.
+- ``qe-rules verify [ID | FILE.toml | --all] [--thorough]``: search rule sets for rule
+  gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
@@ -362,7 +362,7 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
-    results = [verify(ruleset) for ruleset in rulesets]
+    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
     if args.format == "json":
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
@@ -767,6 +767,11 @@ def _parser() -> argparse.ArgumentParser:
         "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
     )
     checker.add_argument("--all", action="store_true", help="every built-in rule set")
+    checker.add_argument(
+        "--thorough",
+        action="store_true",
+        help="search sales from every auctioneer seat, with a larger bound on paths",
+    )
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
