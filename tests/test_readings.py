@@ -290,8 +290,10 @@ def test_the_best_split_never_scores_less_than_largest_first(inputs):
 # ----------------------------------------------------------------- the verifier
 
 
-def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example():
-    report = qe.verify("en-early")
+def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example(
+    builtin_reports,
+):
+    report = builtin_reports["en-early"]
     assert report.ok
     differs = {f.fields[0]: f for f in report.findings if f.verdict is qe.Verdict.DIFFERS}
     for field in ("tied_auctioneer", "unique_bid_pool", "zero_bid_winner_scores", "tie_streak"):
