@@ -9,7 +9,7 @@
 
 import pytest
 from hypothesis import HealthCheck, settings
-from support import THOROUGH, remembering
+from support import THOROUGH, BuiltinReports, remembering
 
 import qe_rules as qe
 
@@ -32,12 +32,13 @@ def verify_once():
 
 @pytest.fixture(scope="session")
 def builtin_reports(verify_once):
-    """The verifier's report on each built-in rule set, by id, computed once per run."""
-    return {ruleset_id: verify_once(ruleset_id) for ruleset_id in qe.RULESETS}
+    """The verifier's report on each built-in rule set, by id: each computed once per run,
+    when first looked up."""
+    return BuiltinReports(verify_once)
 
 
 @pytest.fixture
-def commands_verify_once(monkeypatch, verify_once, builtin_reports):
+def commands_verify_once(monkeypatch, verify_once):
     """The commands (``verify``, ``docs``) reuse the run's reports: for tests of what a
     command does with a report, not of the verifier (``test_verify.py`` tests that)."""
     monkeypatch.setattr("qe_rules.cli.verify", verify_once)

@@ -5,6 +5,7 @@ import gc
 import inspect
 import io
 import os
+from collections.abc import Mapping
 
 from hypothesis import assume, settings
 from hypothesis import strategies as st
@@ -50,6 +51,25 @@ def remembering(verify):
         return reports[key]
 
     return remembered
+
+
+class BuiltinReports(Mapping):
+    """The reports of ``verify`` on the built-in rule sets, by id, each made when first
+    looked up."""
+
+    def __init__(self, verify):
+        self._verify = verify
+
+    def __getitem__(self, ruleset_id):
+        if ruleset_id not in qe.RULESETS:
+            raise KeyError(ruleset_id)
+        return self._verify(ruleset_id)
+
+    def __iter__(self):
+        return iter(qe.RULESETS)
+
+    def __len__(self):
+        return len(qe.RULESETS)
 
 
 def _hashable(value):

@@ -7,7 +7,8 @@ import json
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -269,7 +270,7 @@ def by_hand(rules, players, record):
 
 
 @given(qst.scoring_inputs(LARGEST_FIRST))
-@settings(max_examples=200, deadline=None)
+@examples(200)
 def test_largest_first_scores_as_people_score_by_hand(inputs):
     rules, records = inputs
     result = qe.score_game(rules, records)
@@ -278,7 +279,7 @@ def test_largest_first_scores_as_people_score_by_hand(inputs):
 
 
 @given(qst.scoring_inputs())
-@settings(max_examples=100, deadline=None)
+@examples(100)
 def test_the_best_split_never_scores_less_than_largest_first(inputs):
     rules, records = inputs
     best = qe.score_game(rules, records)
