@@ -12,9 +12,9 @@ from qe_rules import RULESETS, Verdict
 from qe_rules import strategies as qst
 
 
-@pytest.fixture(scope="module")
-def reports():
-    return {rs_id: qe.verify(rs_id) for rs_id in RULESETS}
+@pytest.fixture
+def reports(builtin_reports):
+    return builtin_reports
 
 
 def gaps(report):
@@ -140,7 +140,7 @@ def test_any_valid_rule_set_can_be_verified(rules):
         assert finding.example is not None
 
 
-def test_cli_verify_exit_status(tmp_path):
+def test_cli_verify_exit_status(tmp_path, commands_verify_once):
     status, text = cli("verify", "--all")
     assert status == 0
     assert text.count("Verification of") == 4
