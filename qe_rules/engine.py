@@ -1274,13 +1274,17 @@ class Game:
             next_sale, awaiting = _over_sale(setup, sale.round, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
-        new_table = table.evolve()
+        new_table = _new_object(_Table)
         new_table.holdings = holdings
         new_table.spent = spent
         new_table.zero_rounds = zero_rounds
         new_table.zero_counts = zero_counts
+        new_table.peeks = table.peeks
+        new_table.peeked = table.peeked
         new_table.facts = (*table.facts, facts)
         new_table.gaps = gaps
+        new_table.result = []
+        new_table.cache = {}
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
@@ -1725,6 +1729,7 @@ def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
     return result
 
 
+
 _CONSTANTS: Final[dict[tuple[RuleSet, int], _Constants]] = {}
 
 
@@ -1790,7 +1795,7 @@ def new_game(
     if type(players) is not int or players not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
         raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
-    if seed is not None and not isinstance(seed, int | str):
+    if seed is not None and type(seed) is not int and not isinstance(seed, int | str):
         raise InvalidArgument(f"a seed is an int or a str, got {shown(seed)}")
     if type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
         raise InvalidArgument(
