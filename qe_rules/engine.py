@@ -1645,7 +1645,10 @@ def _zero_bids(
     """The zero bids of a finished sale: who bid zero, who scores (by the zero-bid rules,
     once per round), and the seats' zero-bid rounds and counts after it."""
     rules = setup.ruleset
-    zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
+    if standing.count(0) == 1:
+        zero_seats: tuple[int, ...] = (standing.index(0),)
+    else:
+        zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
     if winner is not None and len(closed) == 1 and standing[winner]:
         # an award after one bidding round to a seat that did not bid zero: no switch of
         # scoring_zero_bids applies, and every zero bid counts
@@ -1654,7 +1657,11 @@ def _zero_bids(
         scoring = scoring_zero_bids(rules, standing, closed, winner)
     limit = rules.zero_bid_limit_per_round
     if limit:  # a seat's zero bids of a round score at most ``limit`` times
-        scoring = tuple([seat for seat in scoring if zero_rounds[seat].count(round_) < limit])
+        kept = []
+        for seat in scoring:
+            if zero_rounds[seat].count(round_) < limit:
+                kept.append(seat)
+        scoring = tuple(kept)
     if scoring:
         rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
         for seat in scoring:
@@ -1727,7 +1734,6 @@ def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
             j = getrandbits(bits)
         result[i], result[j] = result[j], result[i]
     return result
-
 
 
 _CONSTANTS: Final[dict[tuple[RuleSet, int], _Constants]] = {}
