@@ -28,8 +28,6 @@ import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple, NoReturn
 
-import attrs
-
 from qe_rules import svg
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import (
@@ -79,9 +77,61 @@ _NO_SEATS: Final[frozenset[int]] = frozenset()
 # --------------------------------------------------------------------------- internal state
 
 
-@attrs.frozen
-class _Setup:
-    """What does not change during a game: the rules, the seats and the deck order."""
+class _Constants:
+    """What every game of one rule set and player count shares, derived once
+    (``_constants``): the fields of :class:`_Setup` that follow from the rules."""
+
+    __slots__ = (
+        "companies",
+        "everyone",
+        "first_limits",
+        "industries_in_play",
+        "last_tile",
+        "nations_in_play",
+        "no_bids",
+        "opening_limits",
+        "others",
+        "peek",
+        "round_of",
+        "rounds",
+        "sales",
+        "secret_limits",
+        "singletons",
+        "start_table",
+        "zero_bids",
+    )
+
+    sales: int
+    last_tile: bool
+    zero_bids: bool
+    peek: bool
+    others: tuple[frozenset[int], ...]  # per seat: every other seat
+    singletons: tuple[frozenset[int], ...]  # per seat: {seat}
+    everyone: frozenset[int]
+    no_bids: tuple[None, ...]
+    rounds: int
+    round_of: tuple[int, ...]  # per sale: its round
+    companies: tuple[Company, ...]  # the deck in canonical order
+    nations_in_play: tuple[Nation, ...]
+    industries_in_play: tuple[Industry, ...]
+    opening_limits: BidLimits  # the auctioneer's opening bid
+    first_limits: BidLimits  # secret bids before the opening
+    secret_limits: dict[int, BidLimits]  # by opening bid: the first secret bids
+    start_table: _Table  # the table before the first sale (shared: it never changes)
+
+
+class _Setup(_Constants):
+    """What does not change during a game: the rules, the seats and the deck order, and
+    the constants of the rule set and player count (copied, to be read in one step)."""
+
+    __slots__ = (
+        "deck",
+        "first_auctioneer",
+        "industries",
+        "nations",
+        "players",
+        "ruleset",
+    )
 
     ruleset: RuleSet
     players: int
@@ -89,19 +139,59 @@ class _Setup:
     nations: tuple[Nation, ...]
     industries: tuple[Industry, ...]
     first_auctioneer: int
-    # derived from the above
-    sales: int = attrs.field(eq=False)
-    last_tile: bool = attrs.field(eq=False)
-    zero_bids: bool = attrs.field(eq=False)
-    peek: bool = attrs.field(eq=False)
-    others: tuple[frozenset[int], ...] = attrs.field(eq=False)  # per seat: every other seat
-    singletons: tuple[frozenset[int], ...] = attrs.field(eq=False)  # per seat: {seat}
-    everyone: frozenset[int] = attrs.field(eq=False)
-    no_bids: tuple[None, ...] = attrs.field(eq=False)
-    rounds: int = attrs.field(eq=False)
-    opening_limits: BidLimits = attrs.field(eq=False)  # the auctioneer's opening bid
-    first_limits: BidLimits = attrs.field(eq=False)  # secret bids before the opening
-    blank_sale: _Sale = attrs.field(eq=False)  # a sale before any bid, to copy from
+
+    def __init__(
+        self,
+        *,
+        ruleset: RuleSet,
+        players: int,
+        deck: tuple[Company, ...],
+        nations: tuple[Nation, ...],
+        industries: tuple[Industry, ...],
+        first_auctioneer: int,
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.deck = deck
+        self.nations = nations
+        self.industries = industries
+        self.first_auctioneer = first_auctioneer
+        constants = _constants(ruleset, players)
+        self.companies = constants.companies
+        self.everyone = constants.everyone
+        self.first_limits = constants.first_limits
+        self.industries_in_play = constants.industries_in_play
+        self.last_tile = constants.last_tile
+        self.nations_in_play = constants.nations_in_play
+        self.no_bids = constants.no_bids
+        self.opening_limits = constants.opening_limits
+        self.others = constants.others
+        self.peek = constants.peek
+        self.round_of = constants.round_of
+        self.rounds = constants.rounds
+        self.sales = constants.sales
+        self.secret_limits = constants.secret_limits
+        self.singletons = constants.singletons
+        self.start_table = constants.start_table
+        self.zero_bids = constants.zero_bids
+
+    def _dealt(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.players,
+            self.deck,
+            self.nations,
+            self.industries,
+            self.first_auctioneer,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Setup):
+            return NotImplemented
+        return self is other or self._dealt() == other._dealt()
+
+    def __hash__(self) -> int:
+        return hash(self._dealt())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # a built-in rule set travels as its id, and the derived fields are not pickled
@@ -120,15 +210,13 @@ def _unpickled_setup(
     industries: tuple[Industry, ...],
     first_auctioneer: int,
 ) -> _Setup:
-    rules = get_ruleset(ruleset)
     return _Setup(
-        ruleset=rules,
+        ruleset=get_ruleset(ruleset),
         players=players,
         deck=deck,
         nations=nations,
         industries=industries,
         first_auctioneer=first_auctioneer,
-        **_constants(rules, players),
     )
 
 
@@ -158,6 +246,7 @@ class _SaleFacts:
         "reason",
         "round",
         "sale",
+        "seats",
         "spectator",
         "ties",
         "views",
@@ -165,43 +254,30 @@ class _SaleFacts:
         "zero_bidders",
     )
 
-    def __init__(
-        self,
-        *,
-        sale: _Sale,
-        company: Company,
-        ties: tuple[tuple[int, ...], ...],
-        winner: int | None,
-        amount: int | None,
-        public: bool,
-        reason: str | None,
-        zero_bidders: tuple[int, ...],
-        closed: tuple[tuple[tuple[int, int], ...], ...],
-        players: int,
-    ) -> None:
-        self.sale = sale.number
-        self.round = sale.round
-        self.company = company
-        self.auctioneer = sale.auctioneer
-        self.opening_bid = sale.opening
-        self.ties = ties
-        self.winner = winner
-        self.amount = amount
-        self.public = public
-        self.reason = reason
-        self.zero_bidders = zero_bidders
-        self.closed = closed
-        self.views: list[SaleView | None] = [None] * players
-        self.spectator: SaleView | None = None
+    sale: int
+    round: int
+    company: Company
+    auctioneer: int | None
+    opening_bid: int | None
+    ties: tuple[tuple[int, ...], ...]
+    winner: int | None
+    amount: int | None
+    public: bool
+    reason: str | None
+    zero_bidders: tuple[int, ...]
+    closed: tuple[tuple[tuple[int, int], ...], ...]
+    seats: int  # the number of players
+    views: list[SaleView] | None  # made for every seat on first use
+    spectator: SaleView | None
 
     def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
-        return {name: getattr(self, name) for name in _FACT_FIELDS} | {"seats": len(self.views)}
+        return {name: getattr(self, name) for name in _FACT_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name in _FACT_FIELDS:
             setattr(self, name, state[name])
-        self.views = [None] * state["seats"]
+        self.views = None
         self.spectator = None
 
     def public_view(self) -> SaleView:
@@ -233,12 +309,11 @@ class _SaleFacts:
 
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
-        views: list[Any] = self.views
-        if views[0] is not None:
-            return views
+        if self.views is not None:
+            return self.views
         closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
         first = closed[0]
-        seats = len(views)
+        seats = self.seats
         mine: list[tuple[int, ...]]
         if len(closed) == 1 and len(first) == seats:  # everyone bid once, by seat
             mine = [(bid,) for _, bid in first]
@@ -249,14 +324,16 @@ class _SaleFacts:
                     mine[who] += (bid,)
         runs = auctioneer if sees_all else -1
         hidden = None if not self.public else amount
-        for seat in range(seats):
-            views[seat] = make_sale_view(
+        views = self.views = [
+            make_sale_view(
                 self,
                 amount=amount if seat in (winner, runs) else hidden,
                 my_bids=mine[seat],
                 bids=closed if seat == runs else (),
                 peeked=False,
             )
+            for seat in range(seats)
+        ]
         return views
 
 
@@ -428,37 +505,6 @@ class _Sale:
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
     peek_target: _PeekTarget | None  # the sale whose peek window is open (until the opening)
-
-    def __init__(
-        self,
-        *,
-        number: int,
-        round: int,
-        company: Company | None,
-        auctioneer: int | None,
-        phase: Phase,
-        opening: int | None,
-        standing: tuple[int | None, ...],
-        rebid: int,
-        closed: tuple[tuple[tuple[int, int], ...], ...],
-        ties: int,
-        tie_log: tuple[tuple[int, ...], ...],
-        limits: BidLimits,
-        peek_target: _PeekTarget | None,
-    ) -> None:
-        self.number = number
-        self.round = round
-        self.company = company
-        self.auctioneer = auctioneer
-        self.phase = phase
-        self.opening = opening
-        self.standing = standing
-        self.rebid = rebid
-        self.closed = closed
-        self.ties = ties
-        self.tie_log = tie_log
-        self.limits = limits
-        self.peek_target = peek_target
 
     def evolve(self) -> _Sale:
         """A copy to assign the changed fields to, by name, before anyone else sees it
@@ -802,7 +848,12 @@ class Game:
         bidding = sale.evolve()
         bidding.phase = _BIDDING
         bidding.opening = amount
-        bidding.limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+        limits = setup.secret_limits.get(amount)
+        if limits is None:
+            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            if len(setup.secret_limits) < _KEPT_LIMITS:
+                setup.secret_limits[amount] = limits
+        bidding.limits = limits
         bidding.peek_target = None  # the peek window of the last sale is over
         event: _Raw = (OpeningBid, sale.number, seat, amount)
         return Game._make(
@@ -1181,18 +1232,22 @@ class Game:
                 setup, sale.round, standing, zero_rounds, zero_counts, closed, winner
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
-        facts = _SaleFacts(
-            sale=sale,
-            company=company,
-            ties=tie_log,
-            winner=winner,
-            amount=amount,
-            public=public,
-            reason=reason,
-            zero_bidders=zero_seats,
-            closed=closed,
-            players=setup.players,
-        )
+        facts = _new_object(_SaleFacts)
+        facts.sale = number
+        facts.round = sale.round
+        facts.company = company
+        facts.auctioneer = auctioneer
+        facts.opening_bid = sale.opening
+        facts.ties = tie_log
+        facts.winner = winner
+        facts.amount = amount
+        facts.public = public
+        facts.reason = reason
+        facts.zero_bidders = zero_seats
+        facts.closed = closed
+        facts.seats = setup.players
+        facts.views = None
+        facts.spectator = None
         # The peek window: the next sale waits for every seat that may peek at this one.
         # After the last sale a window opens only by peek_after_last_sale; the end state
         # then waits in phase PEEKING, and its last answer ends the game.
@@ -1219,13 +1274,17 @@ class Game:
             next_sale, awaiting = _over_sale(setup, sale.round, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
-        new_table = table.evolve()
+        new_table = _new_object(_Table)
         new_table.holdings = holdings
         new_table.spent = spent
         new_table.zero_rounds = zero_rounds
         new_table.zero_counts = zero_counts
+        new_table.peeks = table.peeks
+        new_table.peeked = table.peeked
         new_table.facts = (*table.facts, facts)
         new_table.gaps = gaps
+        new_table.result = []
+        new_table.cache = {}
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
@@ -1466,6 +1525,7 @@ def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Ite
 # --------------------------------------------------------------------------- helpers
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
+_KEPT_LIMITS: Final = 64  # the opening bids whose secret-bid limits a rule set keeps
 
 
 def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
@@ -1508,12 +1568,19 @@ def _fresh_sale(
     peek_target: _PeekTarget | None,
 ) -> _Sale:
     """A sale before its first bid (or, with phase OVER, the end of the game)."""
-    sale = setup.blank_sale.evolve()
+    sale = _new_object(_Sale)
     sale.number = number
     sale.round = round
     sale.company = company
     sale.auctioneer = auctioneer
     sale.phase = phase
+    sale.opening = None
+    sale.standing = setup.no_bids
+    sale.rebid = 0
+    sale.closed = ()
+    sale.ties = 0
+    sale.tie_log = ()
+    sale.limits = setup.first_limits
     sale.peek_target = peek_target
     return sale
 
@@ -1527,9 +1594,6 @@ def _opening_sale(
     """Sale ``index`` before its opening bid (the last tile without auctioneer: before
     everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
     seats awaited."""
-    company = setup.deck[index]
-    # a last tile without auctioneer belongs to the last round
-    round_ = min(index // setup.players, setup.rounds - 1)
     if setup.last_tile and index == setup.sales - 1:
         auctioneer, phase, awaiting = None, _BIDDING, setup.everyone
     else:
@@ -1540,8 +1604,8 @@ def _opening_sale(
     sale = _fresh_sale(
         setup,
         number=index,
-        round=round_,
-        company=company,
+        round=setup.round_of[index],
+        company=setup.deck[index],
         auctioneer=auctioneer,
         phase=phase,
         peek_target=peek_target,
@@ -1585,10 +1649,19 @@ def _zero_bids(
         zero_seats: tuple[int, ...] = (standing.index(0),)
     else:
         zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
-    scoring = scoring_zero_bids(rules, standing, closed, winner)
+    if winner is not None and len(closed) == 1 and standing[winner]:
+        # an award after one bidding round to a seat that did not bid zero: no switch of
+        # scoring_zero_bids applies, and every zero bid counts
+        scoring = zero_seats
+    else:
+        scoring = scoring_zero_bids(rules, standing, closed, winner)
     limit = rules.zero_bid_limit_per_round
-    if limit:
-        scoring = tuple([s for s in scoring if zero_rounds[s].count(round_) < limit])
+    if limit:  # a seat's zero bids of a round score at most ``limit`` times
+        kept = []
+        for seat in scoring:
+            if zero_rounds[seat].count(round_) < limit:
+                kept.append(seat)
+        scoring = tuple(kept)
     if scoring:
         rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
         for seat in scoring:
@@ -1663,44 +1736,45 @@ def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
     return result
 
 
-_CONSTANTS: Final[dict[tuple[RuleSet, int], dict[str, Any]]] = {}
+_CONSTANTS: Final[dict[tuple[RuleSet, int], _Constants]] = {}
 
 
-def _constants(rules: RuleSet, players: int) -> dict[str, Any]:
-    """The derived fields of ``_Setup`` by name, the same for every game of a rule set
-    and size."""
+def _constants(rules: RuleSet, players: int) -> _Constants:
+    """The derived fields of ``_Setup``, the same for every game of a rule set and size
+    (made once for each)."""
     key = (rules, players)
     found = _CONSTANTS.get(key)
     if found is None:
-        first_limits = _bid_limits(*limits_of(rules, None, False, False))
-        found = {
-            "sales": len(rules.companies(players)),
-            "last_tile": rules.has_last_tile_rule(players),
-            "zero_bids": rules.has_zero_bid_points(players),
-            "peek": rules.has_peek(players),
-            "others": tuple(frozenset(range(players)) - {seat} for seat in range(players)),
-            "singletons": tuple(frozenset((seat,)) for seat in range(players)),
-            "everyone": frozenset(range(players)),
-            "no_bids": (None,) * players,
-            "rounds": rules.rounds(players),
-            "opening_limits": _bid_limits(*limits_of(rules, None, True, False)),
-            "first_limits": first_limits,
-            "blank_sale": _Sale(
-                number=0,
-                round=0,
-                company=None,
-                auctioneer=None,
-                phase=_OPENING,
-                opening=None,
-                standing=(None,) * players,
-                rebid=0,
-                closed=(),
-                ties=0,
-                tie_log=(),
-                limits=first_limits,
-                peek_target=None,
-            ),
-        }
+        found = _new_object(_Constants)
+        found.sales = sales = len(rules.companies(players))
+        found.last_tile = rules.has_last_tile_rule(players)
+        found.zero_bids = rules.has_zero_bid_points(players)
+        found.peek = rules.has_peek(players)
+        found.others = tuple(frozenset(range(players)) - {seat} for seat in range(players))
+        found.singletons = tuple(frozenset((seat,)) for seat in range(players))
+        found.everyone = frozenset(range(players))
+        found.no_bids = (None,) * players
+        found.rounds = rounds = rules.rounds(players)
+        # a last tile without auctioneer belongs to the last round
+        found.round_of = tuple(min(index // players, rounds - 1) for index in range(sales))
+        found.companies = rules.companies(players)
+        found.nations_in_play = rules.nations(players)
+        found.industries_in_play = rules.industries(players)
+        found.opening_limits = _bid_limits(*limits_of(rules, None, True, False))
+        found.first_limits = _bid_limits(*limits_of(rules, None, False, False))
+        found.secret_limits = {}
+        empty: tuple[tuple[Any, ...], ...] = ((),) * players
+        zeros = (0,) * players
+        found.start_table = _Table(
+            holdings=empty,
+            spent=zeros,
+            zero_rounds=empty,
+            zero_counts=zeros,
+            peeks=zeros,
+            peeked=(_NO_SEATS,) * players,
+            facts=(),
+            gaps=(),
+        )
         _CONSTANTS[key] = found
     return found
 
@@ -1727,7 +1801,7 @@ def new_game(
     if type(players) is not int or players not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
         raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
-    if seed is not None and not isinstance(seed, int | str):
+    if seed is not None and type(seed) is not int and not isinstance(seed, int | str):
         raise InvalidArgument(f"a seed is an int or a str, got {shown(seed)}")
     if type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
         raise InvalidArgument(
@@ -1737,10 +1811,11 @@ def new_game(
         draw = random.Random(seed).getrandbits
     except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
         raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
-    canonical = rules.companies(players)
+    constants = _constants(rules, players)
+    canonical = constants.companies
     dealt_deck = _shuffled(canonical, draw)
-    dealt_nations = _shuffled(rules.nations(players), draw)
-    dealt_industries = _shuffled(rules.industries(players), draw)
+    dealt_nations = _shuffled(constants.nations_in_play, draw)
+    dealt_industries = _shuffled(constants.industries_in_play, draw)
 
     if deck is not None:
         if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
@@ -1770,22 +1845,10 @@ def new_game(
         nations=chosen_nations or tuple(dealt_nations[:players]),
         industries=chosen_industries or tuple(dealt_industries[:players]),
         first_auctioneer=first_auctioneer,
-        **_constants(rules, players),
-    )
-    empty: tuple[tuple[Any, ...], ...] = ((),) * players
-    zeros = (0,) * players
-    table = _Table(
-        holdings=empty,
-        spent=zeros,
-        zero_rounds=empty,
-        zero_counts=zeros,
-        peeks=zeros,
-        peeked=(_NO_SEATS,) * players,
-        facts=(),
-        gaps=(),
     )
     sale, awaiting = _opening_sale(setup, 0, None)
-    return Game._make(setup, table, sale, awaiting, (), (None, (_sale_opened(sale),), 1))
+    start = setup.start_table  # shared by every game of the rule set and size
+    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:
