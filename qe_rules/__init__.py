@@ -118,7 +118,15 @@ from qe_rules.simulate import (
     play_game,
     simulate,
 )
-from qe_rules.verify import Coverage, Example, Finding, Verdict, VerificationReport, verify
+from qe_rules.verify import (
+    Coverage,
+    Example,
+    Finding,
+    Verdict,
+    VerificationReport,
+    check_names,
+    verify,
+)
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 if TYPE_CHECKING:
@@ -220,6 +228,7 @@ __all__ = [
     "__version__",
     "agent_factory",
     "agent_from_name",
+    "check_names",
     "compare",
     "diff",
     "diversification_points",

@@ -35,8 +35,7 @@ from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rulesets import RuleSet, get_ruleset
 from qe_rules.sales import BidLimits
-from qe_rules.scoring import _TILE_LIMIT, _by_count
-from qe_rules.scoring import _tables as _scoring_tables
+from qe_rules.scoring import TILE_LIMIT, points_by_count, scoring_tables
 from qe_rules.views import Phase, PlayerView
 
 __all__ = [
@@ -187,12 +186,12 @@ def _tables(rules: RuleSet, players: int) -> _Tables:
     key = (rules, players)
     found = _TABLES.get(key)
     if found is None:
-        scoring = _scoring_tables(rules, players)
+        scoring = scoring_tables(rules, players)
         found = _Tables(
             scoring.nationalization,
             scoring.monopolization,
             # by set size up to the tile limit, where scoring's stops at the industries
-            _by_count(rules.diversification[players], _TILE_LIMIT, rules.beyond_table),
+            points_by_count(rules.diversification[players], TILE_LIMIT, rules.beyond_table),
             scoring.token_in_monopolization,
             scoring.token_in_diversification,
             rules.zero_bid_points if rules.has_zero_bid_points(players) else 0,
@@ -205,10 +204,10 @@ def _tables(rules: RuleSet, players: int) -> _Tables:
 def _potential(table: tuple[int, ...], count: int) -> float:
     """What one more item is worth on a table at ``count`` items: the points of the next
     step, or a share of a step further away (discounted, as it needs more items)."""
-    now = table[min(count, _TILE_LIMIT)]
+    now = table[min(count, TILE_LIMIT)]
     best = 0.0
     for more in (1, 2, 3):
-        reach = min(count + more, _TILE_LIMIT)
+        reach = min(count + more, TILE_LIMIT)
         gain = (table[reach] - now) / more * 0.6 ** (more - 1)
         best = max(best, gain)
     return best

@@ -67,7 +67,7 @@ class QEGame(pyspiel.Game):  # type: ignore[misc]  # open_spiel ships no type in
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
         self.rules: RuleSet = get_ruleset(params["ruleset"])
-        self.players: int = self.rules._check_players(params["players"])
+        self.players: int = self.rules.check_players(params["players"])
         self.max_rounds: int = params["max_rounds"]
         rules, players = self.rules, self.players
         if rules.tie_fallback is TieFallback.NONE:

@@ -138,7 +138,7 @@ class Turn:
 def check_table(ruleset: RuleSet | str, players: int, max_rounds: int) -> tuple[RuleSet, int]:
     """The rule set and player count of an environment, checked with its ``max_rounds``."""
     rules = get_ruleset(ruleset)
-    players = rules._check_players(players)
+    players = rules.check_players(players)
     if players > encode.MAX_SEATS:
         raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
     if type(max_rounds) is not int or max_rounds < 1:

@@ -403,15 +403,15 @@ class RuleSet:
 
     def companies(self, players: int) -> tuple[Company, ...]:
         """The deck for ``players`` players, in canonical order (see ``COMPANIES``)."""
-        return self._decks[self._check_players(players)]
+        return self._decks[self.check_players(players)]
 
     def nations(self, players: int) -> tuple[Nation, ...]:
         """The nations in play for ``players`` players."""
-        return self.nations_in_play[self._check_players(players)]
+        return self.nations_in_play[self.check_players(players)]
 
     def industries(self, players: int) -> tuple[Industry, ...]:
         """The industry tokens in play for ``players`` players."""
-        return self.industries_in_play[self._check_players(players)]
+        return self.industries_in_play[self.check_players(players)]
 
     def sales(self, players: int) -> int:
         """How many sales a game has: one per tile in the deck."""
@@ -419,7 +419,7 @@ class RuleSet:
 
     def has_last_tile_rule(self, players: int) -> bool:
         """Whether the last tile is sold without an auctioneer at this player count."""
-        return self._check_players(players) in self.last_tile_without_auctioneer
+        return self.check_players(players) in self.last_tile_without_auctioneer
 
     def rounds(self, players: int) -> int:
         """How many rounds a game has (a round: every seat is auctioneer once)."""
@@ -428,7 +428,7 @@ class RuleSet:
 
     def has_zero_bid_points(self, players: int) -> bool:
         """Whether zero bids are revealed and score at this player count."""
-        return self._check_players(players) in self.zero_bid_player_counts
+        return self.check_players(players) in self.zero_bid_player_counts
 
     def max_zero_bid_scorings(self, players: int) -> int:
         """The largest number of zero-bid scorings a player can have in one game."""
@@ -440,11 +440,16 @@ class RuleSet:
 
     def has_peek(self, players: int) -> bool:
         """Whether the peek at a winning bid exists at this player count."""
-        return self._check_players(players) in self.peek_player_counts and (
+        return self.check_players(players) in self.peek_player_counts and (
             self.peeks_per_player > 0
         )
 
-    def _check_players(self, players: int) -> int:
+    def check_players(self, players: int) -> int:
+        """``players`` if this rule set is played by that many, else ``InvalidArgument``.
+
+        >>> RULESETS["en"].check_players(4)
+        4
+        """
         if type(players) is not int or players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
             raise InvalidArgument(f"{self.id} is played by {counts} players, not {shown(players)}")

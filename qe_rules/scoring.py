@@ -386,7 +386,7 @@ def score_board_rows(
 
 
 @attrs.frozen
-class _Tables:
+class ScoringTables:
     """One rule set's scoring data for one player count, ready for lookups."""
 
     nations: frozenset[Nation]
@@ -447,31 +447,34 @@ class _IndustryPoints(NamedTuple):
     distinct: int  # industries counted in diversification
 
 
-def _by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
+def points_by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
+    """A points table as a tuple indexed by count, 0 to ``size``, past its end as ``policy``
+    says (``CAP`` keeps the last value, otherwise 0)."""
     top = max(table)
     over = table[top] if policy is BeyondTable.CAP else 0
     return tuple(table.get(count, 0) if count <= top else over for count in range(size + 1))
 
 
-_CACHE: Final[dict[tuple[RuleSet, int], _Tables]] = {}
-_TILE_LIMIT: Final = 22  # more than any count a player can reach (21 tiles + a token)
+_CACHE: Final[dict[tuple[RuleSet, int], ScoringTables]] = {}
+TILE_LIMIT: Final = 22  # more than any count a player can reach (21 tiles + a token)
 
 
-def _tables(ruleset: RuleSet, players: int) -> _Tables:
+def scoring_tables(ruleset: RuleSet, players: int) -> ScoringTables:
+    """What scoring needs of ``ruleset`` at ``players`` players, made once and kept."""
     key = (ruleset, players)
     found = _CACHE.get(key)
     if found is not None:
         return found
     policy = ruleset.beyond_table
-    tables = _Tables(
+    tables = ScoringTables(
         nations=frozenset(ruleset.nations(players)),
         industries=frozenset(ruleset.industries(players)),
         deck=frozenset(ruleset.companies(players)),
-        nationalization=_by_count(ruleset.nationalization[players], _TILE_LIMIT, policy),
+        nationalization=points_by_count(ruleset.nationalization[players], TILE_LIMIT, policy),
         nationalization_max=max(ruleset.nationalization[players]),
-        monopolization=_by_count(ruleset.monopolization[players], _TILE_LIMIT, policy),
+        monopolization=points_by_count(ruleset.monopolization[players], TILE_LIMIT, policy),
         monopolization_max=max(ruleset.monopolization[players]),
-        set_points=_by_count(ruleset.diversification[players], len(Industry), policy),
+        set_points=points_by_count(ruleset.diversification[players], len(Industry), policy),
         diversification_max=max(ruleset.diversification[players]),
         token_in_monopolization=Category.MONOPOLIZATION in ruleset.token_categories,
         token_in_diversification=Category.DIVERSIFICATION in ruleset.token_categories,
@@ -552,10 +555,10 @@ def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) 
     >>> diversification_points(qe.get_ruleset("en:diversification_sets=largest-first"), 5, counts)
     17
     """
-    return _diversification(_tables(rules, players), counts)
+    return _diversification(scoring_tables(rules, players), counts)
 
 
-def _diversification(tables: _Tables, counts: Sequence[int]) -> int:
+def _diversification(tables: ScoringTables, counts: Sequence[int]) -> int:
     if not tables.tiles_once_per_category:
         return _every_full_set(counts, tables.set_points)
     if tables.diversification_sets is DiversificationSets.LARGEST_FIRST:
@@ -609,7 +612,7 @@ def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameR
         raise InvalidArgument(
             f"{rules.id} is played by {counts} players; got {players} player records"
         )
-    tables = _tables(rules, players)
+    tables = scoring_tables(rules, players)
     _check_records(rules, tables, records)
     return _score(rules, tables, records)
 
@@ -625,13 +628,13 @@ def score_holdings(
     """:func:`score_game` for valid holdings given seat by seat (the engine's), without
     building player records."""
     seats = list(map(_Seat, nations, industries, holdings, spends, zero_bid_rounds))
-    return _score(rules, _tables(rules, len(seats)), seats)
+    return _score(rules, scoring_tables(rules, len(seats)), seats)
 
 
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
 
-def _score(rules: RuleSet, tables: _Tables, seats: Sequence[_Holding]) -> GameResult:
+def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
     spends = [holding.spent for holding in seats]
     highest, lowest = max(spends), min(spends)
     eliminates = rules.eliminate_highest_spender and (
@@ -773,7 +776,7 @@ def _check_piece(
     seen[piece] = seat
 
 
-def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
+def _check_records(rules: RuleSet, tables: ScoringTables, records: Sequence[PlayerRecord]) -> None:
     nations: set[Nation] = set()
     tokens: set[Industry] = set()
     tiles: list[Company] = []
@@ -801,7 +804,9 @@ def _check_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerReco
     _explain_records(rules, tables, records)
 
 
-def _explain_records(rules: RuleSet, tables: _Tables, records: Sequence[PlayerRecord]) -> None:
+def _explain_records(
+    rules: RuleSet, tables: ScoringTables, records: Sequence[PlayerRecord]
+) -> None:
     """Raise the error for the first seat whose record does not fit the game."""
     players = len(records)
     seen_nations: dict[Any, int] = {}

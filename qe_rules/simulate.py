@@ -232,7 +232,7 @@ def play_game(
     (True, [5, 5, 5])
     """
     rules = _check_rules(ruleset)
-    players = rules._check_players(players)
+    players = rules.check_players(players)
     specs = _check_agents(agents, players)
     _check_seed(seed)
     _check_int(index, "index", 0)
@@ -968,7 +968,7 @@ def simulate(
     ``(games done, games)`` as chunks of games finish.
     """
     rules = _check_rules(ruleset)
-    players = rules._check_players(players)
+    players = rules.check_players(players)
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
     seed = _check_seed(seed)
@@ -1519,7 +1519,7 @@ def compare(
     if not rulesets:
         raise InvalidArgument("rulesets: give at least one rule set")
     chosen = tuple(_check_rules(rules) for rules in rulesets)
-    players = chosen[0]._check_players(players)
+    players = chosen[0].check_players(players)
     _check_comparable(chosen, players)
     specs = _check_agents(agents, players)
     games = _check_int(games, "games", 1)
