@@ -1,8 +1,8 @@
 """Mutation score of the modules whose bugs the tests must catch, with mutmut.
 
-Run: ``python bench/mutation.py [MODULE ...] [--keep]`` (modules: scoring, sales, verify,
+Run: ``python bench/mutation.py [MODULE ...] [--keep] [--sample N]`` (modules: scoring, sales, verify,
 engine; default all four, in that order). It needs the ``mutation`` extra
-(``pip install -e '.[dev,mutation]'``) and is never part of ``.ci/run``: a full run takes
+(``pip install -e '.[mutation]'``) and is never part of ``.ci/run``: a full run takes
 from minutes (sales) to hours (engine) on two cores.
 
 Each module is mutated on its own, in ``.mutation/<module>/`` (a copy of ``qe_rules/``,
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -68,9 +69,12 @@ PYTEST_ARGS = ["-p", "no:cacheprovider", "--hypothesis-seed=0"]
 DETECTED = {"killed", "timeout", "caught by type check"}
 
 
-def mutmut_table(module: str) -> str:
-    """The ``[tool.mutmut]`` table of one module's run."""
+def mutmut_table(module: str, before: bool = False) -> str:
+    """The ``[tool.mutmut]`` table of one module's run (``before``: without the tests
+    written to kill mutants, ``tests/test_*_mutants.py``)."""
     tests = [t for t in MODULES[module] if (ROOT / t).exists()]
+    if before:
+        tests = [t for t in tests if not t.endswith("_mutants.py")]
     table = {
         "source_paths": ["qe_rules"],
         "only_mutate": [f"qe_rules/{module}.py"],
@@ -89,7 +93,7 @@ def mutmut_table(module: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def prepare(module: str, keep: bool) -> Path:
+def prepare(module: str, keep: bool, before: bool = False) -> Path:
     """The work folder of ``module``: fresh copies of the sources and tests."""
     work = WORK / module
     if not keep and work.exists():
@@ -107,7 +111,7 @@ def prepare(module: str, keep: bool) -> Path:
                 shutil.copytree(work / folder, target)
     shutil.copy2(ROOT / "conftest.py", work / "conftest.py")
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    (work / "pyproject.toml").write_text(text + mutmut_table(module), encoding="utf-8")
+    (work / "pyproject.toml").write_text(text + mutmut_table(module, before), encoding="utf-8")
     if keep and (work / "mutants").exists():
         shutil.copy2(work / "pyproject.toml", work / "mutants" / "pyproject.toml")
     return work
@@ -139,12 +143,23 @@ def function_of(name: str) -> str:
 
 
 def mutated_line(work: Path, name: str) -> str:
-    """The first line the mutant changes, as it reads after the change (stripped)."""
-    diff = mutmut(work, "show", name, quiet=True).stdout
-    for line in diff.splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
-            return line[1:].strip()
-    return ""
+    """The first line the mutant changes, as it reads after the change (stripped), from
+    mutmut's copy of the module: the mutant's function against the original."""
+    module = name.split(".")[1]
+    path = work / "mutants" / "qe_rules" / f"{module}.py"
+    spans = json.loads(path.with_name(f"{module}.py.spans").read_text())["spans"]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    local = name.rsplit(".", 1)[1]
+
+    def body(key: str) -> list[str]:
+        start, end = spans[key]
+        return [line.strip().replace(key, "") for line in lines[start - 1 : end]]
+
+    mutant, original = body(local), body(local.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+    for after, before in zip(mutant, original, strict=False):
+        if after != before:
+            return after
+    return mutant[len(original)] if len(mutant) > len(original) else ""
 
 
 def equivalents() -> dict[str, set[tuple[str, str]]]:
@@ -158,22 +173,48 @@ def equivalents() -> dict[str, set[tuple[str, str]]]:
     return found
 
 
-def score(module: str, keep: bool) -> dict[str, object]:
-    """Run mutmut over ``module`` and count its mutants by status."""
+def score(
+    module: str, keep: bool, sample: int | None, before: bool, report: bool = False
+) -> dict[str, object]:
+    """Run mutmut over ``module`` (or a seeded sample of its mutants) and count its
+    mutants by status; with ``report``, count the last run's results without running."""
     saved = WORK / module / "statuses.json"
+    if report:
+        work = WORK / module
+        now = json.loads(saved.read_text()) if saved.exists() else statuses(work, module)
+        return summary(module, work, now, now)
     earlier: dict[str, str] = json.loads(saved.read_text()) if keep and saved.exists() else {}
-    work = prepare(module, keep)
-    again = [name for name, status in earlier.items() if status not in DETECTED]
-    if earlier and not again:
-        run = None
-    else:  # after --keep, only the mutants that were not caught (tests are only added)
-        run = mutmut(work, "run", "--max-children", "1", *again, quiet=True)
+    work = prepare(module, keep, before)
+    run_all = ("run", "--max-children", "1")
+    if earlier:  # only the mutants that were not caught: tests are only added
+        again = [name for name, status in earlier.items() if status not in DETECTED]
+        run = mutmut(work, *run_all, *again, quiet=True) if again else None
+    elif sample:
+        mutmut(work, *run_all, f"qe_rules.{module}.no-such-mutant*", quiet=True)  # generates
+        every = sorted(statuses(work, module))
+        again = sorted(random.Random(f"mutation-{module}").sample(every, min(sample, len(every))))
+        run = mutmut(work, *run_all, *again, quiet=True)
+    else:
+        run = mutmut(work, *run_all, quiet=True)
+        again = []
     if run is not None and run.returncode != 0:
         print(run.stdout[-4000:], run.stderr[-4000:], sep="\n")
         raise SystemExit(f"mutmut failed on {module} (status {run.returncode})")
     now = statuses(work, module)
-    by_status = {name: now[name] if name in again or not earlier else earlier[name] for name in now}
+    tried = set(again)
+    if earlier or sample:
+        names = list(earlier) or again
+        by_status = {name: now[name] if name in tried else earlier[name] for name in names}
+    else:
+        by_status = now
     saved.write_text(json.dumps(by_status, indent=1, sort_keys=True))
+    return summary(module, work, by_status, now)
+
+
+def summary(
+    module: str, work: Path, by_status: dict[str, str], now: dict[str, str]
+) -> dict[str, object]:
+    """The counts of one module's mutants by status, its score and its survivors."""
     explained = equivalents().get(module, set())
     counts = Counter(by_status.values())
     survivors: list[tuple[str, str]] = []
@@ -191,6 +232,7 @@ def score(module: str, keep: bool) -> dict[str, object]:
     return {
         "module": module,
         "mutants": len(by_status),
+        "generated": len(now),
         "killed": counts["killed"] + counts["caught by type check"],
         "timeout": counts["timeout"],
         "survived": counts["survived"],
@@ -205,6 +247,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help=f"modules to mutate ({', '.join(MODULES)})")
     parser.add_argument("--keep", action="store_true", help="reuse the previous run's results")
+    parser.add_argument(
+        "--report", action="store_true", help="summarize the last run without running"
+    )
+    parser.add_argument(
+        "--before",
+        action="store_true",
+        help="leave out the tests written to kill mutants (tests/test_*_mutants.py)",
+    )
+    parser.add_argument(
+        "--sample", type=int, metavar="N", help="run a seeded random sample of N mutants"
+    )
     parser.add_argument("--diffs", action="store_true", help="print each unexplained survivor")
     args = parser.parse_args()
     unknown = [m for m in args.modules if m not in MODULES]
@@ -212,12 +265,17 @@ def main() -> None:
         parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(MODULES)}")
     rows = []
     for module in args.modules or list(MODULES):
-        row = score(module, args.keep)
+        row = score(module, args.keep, args.sample, args.before, args.report)
         rows.append(row)
         print(
             f"{module:<8} {row['mutants']:>5} mutants: {row['killed']} killed, "
             f"{row['timeout']} timeout, {row['survived']} survived, {row['no tests']} "
-            f"not reached, {row['equivalent']} equivalent; score {row['score']:.1%}",
+            f"not reached, {row['equivalent']} equivalent; score {row['score']:.1%}"
+            + (
+                f" (a sample of the {row['generated']} mutants)"
+                if row["generated"] != row["mutants"]
+                else ""
+            ),
             flush=True,
         )
         for name, line in row["unexplained"]:  # type: ignore[attr-defined]
