@@ -82,6 +82,9 @@ def mutmut_table(module: str, before: bool = False) -> str:
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": PYTEST_ARGS,
         "use_git_change_detection": False,
+        # each mutant forks from a process that has only collected the tests: a cache
+        # filled by an earlier run (scoring's tables, its lru_cache) cannot hide a mutant
+        "process_isolation": "forkserver",
         "do_not_mutate_patterns": SKIPPED.get(module, []),
         # a mutant that makes its tests take several times longer loops forever: stop it
         # soon (mutmut's limit is 2 x multiplier x (the tests' time + constant) CPU seconds)

@@ -431,3 +431,71 @@ def test_the_best_partition_is_never_below_the_hand_method(counts):
     present = [c for c in counts if c > 0]
     if len(set(present)) <= 1:  # a rectangle: every reading takes the full sets
         assert best == by_hand
+
+
+# ----------------------------------------------------------------------- spend
+
+
+SPENDS = (5, 9, 9, 1)  # seats 1 and 2 tie for the highest spend; seat 3 spends least
+
+
+def spend_records(spends=SPENDS):
+    pieces = [("US", "HOU"), ("EU", "FIN"), ("CN", "AGR"), ("JP", "MAN")]
+    return [record(n, i, [], s) for (n, i), s in zip(pieces, spends, strict=True)]
+
+
+def test_tied_highest_spenders_are_all_out_or_all_in():
+    out = score_game(EN, spend_records())  # en: every tied highest spender is out
+    assert [s.eliminated for s in out.sheets] == [False, True, True, False]
+    spared = attrs.evolve(EN, id="spared", eliminate_all_tied_highest=False)
+    assert [s.eliminated for s in score_game(spared, spend_records()).sheets] == [False] * 4
+    alone = score_game(spared, spend_records((5, 9, 8, 1)))
+    assert [s.eliminated for s in alone.sheets] == [False, True, False, False]
+    nobody = attrs.evolve(EN, id="nobody-out", eliminate_highest_spender=False)
+    assert [s.eliminated for s in score_game(nobody, spend_records((5, 9, 8, 1))).sheets] == [
+        False
+    ] * 4
+
+
+def test_the_lowest_spend_bonus_goes_to_one_or_to_every_tied_seat():
+    bonus = EN.lowest_spend_bonus[4]
+    result = score_game(EN, spend_records())
+    assert [s.lowest_spend_bonus for s in result.sheets] == [0, 0, 0, bonus]
+    tied = spend_records((1, 9, 8, 1))
+    assert [s.lowest_spend_bonus for s in score_game(EN, tied).sheets] == [bonus, 0, 0, bonus]
+    alone = attrs.evolve(EN, id="alone", lowest_spend_bonus_to_all_tied=False)
+    assert [s.lowest_spend_bonus for s in score_game(alone, tied).sheets] == [0] * 4
+    assert [s.lowest_spend_bonus for s in score_game(alone, spend_records()).sheets] == [
+        0,
+        0,
+        0,
+        bonus,
+    ]
+
+
+def test_the_best_total_of_the_seats_left_in_wins():
+    # seat 1 has the most points but spends most; seat 0 has the most of the others
+    records = [
+        record("US", "HOUSING", ["EU-FIN-3"], 2),
+        record("EU", "FINANCE", ["CN-HOU-3", "US-MAN-3", "JP-AGR-3"], 9),
+        record("CN", "AGRICULTURE", [], 5),
+    ]
+    result = score_game(EN, records)
+    assert result.sheets[1].total > result.sheets[0].total > result.sheets[2].total
+    assert result.winners == (0,) and result.winner == 0 and result.gaps == ()
+
+
+# ----------------------------------------------------------------------- table ends
+
+
+def test_reaching_the_last_entry_of_a_table_is_no_gap():
+    # en, 3 players: the nationalization and monopolization tables end at 4
+    records = [
+        record("US", "AGRICULTURE", ["US-AGR-4", "CN-AGR-2", "JP-AGR-3"], 4),
+        record("EU", "HOUSING", ["EU-FIN-3", "EU-HOU-2", "EU-MAN-4", "EU-AGR-1"], 9),
+        record("CN", "FINANCE", [], 1),
+    ]
+    result = score_game(EN, records)
+    assert result.gaps == ()
+    assert result.sheets[0].monopolization == 10  # 3 tiles and the token
+    assert result.sheets[1].nationalization == EN.nationalization[3][4]
