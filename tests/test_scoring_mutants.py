@@ -499,3 +499,15 @@ def test_reaching_the_last_entry_of_a_table_is_no_gap():
     assert result.gaps == ()
     assert result.sheets[0].monopolization == 10  # 3 tiles and the token
     assert result.sheets[1].nationalization == EN.nationalization[3][4]
+
+
+def test_the_last_entry_of_a_table_scores_under_either_policy():
+    records = [
+        record("US", "AGRICULTURE", ["US-AGR-4", "CN-AGR-2", "JP-AGR-3"], 4),
+        record("EU", "HOUSING", ["EU-FIN-3", "EU-HOU-2", "EU-MAN-4", "EU-AGR-1"], 9),
+        record("CN", "FINANCE", [], 1),
+    ]
+    zero = attrs.evolve(EN, id="zero", beyond_table=qe.BeyondTable.ZERO)
+    sheets = score_game(zero, records).sheets
+    assert sheets[0].monopolization == EN.monopolization[3][4] == 10
+    assert sheets[1].nationalization == EN.nationalization[3][4]

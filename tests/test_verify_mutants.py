@@ -14,6 +14,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
+from qe_rules.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.verify import Example, Finding, VerificationReport
 
 verify_module = importlib.import_module("qe_rules.verify")  # qe_rules.verify is the function
@@ -371,3 +372,45 @@ def test_a_reading_that_only_changes_the_scores():
     assert "the same sales, but the totals are" in finding.summary
     game = qe.replay(finding.example.data)
     assert game.is_over
+
+
+def told(game, sale):
+    """How a reading finding tells the outcome of ``sale`` in ``game``."""
+    text = None
+    for event in game.events:
+        if getattr(event, "sale", None) != sale:
+            continue
+        if isinstance(event, Awarded):
+            text = f"seat {event.seat} wins for {event.amount}"
+        elif isinstance(event, NotAwarded):
+            text = f"nobody gets the tile ({event.reason})"
+        elif isinstance(event, ZeroBids):
+            text += f", zero bids scored by {list(event.scoring) or 'nobody'}"
+    return text
+
+
+@pytest.mark.parametrize(
+    "field", ["tie_fallback", "zero_rebid_scores", "last_tile_tie_awards_nothing"]
+)
+def test_a_differing_sale_is_told_as_the_example_plays_it(field):
+    (finding,) = qe.verify(EN, checks=[f"reading:{field}"]).findings
+    assert finding.verdict is Verdict.DIFFERS
+    head, _, theirs = finding.summary.partition("; under the other reading ")
+    sale = int(head.split(": sale ")[1].split(":")[0])
+    game = qe.replay(finding.example.data)
+    assert theirs == told(game, sale)
+    assert head.split(f"sale {sale}: ")[1] != theirs
+    # the example stops where that sale ends
+    ends = [e for e in game.events if isinstance(e, Awarded | NotAwarded)]
+    assert ends[-1].sale == sale
+    assert game.is_over or len(ends) == sale + 1
+
+
+def test_differing_scores_and_winners_are_those_of_the_example():
+    (totals,) = qe.verify(EN, checks=["reading:diversification_sets"]).findings
+    result = qe.replay(totals.example.data).result()
+    assert totals.summary.endswith(f"under the other reading {[s.total for s in result.sheets]}")
+    (winners,) = qe.verify(EN, checks=["reading:final_tiebreak"]).findings
+    result = qe.replay(winners.example.data).result()
+    assert "the same sales, but the winners are" in winners.summary
+    assert winners.summary.endswith(f"under the other reading {list(result.winners)}")
