@@ -11,6 +11,7 @@ import importlib
 
 import attrs
 import pytest
+from test_verify_faults import FAULTS
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
@@ -414,3 +415,12 @@ def test_differing_scores_and_winners_are_those_of_the_example():
     result = qe.replay(winners.example.data).result()
     assert "the same sales, but the winners are" in winners.summary
     assert winners.summary.endswith(f"under the other reading {list(result.winners)}")
+
+
+@pytest.mark.parametrize("check", ["score-sums", "zero-bid-limit", "sale-outcomes"])
+def test_a_violation_and_its_example_are_the_same_on_every_run(check, monkeypatch):
+    (fault, *_) = [f for f in FAULTS if f.check == check]
+    rules = fault.plant(monkeypatch)
+    first = qe.verify(rules, random_games=3, checks=[check])
+    assert first.violations
+    assert qe.verify(rules, random_games=3, checks=[check]) == first
