@@ -1,7 +1,8 @@
 """Mutation score of the modules whose bugs the tests must catch, with mutmut.
 
-Run: ``python bench/mutation.py [MODULE ...] [--keep] [--sample N]`` (modules: scoring, sales, verify,
-engine; default all four, in that order). It needs the ``mutation`` extra
+Run: ``python bench/mutation.py [MODULE ...] [--before] [--keep] [--sample N] [--report]``
+(modules: scoring, sales, verify, engine; default all four, in that order; ``--help`` says
+what each option does). It needs the ``mutation`` extra
 (``pip install -e '.[mutation]'``) and is never part of ``.ci/run``: a full run takes
 from minutes (sales) to hours (engine) on two cores.
 
@@ -16,7 +17,8 @@ The score of a module is ``(killed + timeout) / (mutants - equivalent)``: a muta
 tests hang is caught; a mutant no selected test reaches counts as a survivor; an
 equivalent mutant is one listed, with the reason it cannot change behaviour, in the table
 "Equivalent mutants" of ``docs/testing.md`` (matched by module, function and mutated
-line). Survivors that are not listed there are printed with their diff.
+line). Survivors that are not listed there are printed with their mutated line (with
+``--diffs``, mutmut's whole diff).
 """
 
 from __future__ import annotations
@@ -249,7 +251,11 @@ def summary(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help=f"modules to mutate ({', '.join(MODULES)})")
-    parser.add_argument("--keep", action="store_true", help="reuse the previous run's results")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="after adding tests: retry only the mutants the last run did not catch",
+    )
     parser.add_argument(
         "--report", action="store_true", help="summarize the last run without running"
     )
