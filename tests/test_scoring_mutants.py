@@ -14,8 +14,9 @@ from support import examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, Category, GameResult, Gap, PlayerRecord, ScoreSheet, score_game
+from qe_rules import strategies as qst
 from qe_rules.limits import MAX_BID
-from qe_rules.scoring import diversification_points
+from qe_rules.scoring import diversification_points, score_holdings
 
 EN = RULESETS["en"]
 
@@ -511,3 +512,18 @@ def test_the_last_entry_of_a_table_scores_under_either_policy():
     sheets = score_game(zero, records).sheets
     assert sheets[0].monopolization == EN.monopolization[3][4] == 10
     assert sheets[1].nationalization == EN.nationalization[3][4]
+
+
+@given(qst.scoring_inputs())
+@examples(20)
+def test_the_engine_path_scores_as_score_game(case):
+    rules, records = case
+    by_seat = score_holdings(
+        rules,
+        [r.nation for r in records],
+        [r.industry for r in records],
+        [r.companies for r in records],
+        [r.spent for r in records],
+        [r.zero_bid_rounds for r in records],
+    )
+    assert by_seat == score_game(rules, records)
