@@ -350,12 +350,7 @@ def test_scoring_beyond_a_table_names_the_seat_the_count_and_the_table_end():
         record("EU", "HOUSING", [], 9),
         record("CN", "FINANCE", [], 1),
     ]
-    (gap,) = score_game("en", records).gaps
-    assert gap == Gap(
-        "monopolization-beyond-table",
-        "seat 0 reaches 5 Agriculture in monopolization, but the table stops at 4",
-        (0,),
-    )
+    assert_only_gap(score_game("en", records), "monopolization", "5 Agriculture", 4)
     short = attrs.evolve(
         EN, id="short", nationalization={3: {1: 1, 2: 3}, 4: {1: 1, 2: 3}, 5: {1: 1, 2: 3}}
     )
@@ -365,16 +360,15 @@ def test_scoring_beyond_a_table_names_the_seat_the_count_and_the_table_end():
         record("CN", "AGRICULTURE", [], 1),
     ]
     result = score_game(short, records)
-    assert result.gaps == (
-        Gap(
-            "nationalization-beyond-table",
-            "seat 0 reaches 3 in nationalization, but the table stops at 2",
-            (0,),
-        ),
-    )
+    assert_only_gap(result, "nationalization", "3", 2)
     assert result.sheets[0].nationalization == 3  # capped: the table's last entry
     zero = attrs.evolve(short, id="short-zero", beyond_table=qe.BeyondTable.ZERO)
     assert score_game(zero, records).sheets[0].nationalization == 0
+
+
+def assert_only_gap(result, category, reached, top):
+    message = f"seat 0 reaches {reached} in {category}, but the table stops at {top}"
+    assert result.gaps == (Gap(f"{category}-beyond-table", message, (0,)),)
 
 
 def test_diversification_beyond_its_table():
@@ -389,13 +383,7 @@ def test_diversification_beyond_its_table():
         record("UK", "HOUSING", [], 2),
     ]
     result = score_game(short, records)
-    assert result.gaps == (
-        Gap(
-            "diversification-beyond-table",
-            "seat 0 reaches 5 in diversification, but the table stops at 4",
-            (0,),
-        ),
-    )
+    assert_only_gap(result, "diversification", "5", 4)
     assert result.sheets[0].diversification == 12
 
 
