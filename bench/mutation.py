@@ -66,7 +66,8 @@ MODULES: dict[str, list[str]] = {
 SKIPPED: dict[str, list[str]] = {"verify": [r'^\s*(f|rf|r)?"']}
 
 # Reproducible hypothesis examples, so that a mutant is killed or not the same way each run.
-PYTEST_ARGS = ["-p", "no:cacheprovider", "--hypothesis-seed=0"]
+# A failing property has caught its mutant: mutation_plugin.py turns shrinking off.
+PYTEST_ARGS = ["-p", "no:cacheprovider", "--hypothesis-seed=0", "-p", "mutation_plugin"]
 
 DETECTED = {"killed", "timeout", "caught by type check"}
 
@@ -80,7 +81,7 @@ def mutmut_table(module: str, before: bool = False) -> str:
     table = {
         "source_paths": ["qe_rules"],
         "only_mutate": [f"qe_rules/{module}.py"],
-        "also_copy": ["conftest.py"],
+        "also_copy": ["conftest.py", "mutation_plugin.py"],
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": PYTEST_ARGS,
         "use_git_change_detection": False,
@@ -115,6 +116,7 @@ def prepare(module: str, keep: bool, before: bool = False) -> Path:
                 shutil.rmtree(target)
                 shutil.copytree(work / folder, target)
     shutil.copy2(ROOT / "conftest.py", work / "conftest.py")
+    shutil.copy2(ROOT / "bench" / "mutation_plugin.py", work / "mutation_plugin.py")
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (work / "pyproject.toml").write_text(text + mutmut_table(module, before), encoding="utf-8")
     if keep and (work / "mutants").exists():
