@@ -15,7 +15,7 @@ from test_verify_faults import FAULTS
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
-from qe_rules.events import Awarded, NotAwarded, ZeroBids
+from qe_rules.events import Awarded, NotAwarded, Tie, ZeroBids
 from qe_rules.verify import Example, Finding, VerificationReport
 
 verify_module = importlib.import_module("qe_rules.verify")  # qe_rules.verify is the function
@@ -424,3 +424,59 @@ def test_a_violation_and_its_example_are_the_same_on_every_run(check, monkeypatc
     first = qe.verify(rules, random_games=3, checks=[check])
     assert first.violations
     assert qe.verify(rules, random_games=3, checks=[check]) == first
+
+
+def test_a_token_whose_industry_left_the_deck_still_counts_in_diversification():
+    # 3 players without Housing tiles: three industries in the deck and the Housing token
+    housing = [c for c in qe.COMPANIES if c.industry is qe.Industry.HOUSING]
+    removed = (*EN.removed_companies[3], *(c for c in housing if c not in EN.removed_companies[3]))
+    rules = attrs.evolve(
+        EN,
+        id="no-housing",
+        removed_companies={**EN.removed_companies, 3: removed},
+        deck_sizes={**EN.deck_sizes, 3: 16 - 4},
+        diversification={**EN.diversification, 3: {3: 4}},
+    )
+    (finding,) = [f for f in static(rules) if f.gap == "diversification-beyond-table"]
+    assert finding.players == 3
+    assert "hold 4 distinct industries" in finding.summary
+    records, result = score_example(finding, rules)
+    assert records[0].industry is qe.Industry.HOUSING
+    assert "diversification-beyond-table" in {g.code for g in result.gaps}
+
+
+# ----------------------------------------------------------------------- sales
+
+
+def test_the_sale_search_of_en_holds_without_being_cut():
+    findings = qe.verify(EN, checks=["sale-outcomes", "last-tile"]).findings
+    sales = [f for f in findings if f.check == "sale-outcomes"]
+    assert [(f.verdict, f.players) for f in sales] == [(Verdict.HOLDS, n) for n in (3, 4, 5)]
+    assert all("cut" not in f.summary for f in sales)
+    (last,) = [f for f in findings if f.check == "last-tile"]
+    assert (last.verdict, last.players) == (Verdict.HOLDS, 3)
+    assert last.fields == ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    game = qe.replay(last.example.data)
+    assert game.is_over and game.events[-2].reason == "last-tile-tie"
+
+
+def test_endless_ties_come_with_a_game_still_rebidding():
+    rules = attrs.evolve(EN, id="no-fallback", tie_fallback=qe.TieFallback.NONE)
+    findings = qe.verify(rules, checks=["sale-outcomes"]).findings
+    assert [(f.gap, f.players, f.acknowledged) for f in findings] == [
+        ("endless-ties", n, False) for n in (3, 4, 5)
+    ]
+    for finding in findings:
+        game = qe.replay(finding.example.data)
+        assert game.players == finding.players
+        assert not game.is_over and game.phase is qe.Phase.REBIDDING
+        ties = sum(1 for e in game.events if isinstance(e, Tie))
+        assert ties > EN.ties_before_fallback
+
+
+def test_the_simplest_game_shows_that_everyone_can_be_eliminated():
+    (finding, _) = qe.verify(EN, checks=["one-winner"]).findings
+    game = qe.replay(finding.example.data)
+    assert {r.spent for r in game.records()} == {5}
+    awards = [e for e in game.events if isinstance(e, Awarded)]
+    assert [e.seat for e in awards] == [sale % 3 for sale in range(len(awards))]
