@@ -515,3 +515,37 @@ def test_the_engine_path_scores_as_score_game(case):
         [r.zero_bid_rounds for r in records],
     )
     assert by_seat == score_game(rules, records)
+
+
+def test_a_built_in_rule_set_orders_the_board_its_own_way():
+    # en-early scores spending first (en-early §Final Scoring)
+    result = score_game("en-early", example_records())
+    labels = [line.split("  ")[0] for line in result.score_board().splitlines()[3:7]]
+    assert labels == ["nation", "spent", "lowest-spend bonus", "out (highest spend)"]
+
+
+@pytest.mark.parametrize(
+    ("read", "data", "message"),
+    [
+        (GameResult.from_dict, 5, "result must be an object, got 5"),
+        (GameResult.from_dict, {"ruleset": "en", "sheets": [], "winners": []}, "result lacks gaps"),
+        (
+            GameResult.from_dict,
+            {"ruleset": "en", "sheets": [{"seat": 0}], "winners": [], "gaps": []},
+            "result.sheets[0] lacks nation, companies, zero_bids, nationalization, "
+            "monopolization, diversification, subtotal, lowest_spend_bonus, total, spent, "
+            "eliminated",
+        ),
+        (
+            GameResult.from_dict,
+            {"ruleset": "en", "sheets": [], "winners": [], "gaps": [{"code": "x"}]},
+            "result.gaps[0] lacks message, seats",
+        ),
+        (Gap.from_dict, {}, "gap lacks code, message, seats"),
+        (ScoreSheet.from_dict, 5, "sheet must be an object, got 5"),
+    ],
+)
+def test_a_bad_dict_is_named_by_where_it_is(read, data, message):
+    with pytest.raises(qe.InvalidArgument) as error:
+        read(data)
+    assert str(error.value) == message
