@@ -35,7 +35,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORK = ROOT / ".mutation"
+WORK = Path(os.environ.get("QE_MUTATION_WORK", ROOT / ".mutation"))  # where runs are kept
 DOCS = ROOT / "docs" / "testing.md"
 
 MODULES: dict[str, list[str]] = {
