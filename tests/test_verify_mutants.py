@@ -480,3 +480,24 @@ def test_the_simplest_game_shows_that_everyone_can_be_eliminated():
     assert {r.spent for r in game.records()} == {5}
     awards = [e for e in game.events if isinstance(e, Awarded)]
     assert [e.seat for e in awards] == [sale % 3 for sale in range(len(awards))]
+
+
+def test_sales_without_a_unique_bid_under_the_unique_bid_fallback():
+    # en-early's rules (a secret bid may equal the opening bid, so the auctioneer can tie
+    # and rebid), with the fallback after two ties to keep the search small
+    rules = attrs.evolve(RULESETS["en-early"], id="early-2", ties_before_fallback=2)
+    findings = qe.verify(rules, checks=["sale-outcomes"]).findings
+    gaps = [f for f in findings if f.verdict is Verdict.GAP]
+    assert [(f.gap, f.players, f.acknowledged) for f in gaps] == [
+        ("no-unique-bid", n, True) for n in (3, 4, 5)
+    ]
+    for finding in gaps:
+        game = qe.replay(finding.example.data)
+        assert "no-unique-bid" in {g.code for g in game.gaps}
+
+
+def test_the_page_of_reports_holds_each_report():
+    page = verify_module.verification_markdown([REPORT, VerificationReport("x", FINDINGS[:1])])
+    assert page.startswith("# Verification of the built-in rule sets\n")
+    assert REPORT.to_markdown() in page
+    assert page.endswith("| `deck-size` | 3 | holds | fine |\n")
