@@ -448,6 +448,11 @@ def test_a_token_whose_industry_left_the_deck_still_counts_in_diversification():
 # ----------------------------------------------------------------------- sales
 
 
+def test_under_the_same_players_streak_every_sale_of_en_still_ends():
+    findings = qe.verify("en:tie_streak=same-players", checks=["sale-outcomes"]).findings
+    assert [(f.verdict, f.players) for f in findings] == [(Verdict.HOLDS, n) for n in (3, 4, 5)]
+
+
 def test_the_sale_search_of_en_holds_without_being_cut():
     findings = qe.verify(EN, checks=["sale-outcomes", "last-tile"]).findings
     sales = [f for f in findings if f.check == "sale-outcomes"]
