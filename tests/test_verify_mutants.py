@@ -506,3 +506,17 @@ def test_the_page_of_reports_holds_each_report():
     assert page.startswith("# Verification of the built-in rule sets\n")
     assert REPORT.to_markdown() in page
     assert page.endswith("| `deck-size` | 3 | holds | fine |\n")
+
+
+@pytest.mark.parametrize(
+    ("check", "players", "fields"),
+    [
+        ("last-tile", [3], ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")),
+        ("score-sums", [3, 4, 5], ("scoring_order",)),
+    ],
+)
+def test_a_violation_names_its_player_count_and_fields(check, players, fields, monkeypatch):
+    (fault, *_) = [f for f in FAULTS if f.check == check]
+    report = qe.verify(fault.plant(monkeypatch), random_games=3, checks=[check])
+    assert [f.players for f in report.violations] == players
+    assert {f.fields for f in report.violations} == {fields}
