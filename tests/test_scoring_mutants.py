@@ -549,3 +549,20 @@ def test_a_bad_dict_is_named_by_where_it_is(read, data, message):
     with pytest.raises(qe.InvalidArgument) as error:
         read(data)
     assert str(error.value) == message
+
+
+def test_records_may_come_as_any_sequence():
+    records = example_records()
+    assert score_game("en", tuple(records)) == score_game("en", records)
+
+
+def test_a_set_beyond_a_short_diversification_table_scores_its_last_entry_by_hand():
+    # largest-first takes all five industries as one set: the table stops at 4 (12 points)
+    short = attrs.evolve(
+        qe.get_ruleset("en:diversification_sets=largest-first"),
+        id="short-largest",
+        diversification={3: {3: 4, 4: 8}, 4: {3: 4, 4: 8}, 5: {3: 8, 4: 12}},
+    )
+    assert diversification_points(short, 5, (1, 1, 1, 1, 1)) == 12
+    zero = attrs.evolve(short, id="short-largest-zero", beyond_table=qe.BeyondTable.ZERO)
+    assert diversification_points(zero, 5, (1, 1, 1, 1, 1)) == 0
