@@ -115,6 +115,7 @@ def test_a_board_without_a_single_winner_says_who_is_level():
         record("EU", "FINANCE", ["CN-HOU-3"], 3),
         record("CN", "AGRICULTURE", [], 10),
     ]
+    assert score_game("en", tie).gaps[0].seats == (0, 1)
     lines = score_game("en", tie).score_board().splitlines()
     assert lines[-2:] == [
         "No single winner under en; still level: seat 0, seat 1",
