@@ -312,7 +312,10 @@ def test_the_largest_zero_bid_count_is_allowed_and_one_more_is_not():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("US", "HOUSING", [], -1), "spent must be a whole number (int) from 0 to 21000000 "),
+        (
+            ("US", "HOUSING", [], -1),
+            "spent must be a whole number (int) from 0 to 21000000 (qe_rules.limits), got -1",
+        ),
         (
             ("US", "HOUSING", [], 0, 65),
             "zero_bid_rounds must be a whole number (int) from 0 to 64 ",
