@@ -274,7 +274,7 @@ def machine() -> str:
 
 
 def compiled() -> bool:
-    """Whether the hot modules are compiled (``bench/mypyc_build.py``)."""
+    """Whether the hot modules are compiled (``docs/performance.md``, "Compiling with mypyc")."""
     from qe_rules import scoring
 
     return not scoring.__file__.endswith(".py")

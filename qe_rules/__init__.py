@@ -118,7 +118,7 @@ from qe_rules.simulate import (
     play_game,
     simulate,
 )
-from qe_rules.verify import Example, Finding, Verdict, VerificationReport, verify
+from qe_rules.verify import Coverage, Example, Finding, Verdict, VerificationReport, verify
 from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 if TYPE_CHECKING:
@@ -150,6 +150,7 @@ __all__ = [
     "Choice",
     "Company",
     "Comparison",
+    "Coverage",
     "Discrepancy",
     "DiscrepancyKind",
     "DiversificationSets",

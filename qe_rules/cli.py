@@ -10,8 +10,8 @@
 - ``qe-rules diff A B``: where two rule sets differ.
 - ``qe-rules discrepancies``: the register of differences between the texts.
 - ``qe-rules glossary [TERM]``: German-English game terms.
-- ``qe-rules verify [ID | FILE.toml | --all]``: search rule sets for rule gaps; exit
-  status 1 on a new gap or a violation.
+- ``qe-rules verify [ID | FILE.toml | --all] [--thorough]``: search rule sets for rule
+  gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
@@ -60,6 +60,7 @@ from qe_rules.rulesets import RULESETS, SOURCES, RuleSet, get_ruleset, load_rule
 from qe_rules.scoring import PlayerRecord, score_game
 from qe_rules.simulate import (
     Comparison,
+    PlayedComparison,
     SimulationStats,
     check_rows_path,
     compare,
@@ -361,7 +362,7 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
-    results = [verify(ruleset) for ruleset in rulesets]
+    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
     if args.format == "json":
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
@@ -464,17 +465,8 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.examples and not os.path.isdir(args.examples):
         raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
     _check_extras(args)
-    if args.play == "each":
-        if args.rows or args.plot or args.examples:
-            raise _InputError("--play each writes no rows, plot or examples; leave those out")
-        played = compare(
-            rulesets, args.players, _agents(args.agents), args.games, seed=args.seed, play="each"
-        )
-        if args.format == "json":
-            _emit(out, played.to_dict())
-        else:
-            print(played, file=out)
-        return EXIT_OK
+    if args.play == "each" and (args.plot or args.examples):
+        raise _InputError("--play each draws no plot and writes no examples; leave those out")
     comparison = compare(
         rulesets,
         args.players,
@@ -484,7 +476,16 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
+        play=args.play,
     )
+    if isinstance(comparison, PlayedComparison):
+        if args.rows:
+            comparison.write_rows(args.rows)
+        if args.format == "json":
+            _emit(out, attrs.evolve(comparison, rows=None).to_dict())
+        else:
+            print(comparison, file=out)
+        return EXIT_OK
     _write_extras(args, comparison, plot_comparison)
     if args.examples and comparison.examples:
         for example in comparison.examples:
@@ -766,6 +767,11 @@ def _parser() -> argparse.ArgumentParser:
         "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
     )
     checker.add_argument("--all", action="store_true", help="every built-in rule set")
+    checker.add_argument(
+        "--thorough",
+        action="store_true",
+        help="search sales from every auctioneer seat, with a larger bound on paths",
+    )
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )

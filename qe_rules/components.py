@@ -145,20 +145,38 @@ def _check_tile(instance: Company, attribute: attrs.Attribute[int], vp: int) -> 
 
 _CODE_SPLIT: Final = re.compile(r"[\s_-]+")
 
+# Every tile made so far, by nation and industry: there is one object per tile.
+_MADE: Final[dict[tuple[Nation, Industry], Company]] = {}
 
-@attrs.frozen(order=False, cache_hash=True)
+
+@attrs.frozen(eq=False)
 class Company:
     """One of the 21 company tiles: a nation, an industry and the VP printed on it.
 
-    Only the 21 real tiles can be made; ``str()`` gives the code that ``parse`` reads.
+    Only the 21 real tiles can be made, each once: making a tile again gives the same
+    object, so tiles compare and hash by identity, as nations and industries do (which
+    keeps sets and dictionaries of tiles fast). ``str()`` gives the code that ``parse``
+    reads.
 
     >>> Company(Nation.CN, Industry.GOVERNMENT, 4)
     Company('CN-GOV-4')
+    >>> Company(Nation.CN, Industry.GOVERNMENT, 4) is Company.parse("CN-GOV-4")
+    True
     """
 
     nation: Nation
     industry: Industry
     vp: int = attrs.field(validator=_check_tile)
+
+    def __new__(cls, nation: Nation, industry: Industry, vp: int) -> Company:
+        if isinstance(nation, Nation) and isinstance(industry, Industry):
+            made = _MADE.get((nation, industry))
+            if made is not None and type(vp) is int and vp == made.vp:
+                return made  # __init__ then sets the same values again
+        return super().__new__(cls)
+
+    def __attrs_post_init__(self) -> None:
+        _MADE.setdefault((self.nation, self.industry), self)  # a real tile: checked
 
     def __str__(self) -> str:
         return f"{self.nation.code}-{self.industry.code}-{self.vp}"

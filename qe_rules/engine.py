@@ -58,7 +58,16 @@ from qe_rules.records import GameRecord, Move
 from qe_rules.rulesets import RULESETS, PeekShows, RuleSet, get_ruleset
 from qe_rules.sales import Award, BidLimits, Rebid, limits_of, scoring_zero_bids, settle
 from qe_rules.scoring import GameResult, Gap, PlayerRecord, score_holdings
-from qe_rules.views import Phase, PlayerView, PublicView, SaleView
+from qe_rules.views import (
+    PUBLIC_FIELDS,
+    Phase,
+    PlayerView,
+    PublicView,
+    SaleView,
+    make_player_view,
+    make_public_view,
+    make_sale_view,
+)
 
 __all__ = ["Game", "new_game", "replay"]
 
@@ -92,6 +101,7 @@ class _Setup:
     rounds: int = attrs.field(eq=False)
     opening_limits: BidLimits = attrs.field(eq=False)  # the auctioneer's opening bid
     first_limits: BidLimits = attrs.field(eq=False)  # secret bids before the opening
+    blank_sale: _Sale = attrs.field(eq=False)  # a sale before any bid, to copy from
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # a built-in rule set travels as its id, and the derived fields are not pickled
@@ -111,8 +121,15 @@ def _unpickled_setup(
     first_auctioneer: int,
 ) -> _Setup:
     rules = get_ruleset(ruleset)
-    dealt = (deck, nations, industries, first_auctioneer)
-    return _Setup(rules, players, *dealt, *_constants(rules, players))
+    return _Setup(
+        ruleset=rules,
+        players=players,
+        deck=deck,
+        nations=nations,
+        industries=industries,
+        first_auctioneer=first_auctioneer,
+        **_constants(rules, players),
+    )
 
 
 class _PeekTarget(NamedTuple):
@@ -128,27 +145,29 @@ class _PeekTarget(NamedTuple):
 
 class _SaleFacts:
     """A finished sale as the referee knows it, with the seats' redacted views, made for
-    every seat on first use (a sale's facts never change, so its views can be kept)."""
+    every seat on first use (a sale's facts never change, so its views can be kept).
+    The fields that every seat's view shares have the names of :class:`SaleView`'s."""
 
     __slots__ = (
         "amount",
         "auctioneer",
         "closed",
         "company",
-        "number",
-        "opening",
+        "opening_bid",
         "public",
         "reason",
         "round",
+        "sale",
         "spectator",
         "ties",
         "views",
         "winner",
-        "zero_seats",
+        "zero_bidders",
     )
 
     def __init__(
         self,
+        *,
         sale: _Sale,
         company: Company,
         ties: tuple[tuple[int, ...], ...],
@@ -156,53 +175,45 @@ class _SaleFacts:
         amount: int | None,
         public: bool,
         reason: str | None,
-        zero_seats: tuple[int, ...],
+        zero_bidders: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         players: int,
     ) -> None:
-        self.number = sale.number
+        self.sale = sale.number
         self.round = sale.round
         self.company = company
         self.auctioneer = sale.auctioneer
-        self.opening = sale.opening
+        self.opening_bid = sale.opening
         self.ties = ties
         self.winner = winner
         self.amount = amount
         self.public = public
         self.reason = reason
-        self.zero_seats = zero_seats
+        self.zero_bidders = zero_bidders
         self.closed = closed
         self.views: list[SaleView | None] = [None] * players
         self.spectator: SaleView | None = None
 
-    def __getstate__(self) -> tuple[Any, ...]:
+    def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
-        return (*(getattr(self, name) for name in _FACT_FIELDS), len(self.views))
+        return {name: getattr(self, name) for name in _FACT_FIELDS} | {"seats": len(self.views)}
 
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        for name, value in zip(_FACT_FIELDS, state, strict=False):
-            setattr(self, name, value)
-        self.views = [None] * state[-1]
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _FACT_FIELDS:
+            setattr(self, name, state[name])
+        self.views = [None] * state["seats"]
         self.spectator = None
 
     def public_view(self) -> SaleView:
         """The sale as a spectator knows it: its public amount only, no bids."""
         view = self.spectator
         if view is None:
-            view = self.spectator = SaleView(
-                self.number,
-                self.round,
-                self.company,
-                self.auctioneer,
-                self.opening,
-                self.ties,
-                self.winner,
-                self.amount if self.public else None,
-                self.reason,
-                self.zero_seats,
-                (),
-                (),
-                False,
+            view = self.spectator = make_sale_view(
+                self,
+                amount=self.amount if self.public else None,
+                my_bids=(),
+                bids=(),
+                peeked=False,
             )
         return view
 
@@ -226,8 +237,6 @@ class _SaleFacts:
         if views[0] is not None:
             return views
         closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
-        number, round_, company, opening = self.number, self.round, self.company, self.opening
-        ties, reason, zero_seats = self.ties, self.reason, self.zero_seats
         first = closed[0]
         seats = len(views)
         mine: list[tuple[int, ...]]
@@ -241,23 +250,12 @@ class _SaleFacts:
         runs = auctioneer if sees_all else -1
         hidden = None if not self.public else amount
         for seat in range(seats):
-            views[seat] = _tuple_new(
-                SaleView,
-                (
-                    number,
-                    round_,
-                    company,
-                    auctioneer,
-                    opening,
-                    ties,
-                    winner,
-                    amount if seat in (winner, runs) else hidden,
-                    reason,
-                    zero_seats,
-                    mine[seat],
-                    closed if seat == runs else (),
-                    False,
-                ),
+            views[seat] = make_sale_view(
+                self,
+                amount=amount if seat in (winner, runs) else hidden,
+                my_bids=mine[seat],
+                bids=closed if seat == runs else (),
+                peeked=False,
             )
         return views
 
@@ -267,8 +265,23 @@ _FACT_FIELDS: Final = tuple(
 )
 
 
-class _Table(NamedTuple):
-    """Progress that changes only when a sale ends (or on a peek)."""
+class _Table:
+    """Progress that changes only when a sale ends (or on a peek). Never changed once
+    made, except for its caches: a move that changes it makes a new one."""
+
+    __slots__ = (
+        "cache",
+        "facts",
+        "gaps",
+        "holdings",
+        "parent",
+        "peeked",
+        "peeks",
+        "result",
+        "spent",
+        "zero_counts",
+        "zero_rounds",
+    )
 
     holdings: tuple[tuple[Company, ...], ...]
     spent: tuple[int, ...]
@@ -278,12 +291,60 @@ class _Table(NamedTuple):
     peeked: tuple[frozenset[int], ...]  # per seat: the sales it peeked at
     facts: tuple[_SaleFacts, ...]
     gaps: tuple[Gap, ...]
-    peek_target: _PeekTarget | None
     result: list[GameResult]  # at the end: holds the result once it is first asked for
     # per seat, its history of sales, made on first use; ``parent`` is the cache of the
     # table before the last sale ended, whose histories are one sale shorter
     cache: dict[int, tuple[SaleView, ...]]
     parent: dict[int, tuple[SaleView, ...]] | None
+
+    def __init__(
+        self,
+        *,
+        holdings: tuple[tuple[Company, ...], ...],
+        spent: tuple[int, ...],
+        zero_rounds: tuple[tuple[int, ...], ...],
+        zero_counts: tuple[int, ...],
+        peeks: tuple[int, ...],
+        peeked: tuple[frozenset[int], ...],
+        facts: tuple[_SaleFacts, ...],
+        gaps: tuple[Gap, ...],
+        parent: dict[int, tuple[SaleView, ...]] | None = None,
+    ) -> None:
+        self.holdings = holdings
+        self.spent = spent
+        self.zero_rounds = zero_rounds
+        self.zero_counts = zero_counts
+        self.peeks = peeks
+        self.peeked = peeked
+        self.facts = facts
+        self.gaps = gaps
+        self.result = []
+        self.cache = {}
+        self.parent = parent
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The progress without the caches (a pickle makes them again)."""
+        return {name: getattr(self, name) for name in _TABLE_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
+    def evolve(self) -> _Table:
+        """A copy with empty caches, to assign the changed fields to, by name, before
+        anyone else sees it (cheaper than a call with every field as a keyword argument)."""
+        new = _new_object(_Table)
+        new.holdings = self.holdings
+        new.spent = self.spent
+        new.zero_rounds = self.zero_rounds
+        new.zero_counts = self.zero_counts
+        new.peeks = self.peeks
+        new.peeked = self.peeked
+        new.facts = self.facts
+        new.gaps = self.gaps
+        new.result = []
+        new.cache = {}
+        new.parent = None
+        return new
 
     def history(self, seat: int, sees_all: bool, shows_all: bool = False) -> tuple[SaleView, ...]:
         """The finished sales as ``seat`` knows them.
@@ -298,7 +359,7 @@ class _Table(NamedTuple):
         facts, parent, peeked = self.facts, self.parent, self.peeked
         if parent:
             last = facts[-1]
-            number, size = last.number, len(facts) - 1
+            number, size = last.sale, len(facts) - 1
             views = last.all_views(sees_all)
             for other, before in parent.items():
                 if other not in cache and len(before) == size and other >= 0:
@@ -309,9 +370,7 @@ class _Table(NamedTuple):
             found = cache.get(seat)
             if found is not None:
                 return found
-        found = tuple(
-            f.view_for(seat, sees_all, f.number in peeked[seat], shows_all) for f in facts
-        )
+        found = tuple(f.view_for(seat, sees_all, f.sale in peeked[seat], shows_all) for f in facts)
         cache[seat] = found
         return found
 
@@ -330,10 +389,31 @@ class _Table(NamedTuple):
 
 
 _SPECTATOR: Final = -1  # the key of a spectator's history in a table's cache
+_TABLE_FIELDS: Final = tuple(
+    name for name in _Table.__slots__ if name not in ("cache", "parent", "result")
+)
 
 
-class _Sale(NamedTuple):
-    """The sale in progress (or the end of the game, with phase OVER)."""
+class _Sale:
+    """The sale in progress during one bidding round (or the end of the game, with phase
+    OVER): what changes when a bidding round opens or closes, not with every bid. The bids
+    of the round in progress and the seats still awaited are the game's own fields."""
+
+    __slots__ = (
+        "auctioneer",
+        "closed",
+        "company",
+        "limits",
+        "number",
+        "opening",
+        "peek_target",
+        "phase",
+        "rebid",
+        "round",
+        "standing",
+        "tie_log",
+        "ties",
+    )
 
     number: int
     round: int
@@ -341,14 +421,63 @@ class _Sale(NamedTuple):
     auctioneer: int | None
     phase: Phase
     opening: int | None
-    standing: tuple[int | None, ...]
-    awaiting: frozenset[int]
+    standing: tuple[int | None, ...]  # each seat's bid as the bidding round opened
     rebid: int  # 0 while first bids are made, k during the k-th rebid
-    open_bids: tuple[tuple[int, int], ...]  # (seat, amount) of the bidding round in progress
     closed: tuple[tuple[tuple[int, int], ...], ...]  # finished bidding rounds, by seat
     ties: int
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
+    peek_target: _PeekTarget | None  # the sale whose peek window is open (until the opening)
+
+    def __init__(
+        self,
+        *,
+        number: int,
+        round: int,
+        company: Company | None,
+        auctioneer: int | None,
+        phase: Phase,
+        opening: int | None,
+        standing: tuple[int | None, ...],
+        rebid: int,
+        closed: tuple[tuple[tuple[int, int], ...], ...],
+        ties: int,
+        tie_log: tuple[tuple[int, ...], ...],
+        limits: BidLimits,
+        peek_target: _PeekTarget | None,
+    ) -> None:
+        self.number = number
+        self.round = round
+        self.company = company
+        self.auctioneer = auctioneer
+        self.phase = phase
+        self.opening = opening
+        self.standing = standing
+        self.rebid = rebid
+        self.closed = closed
+        self.ties = ties
+        self.tie_log = tie_log
+        self.limits = limits
+        self.peek_target = peek_target
+
+    def evolve(self) -> _Sale:
+        """A copy to assign the changed fields to, by name, before anyone else sees it
+        (cheaper than a call with every field as a keyword argument)."""
+        new = _new_object(_Sale)
+        new.number = self.number
+        new.round = self.round
+        new.company = self.company
+        new.auctioneer = self.auctioneer
+        new.phase = self.phase
+        new.opening = self.opening
+        new.standing = self.standing
+        new.rebid = self.rebid
+        new.closed = self.closed
+        new.ties = self.ties
+        new.tie_log = self.tie_log
+        new.limits = self.limits
+        new.peek_target = self.peek_target
+        return new
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
@@ -376,7 +505,13 @@ def _raws(node: _Node | None) -> list[_Raw]:
 
 _new_object = object.__new__
 
-_tuple_new: Any = tuple.__new__  # builds a NamedTuple without its Python-level __new__
+
+class _PublicPart:
+    """The fields of :class:`PublicView` but its history, by the same names and of the
+    same types: what every seat's view of one state shares, made once per state on the
+    first view (``Game._public_part``)."""
+
+    __slots__ = PUBLIC_FIELDS
 
 
 # --------------------------------------------------------------------------- the game
@@ -389,16 +524,52 @@ class Game:
     :meth:`decline_peek`) return a new game; queries never change anything. ``copy.copy``
     and ``copy.deepcopy`` return the game itself (it cannot change), and a pickle holds its
     state, not a replay.
+
+    Read-only attributes:
+
+    ``to_act``
+        The seats whose move is awaited: their bids, or in the peek window (phase
+        ``PEEKING``) their answer, :meth:`peek` or :meth:`decline_peek`; empty when the
+        game is over.
+    ``phase``
+        Where the current sale stands (a :class:`~qe_rules.Phase`).
+    ``auctioneer``
+        The current sale's auctioneer; ``None`` on a last tile without one, or at the end.
+    ``opening_bid``
+        The current sale's opening bid, once made.
+    ``is_over``
+        Whether the deck is empty.
     """
 
-    __slots__ = ("_events", "_log", "_public", "_sale", "_setup", "_table")
+    # The state is held in the internal fields; the public ones are copied from them when
+    # the game is made, so that a program reading them before every move makes no call.
+    __slots__ = (
+        "_events",  # the cache of the typed events
+        "_log",  # the events, one node per move, made typed on demand
+        "_open_bids",  # (seat, amount) of the bids of the bidding round in progress
+        "_public",  # the cache of the fields every seat's view of this state shares
+        "_sale",  # what changes when a bidding round opens or closes
+        "_setup",  # what never changes
+        "_table",  # what changes when a sale ends
+        "auctioneer",
+        "is_over",
+        "opening_bid",
+        "phase",
+        "to_act",
+    )
 
     _setup: _Setup
     _table: _Table
     _sale: _Sale
-    _log: _Node  # the events, one node per move, made typed on demand
-    _events: tuple[Event, ...] | None  # cache of the typed events
-    _public: tuple[Any, ...] | None  # cache of the public part of this state's views
+    _open_bids: tuple[tuple[int, int], ...]
+    to_act: frozenset[int]
+    phase: Phase
+    auctioneer: int | None
+    opening_bid: int | None
+    is_over: bool
+    _log: _Node
+    _events: tuple[Event, ...] | None
+    _public: _PublicPart | None
 
     __setattr__ = _frozen_setattr
     __delattr__ = _frozen_delattr
@@ -407,11 +578,24 @@ class Game:
         raise TypeError("use qe.new_game(...) or qe.replay(record) to make a Game")
 
     @staticmethod
-    def _make(setup: _Setup, table: _Table, sale: _Sale, log: _Node) -> Game:
+    def _make(
+        setup: _Setup,
+        table: _Table,
+        sale: _Sale,
+        awaiting: frozenset[int],
+        open_bids: tuple[tuple[int, int], ...],
+        log: _Node,
+    ) -> Game:
         game = _new_object(_GameUnderConstruction)
         game._setup = setup
         game._table = table
         game._sale = sale
+        game.to_act = awaiting
+        game.phase = sale.phase
+        game.auctioneer = sale.auctioneer
+        game.opening_bid = sale.opening
+        game.is_over = sale.phase is _OVER
+        game._open_bids = open_bids
         game._log = log
         game._events = None
         game._public = None
@@ -444,7 +628,7 @@ class Game:
         sale = self._sale
         return (
             f"<Game {self.ruleset.id} {self.players} players, sale {sale.number}, "
-            f"{sale.phase.value}, to act {sorted(sale.awaiting)}>"
+            f"{sale.phase.value}, to act {sorted(self.to_act)}>"
         )
 
     def _repr_svg_(self) -> str:
@@ -463,14 +647,14 @@ class Game:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # the state itself, without the caches and with the events as a list of moves:
         # no replay, and no deep recursion through the chain of event nodes
-        table = self._table._replace(result=[], cache={}, parent=None)
         parts = []
         node: _Node | None = self._log
         while node is not None:
             parts.append(node[1])
             node = node[0]
         parts.reverse()
-        return (_unpickled_game, (self._setup, table, self._sale, tuple(parts)))
+        state = self._setup, self._table, self._sale, self.to_act, self._open_bids, tuple(parts)
+        return (_unpickled_game, state)
 
     # ----------------------------------------------------------------- queries
 
@@ -505,23 +689,6 @@ class Game:
         return self._setup.first_auctioneer
 
     @property
-    def to_act(self) -> frozenset[int]:
-        """The seats whose move is awaited: their bids, or in the peek window (phase
-        ``PEEKING``) their answer, :meth:`peek` or :meth:`decline_peek`; empty when the
-        game is over."""
-        return self._sale.awaiting
-
-    @property
-    def phase(self) -> Phase:
-        """Where the current sale stands."""
-        return self._sale.phase
-
-    @property
-    def auctioneer(self) -> int | None:
-        """The current sale's auctioneer; ``None`` on a last tile without one, or at the end."""
-        return self._sale.auctioneer
-
-    @property
     def current_company(self) -> Company | None:
         """The tile being sold; ``None`` at the end."""
         return self._sale.company
@@ -535,16 +702,6 @@ class Game:
     def round(self) -> int:
         """The current round (from 0): every seat is auctioneer once per round."""
         return self._sale.round
-
-    @property
-    def opening_bid(self) -> int | None:
-        """The current sale's opening bid, once made."""
-        return self._sale.opening
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the deck is empty."""
-        return self._sale.phase is _OVER
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -615,60 +772,42 @@ class Game:
     def bid(self, seat: int, amount: int) -> Game:
         """The bid that is due from ``seat``: the opening bid, a secret bid or a rebid."""
         sale = self._sale
-        setup = self._setup
+        awaiting = self.to_act
         if (
             type(seat) is not int
             or type(amount) is not int
-            or seat not in sale.awaiting
+            or seat not in awaiting
             or sale.phase is _PEEKING
         ):
             self._check_bid(seat, amount)  # raises with the precise message
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
-        events = self._log
-        standing = list(sale.standing)
-        standing[seat] = amount
+        setup, log = self._setup, self._log
         if sale.phase is _OPENING:
-            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
-            others = setup.others[seat]
-            new_sale = _tuple_new(
-                _Sale,
-                (
-                    sale.number,
-                    sale.round,
-                    sale.company,
-                    sale.auctioneer,
-                    _BIDDING,
-                    amount,
-                    tuple(standing),
-                    others,
-                    0,
-                    ((seat, amount),),
-                    (),
-                    0,
-                    (),
-                    limits,
-                ),
-            )
-            table = self._table
-            if table.peek_target is not None:
-                table = table._replace(peek_target=None)
-            event: _Raw = (OpeningBid, sale.number, seat, amount)
-            game = Game._make(setup, table, new_sale, (events, (event,), events[2] + 1))
-            public = self._public
-            if public is not None:  # the opening bid changes three public fields
-                _SET_PUBLIC(
-                    game, (*public[:7], _BIDDING, *public[8:11], others, amount, *public[13:])
-                )
-            return game
-        awaiting = sale.awaiting - setup.singletons[seat]
-        open_bids = (*sale.open_bids, (seat, amount))
+            return self._opened(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
+        open_bids = (*self._open_bids, (seat, amount))
+        awaiting = awaiting - setup.singletons[seat]
         if awaiting:
-            next_sale = _bids_placed(sale, tuple(standing), awaiting, open_bids)
-            return Game._make(setup, self._table, next_sale, (events, (event,), events[2] + 1))
-        return self._close_round(tuple(standing), open_bids, (event,))
+            return Game._make(
+                setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
+            )
+        return self._close_round(open_bids, (event,))
+
+    def _opened(self, seat: int, amount: int) -> Game:
+        """The game after the auctioneer ``seat``'s opening bid of ``amount``."""
+        setup, sale, log = self._setup, self._sale, self._log
+        others = setup.others[seat]
+        bidding = sale.evolve()
+        bidding.phase = _BIDDING
+        bidding.opening = amount
+        bidding.limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+        bidding.peek_target = None  # the peek window of the last sale is over
+        event: _Raw = (OpeningBid, sale.number, seat, amount)
+        return Game._make(
+            setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
+        )
 
     def bid_many(self, bids: Mapping[int, int]) -> Game:
         """Several bids at once, ``{seat: amount}``: the same game as :meth:`bid` for each
@@ -693,10 +832,9 @@ class Game:
             for seat, amount in items:
                 game = game.bid(seat, amount)
             return game
-        awaiting, auctioneer = sale.awaiting, sale.auctioneer
+        awaiting, auctioneer = self.to_act, sale.auctioneer
         floor, forbidden = sale.limits.minimum, sale.limits.forbidden
         number, rebid = sale.number, sale.rebid
-        standing = list(sale.standing)
         added = []
         for seat, amount in items:
             if type(seat) is not int or type(amount) is not int or seat not in awaiting:
@@ -707,16 +845,14 @@ class Game:
                     self._check_bid(seat, amount)
             elif amount < floor or amount == forbidden or amount > MAX_BID:
                 self._check_bid(seat, amount)
-            standing[seat] = amount
             added.append((SecretBid, number, seat, amount, rebid))
-        open_bids = sale.open_bids + tuple(items)
+        open_bids = self._open_bids + tuple(items)
         if len(items) < len(awaiting):  # every seat in bids is awaited, each once
             remaining = awaiting.difference(bids)
-            next_sale = _bids_placed(sale, tuple(standing), remaining, open_bids)
             events = self._log
             log = (events, tuple(added), events[2] + len(added))
-            return Game._make(setup, self._table, next_sale, log)
-        return self._close_round(tuple(standing), open_bids, tuple(added))
+            return Game._make(setup, self._table, sale, remaining, open_bids, log)
+        return self._close_round(open_bids, tuple(added))
 
     def can_bid_many(self, bids: Mapping[int, int]) -> bool:
         """Whether :meth:`bid_many` would accept these bids."""
@@ -745,7 +881,7 @@ class Game:
     def bid_limits(self, seat: int) -> BidLimits | None:
         """What ``seat`` may bid now, or ``None`` if its bid is not awaited."""
         self._check_seat(seat)
-        if seat not in self._sale.awaiting or self._sale.phase is _PEEKING:
+        if seat not in self.to_act or self._sale.phase is _PEEKING:
             return None
         return self._due_limits(seat)
 
@@ -774,7 +910,7 @@ class Game:
                 f"got {shown(amount)}"
             )
         sale = self._sale
-        if seat not in sale.awaiting or sale.phase is _PEEKING:
+        if seat not in self.to_act or sale.phase is _PEEKING:
             raise IllegalAction(self._why_not_to_act(seat))
         limits = self._due_limits(seat)
         if amount < limits.minimum:
@@ -790,17 +926,17 @@ class Game:
             )
 
     def _why_not_to_act(self, seat: int) -> str:
-        sale = self._sale
+        sale, awaiting = self._sale, self.to_act
         if sale.phase is _OVER:
             return "the game is over; no more moves are possible"
         where = f"sale {sale.number}"
         if sale.phase is _PEEKING:
-            target = self._table.peek_target
+            target = sale.peek_target
             assert target is not None
-            waiting = ", ".join(map(str, sorted(sale.awaiting)))
+            waiting = ", ".join(map(str, sorted(awaiting)))
             return (
                 f"seat {seat} cannot bid now: the bidding of {where} waits until "
-                f"seat{'s' if len(sale.awaiting) > 1 else ''} {waiting} answer the peek at "
+                f"seat{'s' if len(awaiting) > 1 else ''} {waiting} answer the peek at "
                 f"sale {target.sale} (peek or decline_peek)"
             )
         if sale.phase is _OPENING:
@@ -808,13 +944,13 @@ class Game:
                 f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
                 f"{sale.auctioneer}, the auctioneer"
             )
-        waiting = ", ".join(map(str, sorted(sale.awaiting)))
-        if sale.phase is _REBIDDING and not any(s == seat for s, _ in sale.open_bids):
+        waiting = ", ".join(map(str, sorted(awaiting)))
+        if sale.phase is _REBIDDING and not any(s == seat for s, _ in self._open_bids):
             tied = ", ".join(map(str, sale.tie_log[-1]))
             return f"seat {seat} is not tied in {where}; only seats {tied} rebid (waiting for {waiting})"
         return (
             f"seat {seat} has already bid in this bidding round of {where}; waiting for "
-            f"seat{'s' if len(sale.awaiting) > 1 else ''} {waiting}"
+            f"seat{'s' if len(awaiting) > 1 else ''} {waiting}"
         )
 
     # ----------------------------------------------------------------- peeking
@@ -824,12 +960,11 @@ class Game:
         window (phase ``PEEKING``, 5 players, once a game)."""
         target = self._window_target(seat)
         table = self._table
-        cache = {k: v for k, v in table.cache.items() if k != seat}
-        new_table = table._replace(
-            peeks=_replace_at(table.peeks, seat, table.peeks[seat] + 1),
-            peeked=_replace_at(table.peeked, seat, table.peeked[seat] | {target.sale}),
-            cache=cache,
-        )
+        new_table = table.evolve()
+        new_table.peeks = _replace_at(table.peeks, seat, table.peeks[seat] + 1)
+        new_table.peeked = _replace_at(table.peeked, seat, table.peeked[seat] | {target.sale})
+        # the other seats' histories stay as they are
+        new_table.cache.update((k, v) for k, v in table.cache.items() if k != seat)
         return self._answered(seat, new_table, (Peeked, target.sale, seat, target.amount))
 
     def can_peek(self, seat: int) -> bool:
@@ -861,22 +996,22 @@ class Game:
     def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
         """The game after ``seat``'s answer in the peek window; the last answer closes it."""
         setup, sale, log = self._setup, self._sale, self._log
-        awaiting = sale.awaiting - setup.singletons[seat]
+        awaiting = self.to_act - setup.singletons[seat]
         if awaiting:
-            next_sale = _bids_placed(sale, sale.standing, awaiting, sale.open_bids)
-        elif sale.number < setup.sales:
-            next_sale = _opening_sale(setup, sale.number)
-        else:  # a window after the last sale (peek_after_last_sale) closes into the end
-            next_sale = _over_sale(setup, sale)
-            ended: _Raw = (GameEnded, setup.sales)
-            return Game._make(setup, table, next_sale, (log, (event, ended), log[2] + 2))
-        return Game._make(setup, table, next_sale, (log, (event,), log[2] + 1))
+            return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
+        if sale.number < setup.sales:
+            next_sale, awaiting = _opening_sale(setup, sale.number, sale.peek_target)
+            return Game._make(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
+        # a window after the last sale (peek_after_last_sale) closes into the end
+        ended: _Raw = (GameEnded, setup.sales)
+        over, awaiting = _over_sale(setup, sale.round, sale.peek_target)
+        return Game._make(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
         """The sale ``seat`` may answer the peek window of (raises if it may not)."""
         sale = self._sale
-        if sale.phase is _PEEKING and type(seat) is int and seat in sale.awaiting:
-            target = self._table.peek_target  # the window holds exactly who may peek
+        if sale.phase is _PEEKING and type(seat) is int and seat in self.to_act:
+            target = sale.peek_target  # the window holds exactly who may peek
             assert target is not None
             return target
         return self._check_peek(seat)
@@ -895,7 +1030,7 @@ class Game:
                     else ""
                 )
             )
-        target = table.peek_target
+        target = sale.peek_target
         if target is None:
             raise IllegalAction(
                 "nothing to peek at: the peek window opens when a sale is awarded with a "
@@ -919,76 +1054,92 @@ class Game:
                 f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
                 "for this game"
             )
-        if sale.phase is not _PEEKING or seat not in sale.awaiting:
+        if sale.phase is not _PEEKING or seat not in self.to_act:
             raise IllegalAction(f"seat {seat} has declined to peek at {where}")
         return target
 
     # ----------------------------------------------------------------- sale resolution
 
-    def _close_round(
-        self,
-        standing: tuple[int | None, ...],
-        open_bids: tuple[tuple[int, int], ...],
-        added: tuple[_Raw, ...],
-    ) -> Game:
+    def _close_round(self, open_bids: tuple[tuple[int, int], ...], added: tuple[_Raw, ...]) -> Game:
+        """The game once every awaited bid of the bidding round is in: a rebid after a
+        tie, or the end of the sale."""
         setup, sale = self._setup, self._sale
         closed = (*sale.closed, tuple(sorted(open_bids)))
-        bids: tuple[int, ...] = standing  # type: ignore[assignment]  # every seat has bid now
+        placed = list(sale.standing)
+        for seat, bid in open_bids:
+            placed[seat] = bid
+        bids: tuple[int, ...] = tuple(placed)  # type: ignore[arg-type]  # every seat has bid
         highest = max(bids)
+        winner: int | None
+        amount: int | None
+        reason: str | None
         if bids.count(highest) == 1:  # the common case, settled without settle()
-            return self._finish_sale(
-                bids, closed, bids.index(highest), highest, False, sale.ties, None, added
-            )
-        outcome = settle(
-            setup.ruleset,
-            bids,
-            ties=sale.ties,
-            history=closed,
-            last_tile=sale.auctioneer is None,
-            auctioneer=sale.auctioneer,
-            previous_tie=sale.tie_log[-1] if sale.tie_log else (),
-        )
-        events = self._log
-        if isinstance(outcome, Rebid):
-            new_sale = _tuple_new(
-                _Sale,
-                (
-                    sale.number,
-                    sale.round,
-                    sale.company,
-                    sale.auctioneer,
-                    _REBIDDING,
-                    sale.opening,
-                    standing,
-                    frozenset(outcome.seats),
-                    sale.rebid + 1,
-                    (),
-                    closed,
-                    outcome.ties,
-                    (*sale.tie_log, outcome.seats),
-                    _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True)),
-                ),
-            )
-            tie = (Tie, sale.number, outcome.seats, outcome.ties)
-            log = (events, (*added, tie), events[2] + len(added) + 1)
-            return Game._make(setup, self._table, new_sale, log)
-        if isinstance(outcome, Award):
-            return self._finish_sale(
-                bids,
-                closed,
-                outcome.seat,
-                outcome.amount,
-                outcome.fallback,
-                outcome.ties,
+            winner, amount, fallback, ties, reason = (
+                bids.index(highest),
+                highest,
+                False,
+                sale.ties,
                 None,
-                added,
             )
+        else:
+            outcome = settle(
+                setup.ruleset,
+                bids,
+                ties=sale.ties,
+                history=closed,
+                last_tile=sale.auctioneer is None,
+                auctioneer=sale.auctioneer,
+                previous_tie=sale.tie_log[-1] if sale.tie_log else (),
+            )
+            if isinstance(outcome, Rebid):
+                return self._rebid(outcome, bids, closed, added)
+            if isinstance(outcome, Award):
+                winner, amount, fallback = outcome.seat, outcome.amount, outcome.fallback
+                ties, reason = outcome.ties, None
+            else:
+                winner, amount, fallback, ties, reason = (
+                    None,
+                    None,
+                    False,
+                    outcome.ties,
+                    outcome.reason,
+                )
         return self._finish_sale(
-            bids, closed, None, None, False, outcome.ties, outcome.reason, added
+            standing=bids,
+            closed=closed,
+            winner=winner,
+            amount=amount,
+            fallback=fallback,
+            ties=ties,
+            reason=reason,
+            added=added,
         )
+
+    def _rebid(
+        self,
+        outcome: Rebid,
+        bids: tuple[int, ...],
+        closed: tuple[tuple[tuple[int, int], ...], ...],
+        added: tuple[_Raw, ...],
+    ) -> Game:
+        """The game after a tie: the tied seats rebid."""
+        setup, sale = self._setup, self._sale
+        rebidding = sale.evolve()
+        rebidding.phase = _REBIDDING
+        rebidding.standing = bids
+        rebidding.rebid = sale.rebid + 1
+        rebidding.closed = closed
+        rebidding.ties = outcome.ties
+        rebidding.tie_log = (*sale.tie_log, outcome.seats)
+        rebidding.limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True))
+        tie = (Tie, sale.number, outcome.seats, outcome.ties)
+        log = self._log
+        node = (log, (*added, tie), log[2] + len(added) + 1)
+        return Game._make(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
 
     def _finish_sale(
         self,
+        *,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         winner: int | None,
@@ -1031,30 +1182,27 @@ class Game:
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
         facts = _SaleFacts(
-            sale,
-            company,
-            tie_log,
-            winner,
-            amount,
-            public,
-            reason,
-            zero_seats,
-            closed,
-            setup.players,
+            sale=sale,
+            company=company,
+            ties=tie_log,
+            winner=winner,
+            amount=amount,
+            public=public,
+            reason=reason,
+            zero_bidders=zero_seats,
+            closed=closed,
+            players=setup.players,
         )
-        peek_target = None
-        following = number + 1
-        if following == setup.sales:
-            new.append((GameEnded, setup.sales))
-            next_sale = _over_sale(setup, sale)
-        else:
-            next_sale = _opening_sale(setup, following)
-            new.append(_sale_opened(next_sale))
         # The peek window: the next sale waits for every seat that may peek at this one.
         # After the last sale a window opens only by peek_after_last_sale; the end state
         # then waits in phase PEEKING, and its last answer ends the game.
+        following = number + 1
+        peek_target = None
+        window = _NO_SEATS
         if setup.peek and (following < setup.sales or setup.ruleset.peek_after_last_sale):
-            peek_target = _PeekTarget(number, auctioneer, winner, amount, public)
+            peek_target = _PeekTarget(
+                sale=number, auctioneer=auctioneer, winner=winner, amount=amount, public=public
+            )
             if winner is not None and not public:
                 limit, used = setup.ruleset.peeks_per_player, table.peeks
                 window = frozenset(
@@ -1064,37 +1212,24 @@ class Game:
                         if other != auctioneer and other != winner and used[other] < limit
                     ]
                 )
-                if window:
-                    if following == setup.sales:  # the game ends when the window closes
-                        new.pop()
-                    next_sale = _fresh_sale(
-                        setup,
-                        next_sale.number,
-                        next_sale.round,
-                        next_sale.company,
-                        next_sale.auctioneer,
-                        _PEEKING,
-                        window,
-                    )
-        new_table: _Table = _tuple_new(
-            _Table,
-            (
-                holdings,
-                spent,
-                zero_rounds,
-                zero_counts,
-                table.peeks,
-                table.peeked,
-                (*table.facts, facts),
-                gaps,
-                peek_target,
-                [],
-                {},
-                table.cache,
-            ),
-        )
+        if following < setup.sales:
+            next_sale, awaiting = _opening_sale(setup, following, peek_target, window)
+            new.append(_sale_opened(next_sale))
+        else:
+            next_sale, awaiting = _over_sale(setup, sale.round, peek_target, window)
+            if not window:  # else the game ends when the window closes
+                new.append((GameEnded, setup.sales))
+        new_table = table.evolve()
+        new_table.holdings = holdings
+        new_table.spent = spent
+        new_table.zero_rounds = zero_rounds
+        new_table.zero_counts = zero_counts
+        new_table.facts = (*table.facts, facts)
+        new_table.gaps = gaps
+        new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
-        return Game._make(setup, new_table, next_sale, (log, tuple(new), log[2] + len(new)))
+        node = (log, tuple(new), log[2] + len(new))
+        return Game._make(setup, new_table, next_sale, awaiting, (), node)
 
     # ----------------------------------------------------------------- views and records
 
@@ -1108,19 +1243,21 @@ class Game:
             public = self._public_part()
             _SET_PUBLIC(self, public)
         sale, table, rules = self._sale, self._table, setup.ruleset
-        closed = sale.closed
+        closed, open_bids = sale.closed, self._open_bids
+        my_bids: tuple[int, ...] = ()
+        for who, amount in open_bids:  # a seat bids at most once in a bidding round
+            if who == seat:
+                my_bids = (amount,)
+                break
+        seen_bids: tuple[tuple[tuple[int, int], ...], ...] = ()
         if closed:
-            my_bids = tuple(
-                amount for rnd in (*closed, sale.open_bids) for who, amount in rnd if who == seat
-            )
-            seen = closed if seat == sale.auctioneer and rules.auctioneer_sees_all_bids else ()
-        else:
-            standing = sale.standing[seat]
-            my_bids = () if standing is None else (standing,)
-            seen = ()
+            earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
+            my_bids = earlier + my_bids
+            if seat == sale.auctioneer and rules.auctioneer_sees_all_bids:
+                seen_bids = closed
         limits = None
         can_peek = False
-        if seat in sale.awaiting:
+        if seat in self.to_act:
             if sale.phase is _PEEKING:
                 can_peek = True
             else:
@@ -1130,18 +1267,17 @@ class Game:
             history = table.history(
                 seat, rules.auctioneer_sees_all_bids, rules.peek_shows is PeekShows.ALL_BIDS
             )
-        own = (
-            seat,
-            setup.industries[seat],
-            table.spent[seat],
-            my_bids,
-            seen,
-            limits,
-            can_peek,
-            history,
+        return make_player_view(
+            public,
+            seat=seat,
+            industry=setup.industries[seat],
+            spent=table.spent[seat],
+            my_bids=my_bids,
+            seen_bids=seen_bids,
+            limits=limits,
+            can_peek=can_peek,
+            history=history,
         )
-        view: PlayerView = _tuple_new(PlayerView, public + own)  # one concatenation: the cheapest
-        return view
 
     def views(self, seats: Iterable[int] | None = None) -> tuple[PlayerView, ...]:
         """The views of several seats (all of them by default), in the order given, from
@@ -1168,8 +1304,7 @@ class Game:
         if public is None:
             public = self._public_part()
             _SET_PUBLIC(self, public)
-        view: PublicView = _tuple_new(PublicView, (*public, self._table.public_history()))
-        return view
+        return make_public_view(public, history=self._table.public_history())
 
     def events_for(self, seat: int) -> tuple[Event, ...]:
         """The history as ``seat`` may know it, by the rules of :meth:`view`: a secret
@@ -1192,32 +1327,32 @@ class Game:
         amount of an auctioneer's win is public)."""
         return tuple(_known_events(_raws(self._log), None, False))
 
-    def _public_part(self) -> tuple[Any, ...]:
-        """The fields of a view that are the same for every seat, in field order."""
+    def _public_part(self) -> Any:
+        """The fields of a view that are the same for every seat."""
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        return (
-            setup.ruleset.id,
-            setup.players,
-            setup.nations,
-            setup.first_auctioneer,
-            setup.sales,
-            sale.number,
-            sale.round,
-            sale.phase,
-            sale.auctioneer,
-            sale.company,
-            0 if over else setup.sales - sale.number - 1,
-            sale.awaiting,
-            sale.opening,
-            sale.tie_log[-1] if sale.phase is _REBIDDING else (),
-            sale.ties,
-            table.holdings,
-            table.zero_counts,
-            table.peeks,
-            setup.industries if over else None,
-            self.result() if over else None,
-        )
+        part: Any = _new_object(_PublicPart)  # its fields are typed by PublicView's
+        part.ruleset = setup.ruleset.id
+        part.players = setup.players
+        part.nations = setup.nations
+        part.first_auctioneer = setup.first_auctioneer
+        part.sales = setup.sales
+        part.sale = sale.number
+        part.round = sale.round
+        part.phase = sale.phase
+        part.auctioneer = sale.auctioneer
+        part.company = sale.company
+        part.remaining = 0 if over else setup.sales - sale.number - 1
+        part.to_act = self.to_act
+        part.opening_bid = sale.opening
+        part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
+        part.ties = sale.ties
+        part.holdings = table.holdings
+        part.zero_bid_rounds = table.zero_counts
+        part.peeks_used = table.peeks
+        part.industries = setup.industries if over else None
+        part.result = self.result() if over else None
+        return part
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
@@ -1278,7 +1413,12 @@ _SET_PUBLIC = Game.__dict__["_public"].__set__
 
 
 def _unpickled_game(
-    setup: _Setup, table: _Table, sale: _Sale, parts: tuple[tuple[_Raw, ...], ...]
+    setup: _Setup,
+    table: _Table,
+    sale: _Sale,
+    awaiting: frozenset[int],
+    open_bids: tuple[tuple[int, int], ...],
+    parts: tuple[tuple[_Raw, ...], ...],
 ) -> Game:
     """A game from its pickled state: the event nodes are linked again, one per move."""
     node: Any = None
@@ -1286,7 +1426,7 @@ def _unpickled_game(
     for part in parts:
         total += len(part)
         node = (node, part, total)
-    return Game._make(setup, table, sale, node)
+    return Game._make(setup, table, sale, awaiting, open_bids, node)
 
 
 def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Iterator[Event]:
@@ -1359,82 +1499,74 @@ def _bid_name(sale: _Sale, seat: int) -> str:
 
 def _fresh_sale(
     setup: _Setup,
+    *,
     number: int,
-    round_: int,
+    round: int,
     company: Company | None,
     auctioneer: int | None,
     phase: Phase,
-    awaiting: frozenset[int],
+    peek_target: _PeekTarget | None,
 ) -> _Sale:
     """A sale before its first bid (or, with phase OVER, the end of the game)."""
-    sale: _Sale = _tuple_new(
-        _Sale,
-        (
-            number,
-            round_,
-            company,
-            auctioneer,
-            phase,
-            None,
-            setup.no_bids,
-            awaiting,
-            0,
-            (),
-            (),
-            0,
-            (),
-            setup.first_limits,
-        ),
-    )
+    sale = setup.blank_sale.evolve()
+    sale.number = number
+    sale.round = round
+    sale.company = company
+    sale.auctioneer = auctioneer
+    sale.phase = phase
+    sale.peek_target = peek_target
     return sale
 
 
-def _bids_placed(
-    sale: _Sale,
-    standing: tuple[int | None, ...],
-    awaiting: frozenset[int],
-    open_bids: tuple[tuple[int, int], ...],
-) -> _Sale:
-    """``sale`` after bids that leave its bidding round open (``sale._replace``, faster)."""
-    placed: _Sale = _tuple_new(
-        _Sale,
-        (
-            sale.number,
-            sale.round,
-            sale.company,
-            sale.auctioneer,
-            sale.phase,
-            sale.opening,
-            standing,
-            awaiting,
-            sale.rebid,
-            open_bids,
-            sale.closed,
-            sale.ties,
-            sale.tie_log,
-            sale.limits,
-        ),
-    )
-    return placed
-
-
-def _opening_sale(setup: _Setup, index: int) -> _Sale:
+def _opening_sale(
+    setup: _Setup,
+    index: int,
+    peek_target: _PeekTarget | None,
+    window: frozenset[int] = _NO_SEATS,
+) -> tuple[_Sale, frozenset[int]]:
     """Sale ``index`` before its opening bid (the last tile without auctioneer: before
-    everyone's secret bid)."""
+    everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
+    seats awaited."""
     company = setup.deck[index]
     # a last tile without auctioneer belongs to the last round
     round_ = min(index // setup.players, setup.rounds - 1)
     if setup.last_tile and index == setup.sales - 1:
-        return _fresh_sale(setup, index, round_, company, None, _BIDDING, setup.everyone)
-    auctioneer = (setup.first_auctioneer + index) % setup.players
-    return _fresh_sale(
-        setup, index, round_, company, auctioneer, _OPENING, setup.singletons[auctioneer]
+        auctioneer, phase, awaiting = None, _BIDDING, setup.everyone
+    else:
+        auctioneer = (setup.first_auctioneer + index) % setup.players
+        phase, awaiting = _OPENING, setup.singletons[auctioneer]
+    if window:
+        phase, awaiting = _PEEKING, window
+    sale = _fresh_sale(
+        setup,
+        number=index,
+        round=round_,
+        company=company,
+        auctioneer=auctioneer,
+        phase=phase,
+        peek_target=peek_target,
     )
+    return sale, awaiting
 
 
-def _over_sale(setup: _Setup, last: _Sale) -> _Sale:
-    """The state after the last sale: nothing to sell, nobody to act."""
-    return _fresh_sale(setup, setup.sales, last.round, None, None, _OVER, _NO_SEATS)
+def _over_sale(
+    setup: _Setup,
+    last_round: int,
+    peek_target: _PeekTarget | None,
+    window: frozenset[int] = _NO_SEATS,
+) -> tuple[_Sale, frozenset[int]]:
+    """The state after the last sale: nothing to sell, nobody to act (or, before it, the
+    peek ``window`` on the last sale); and the seats awaited."""
+    over = _fresh_sale(
+        setup,
+        number=setup.sales,
+        round=last_round,
+        company=None,
+        auctioneer=None,
+        phase=_PEEKING if window else _OVER,
+        peek_target=peek_target,
+    )
+    return over, window
 
 
 def _zero_bids(
@@ -1531,27 +1663,44 @@ def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
     return result
 
 
-_CONSTANTS: Final[dict[tuple[RuleSet, int], tuple[Any, ...]]] = {}
+_CONSTANTS: Final[dict[tuple[RuleSet, int], dict[str, Any]]] = {}
 
 
-def _constants(rules: RuleSet, players: int) -> tuple[Any, ...]:
-    """The derived fields of ``_Setup``, the same for every game of a rule set and size."""
+def _constants(rules: RuleSet, players: int) -> dict[str, Any]:
+    """The derived fields of ``_Setup`` by name, the same for every game of a rule set
+    and size."""
     key = (rules, players)
     found = _CONSTANTS.get(key)
     if found is None:
-        found = (
-            len(rules.companies(players)),
-            rules.has_last_tile_rule(players),
-            rules.has_zero_bid_points(players),
-            rules.has_peek(players),
-            tuple(frozenset(range(players)) - {seat} for seat in range(players)),
-            tuple(frozenset((seat,)) for seat in range(players)),
-            frozenset(range(players)),
-            (None,) * players,
-            rules.rounds(players),
-            _bid_limits(*limits_of(rules, None, True, False)),
-            _bid_limits(*limits_of(rules, None, False, False)),
-        )
+        first_limits = _bid_limits(*limits_of(rules, None, False, False))
+        found = {
+            "sales": len(rules.companies(players)),
+            "last_tile": rules.has_last_tile_rule(players),
+            "zero_bids": rules.has_zero_bid_points(players),
+            "peek": rules.has_peek(players),
+            "others": tuple(frozenset(range(players)) - {seat} for seat in range(players)),
+            "singletons": tuple(frozenset((seat,)) for seat in range(players)),
+            "everyone": frozenset(range(players)),
+            "no_bids": (None,) * players,
+            "rounds": rules.rounds(players),
+            "opening_limits": _bid_limits(*limits_of(rules, None, True, False)),
+            "first_limits": first_limits,
+            "blank_sale": _Sale(
+                number=0,
+                round=0,
+                company=None,
+                auctioneer=None,
+                phase=_OPENING,
+                opening=None,
+                standing=(None,) * players,
+                rebid=0,
+                closed=(),
+                ties=0,
+                tie_log=(),
+                limits=first_limits,
+                peek_target=None,
+            ),
+        }
         _CONSTANTS[key] = found
     return found
 
@@ -1615,21 +1764,28 @@ def new_game(
         players,
     )
     setup = _Setup(
-        rules,
-        players,
-        tuple(dealt_deck),
-        chosen_nations or tuple(dealt_nations[:players]),
-        chosen_industries or tuple(dealt_industries[:players]),
-        first_auctioneer,
-        *_constants(rules, players),
+        ruleset=rules,
+        players=players,
+        deck=tuple(dealt_deck),
+        nations=chosen_nations or tuple(dealt_nations[:players]),
+        industries=chosen_industries or tuple(dealt_industries[:players]),
+        first_auctioneer=first_auctioneer,
+        **_constants(rules, players),
     )
     empty: tuple[tuple[Any, ...], ...] = ((),) * players
     zeros = (0,) * players
     table = _Table(
-        empty, zeros, empty, zeros, zeros, (_NO_SEATS,) * players, (), (), None, [], {}, None
+        holdings=empty,
+        spent=zeros,
+        zero_rounds=empty,
+        zero_counts=zeros,
+        peeks=zeros,
+        peeked=(_NO_SEATS,) * players,
+        facts=(),
+        gaps=(),
     )
-    sale = _opening_sale(setup, 0)
-    return Game._make(setup, table, sale, (None, (_sale_opened(sale),), 1))
+    sale, awaiting = _opening_sale(setup, 0, None)
+    return Game._make(setup, table, sale, awaiting, (), (None, (_sale_opened(sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:

@@ -16,6 +16,15 @@ say which actions are legal now.
 >>> int(env.action_masks().sum()) == int(info["action_mask"].sum()) > 0
 True
 
+The module registers the environment with Gymnasium as :data:`ENV_ID`, so
+``gymnasium.make`` builds it (wrapped in Gymnasium's usual checks; the mask is then
+``made.unwrapped.action_masks()`` or ``made.get_wrapper_attr("action_masks")()``):
+
+>>> import gymnasium
+>>> made = gymnasium.make("qe_rules/QESeat-v0", players=3, seat=2, opponents="random")
+>>> made.reset(seed=5)[0].shape, made.unwrapped.seat
+((265,), 2)
+
 An episode is one game. The other seats act from the same state as this seat in a
 bidding round (bids are simultaneous), and on their own between this seat's turns. At
 the end the reward is ``1 / len(winners)`` if this seat is among the winners, else ``0``.
@@ -27,7 +36,7 @@ true; learners that use the mask never do this.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -46,10 +55,15 @@ from qe_rules.rl import (
     render,
 )
 from qe_rules.rulesets import RuleSet
-from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.simulate import ROUNDS_PER_SALE
 from qe_rules.views import Phase
 
-__all__ = ["QESeatEnv"]
+__all__ = ["ENV_ID", "QESeatEnv"]
+
+ENV_ID: Final = "qe_rules/QESeat-v0"
+"""The id of :class:`QESeatEnv` in Gymnasium's registry, where importing this module puts
+it: ``gymnasium.make(ENV_ID, players=4, seat=1)`` takes :class:`QESeatEnv`'s arguments.
+``gymnasium.make("qe_rules.gymnasium_env:qe_rules/QESeat-v0")`` imports the module itself."""
 
 
 class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -71,7 +85,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         seat: int = 0,
         opponents: str | AgentFactory = "value",
         render_mode: str | None = None,
-        max_rounds: int = _ROUNDS_PER_SALE,
+        max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         self.rules, self.players = check_table(ruleset, players, max_rounds)
         if type(seat) is not int or not 0 <= seat < players:
@@ -90,6 +104,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             0.0, OBSERVATION_HIGH, (encode.OBSERVATION_SIZE,), np.float32
         )
         self.action_space = gymnasium.spaces.Discrete(encode.ACTIONS)
+        self._encoder = encode.Encoder()
         self.game = new_game(self.rules, players, seed=0)
         self.agents: list[Agent | None] = []
         self._turn = Turn(self.game)
@@ -116,7 +131,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of this seat now, as a bool vector."""
-        return encode.action_mask(self.game.view(self.seat))
+        return self._encoder.action_mask(self.game.view(self.seat))
 
     def step(
         self, action: int | np.int64
@@ -188,7 +203,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return False
 
     def _observation(self) -> npt.NDArray[np.float32]:
-        return encode.observation(self.game.view(self.seat))
+        return self._encoder.observation(self.game.view(self.seat))
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "illegal_action": illegal}
@@ -196,3 +211,7 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         """What this seat sees, as SVG or text (``render_mode``)."""
         return render(self.game, self.render_mode, self.seat)
+
+
+if ENV_ID not in gymnasium.registry:  # importing the module again registers nothing new
+    gymnasium.register(ENV_ID, entry_point="qe_rules.gymnasium_env:QESeatEnv")

@@ -32,11 +32,11 @@ from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.engine import Game, new_game
 from qe_rules.rl import Turn
 from qe_rules.rulesets import RuleSet, TieFallback, get_ruleset
-from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.simulate import ROUNDS_PER_SALE
 
 __all__ = ["GAME_TYPE", "QEGame", "QEState"]
 
-_DEFAULTS: Final = {"players": 4, "ruleset": "en", "max_rounds": _ROUNDS_PER_SALE}
+_DEFAULTS: Final = {"players": 4, "ruleset": "en", "max_rounds": ROUNDS_PER_SALE}
 
 GAME_TYPE: Final = pyspiel.GameType(
     short_name="python_qe",

@@ -47,7 +47,7 @@ from qe_rules.engine import Game, new_game
 from qe_rules.errors import IllegalAction, InvalidArgument, shown
 from qe_rules.limits import MAX_BID
 from qe_rules.rulesets import RuleSet, get_ruleset
-from qe_rules.simulate import _ROUNDS_PER_SALE
+from qe_rules.simulate import ROUNDS_PER_SALE
 from qe_rules.views import Phase, PlayerView
 
 __all__ = [
@@ -122,6 +122,9 @@ class Turn:
             for seat, action in sorted(self.actions.items()):
                 game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
             return game
+        if len(self.actions) == 1:  # an opening bid
+            ((seat, amount),) = self.actions.items()
+            return game.bid(seat, amount)
         return game.bid_many(self.actions)
 
     def next(self, before: Game, after: Game) -> Turn:
@@ -164,7 +167,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         *,
         render_mode: str | None = None,
         render_seat: int | None = None,
-        max_rounds: int = _ROUNDS_PER_SALE,
+        max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         super().__init__()
         self.rules, self.players = check_table(ruleset, players, max_rounds)
@@ -183,8 +186,10 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             agent: gymnasium.spaces.Discrete(encode.ACTIONS) for agent in self.possible_agents
         }
         self._random = random.Random()
+        self._encoder = encode.Encoder(mask_dtype=np.int8)
         self.game = new_game(self.rules, players, seed=0)
         self._turn = Turn(self.game)
+        self._viewed = (self.game, self.game.view(0))  # the last view observed, and its state
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -219,16 +224,26 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
         seat = self._seats[agent]
-        view = self.game.view(seat)
-        return {"observation": encode.observation(view), "action_mask": self._mask(seat, view)}
+        view = self._view(seat)
+        return {
+            "observation": self._encoder.observation(view),
+            "action_mask": self._mask(seat, view),
+        }
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The action mask of ``agent`` alone, without encoding its observation."""
         seat = self._seats[agent]
-        return self._mask(seat, self.game.view(seat))
+        return self._mask(seat, self._view(seat))
+
+    def _view(self, seat: int) -> PlayerView:
+        """The view of ``seat``, kept for :meth:`step` to check the action against."""
+        game = self.game
+        view = game.view(seat)
+        self._viewed = (game, view)
+        return view
 
     def _mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
-        mask = encode.action_mask(view).view(np.int8)  # 0 and 1, without a copy
+        mask: npt.NDArray[np.int8] = self._encoder.action_mask(view)
         if seat in self._turn.actions:
             mask[:] = 0
         return mask
@@ -240,36 +255,44 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             self._was_dead_step(action)
             return
         seat = self._seats[agent]
-        if action is None or not isinstance(action, int | np.integer):
-            raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
-        action = int(action)
-        if seat in self._turn.actions or not self._allows(seat, action):
+        if type(action) is not int:
+            if action is None or not isinstance(action, int | np.integer):
+                raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
+            action = int(action)
+        turn = self._turn
+        if seat in turn.actions or not self._allows(seat, action):
             raise IllegalAction(
                 f"{agent} cannot take action {action} now; the mask in its observation "
                 "allows exactly the legal ones"
             )
         self._cumulative_rewards[agent] = 0.0
-        turn = self._turn
         turn.actions[seat] = action
-        turn.waiting.remove(seat)
-        if turn.waiting:
-            self.agent_selection = self.possible_agents[turn.waiting[0]]
+        waiting = turn.waiting
+        waiting.remove(seat)
+        if waiting:
+            self.agent_selection = self.possible_agents[waiting[0]]
         else:
             self._play(turn)
 
     def _allows(self, seat: int, action: int) -> bool:
-        """Whether the action mask of ``seat`` allows ``action`` (asked of the engine)."""
-        game = self.game
-        if game.phase is Phase.PEEKING:
-            if action == encode.PEEK:
-                return game.can_peek(seat)
-            return action == encode.DECLINE_PEEK and game.can_decline_peek(seat)
-        return 0 <= action <= encode.BID_CAP and game.can_bid(seat, action)
+        """Whether the action mask of ``seat`` allows ``action``: from the view last
+        observed when it is this seat's in this state, else asked of the engine."""
+        game, view = self._viewed
+        if game is not self.game or view.seat != seat:
+            return _engine_allows(self.game, seat, action)
+        if view.phase is Phase.PEEKING:
+            return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
+        limits = view.limits
+        return (
+            limits is not None
+            and limits.minimum <= action <= encode.BID_CAP
+            and action != limits.forbidden
+        )
 
     def _play(self, turn: Turn) -> None:
         before = self.game
         self.game = game = turn.play(before)
-        self._clear_rewards()
+        # every reward is 0 until the game ends: nothing to clear
         if game.is_over:
             winners = game.result().winners
             for seat in winners:
@@ -290,6 +313,16 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _engine_allows(game: Game, seat: int, action: int) -> bool:
+    """Whether ``seat`` may take ``action`` in ``game`` (the mask's rule, asked of the
+    engine)."""
+    if game.phase is Phase.PEEKING:
+        if action == encode.PEEK:
+            return game.can_peek(seat)
+        return action == encode.DECLINE_PEEK and game.can_decline_peek(seat)
+    return 0 <= action <= encode.BID_CAP and game.can_bid(seat, action)
 
 
 def render(game: Game, mode: str | None, seat: int | None) -> str | None:

@@ -221,6 +221,17 @@ class ScoreSheet:
     spent: int
     eliminated: bool
 
+    @classmethod
+    def _scored(cls, **fields: Any) -> ScoreSheet:
+        """A sheet of the fields the scorer computed, given by name.
+
+        This is what the ``__init__`` that attrs writes for this dict-backed class does
+        (it has no defaults, converters or validators), without the class call's handling
+        of twelve keywords, which costs about as much as scoring the seat itself."""
+        sheet = object.__new__(cls)
+        sheet.__dict__.update(fields)
+        return sheet
+
     def points(self, category: Category) -> int:
         """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
         if category is Category.SPENDING:
@@ -245,7 +256,7 @@ class ScoreSheet:
         )
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # a dict-backed frozen class is made faster than a slotted one
 class GameResult:
     """Everyone's score sheet, the winner(s), and the rule gaps met while scoring.
 
@@ -658,7 +669,7 @@ def _score(rules: RuleSet, tables: _Tables, seats: Sequence[_Holding]) -> GameRe
         eliminated = eliminates and spent == highest
         total = subtotal + seat_bonus
         sheets.append(
-            ScoreSheet(
+            ScoreSheet._scored(
                 seat=seat,
                 nation=nation,
                 companies=vp,

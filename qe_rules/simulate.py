@@ -45,6 +45,7 @@ from qe_rules.views import Phase
 
 __all__ = [
     "CHANGE_CAUSES",
+    "ROUNDS_PER_SALE",
     "ROW_COLUMNS",
     "AgentSpec",
     "Batch",
@@ -178,7 +179,10 @@ def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
     return game
 
 
-_ROUNDS_PER_SALE: Final = 100  # bidding rounds of one sale before the game is given up
+ROUNDS_PER_SALE: Final = 100
+"""The bidding rounds one sale may take before a simulated game is given up (a rule set
+without tie fallback can tie forever); the environments truncate after as many by
+default."""
 
 
 def _play(
@@ -202,10 +206,10 @@ def _play(
             game = game.bid(seat, bid_of[seat](game.view(seat)))
         else:
             rounds += 1
-            if rounds > _ROUNDS_PER_SALE:
+            if rounds > ROUNDS_PER_SALE:
                 raise InvalidArgument(
                     f"game {index} does not end: sale {game.sale} is still tied after "
-                    f"{_ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
+                    f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
                     "without end (no tie fallback), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
@@ -446,6 +450,8 @@ def _rows_of(
     game: Game,
     agents: Sequence[str],
     causes: tuple[str, ...] = (),
+    *,
+    winner_changed: bool = False,
 ) -> list[GameRow]:
     winner = result.winner
     unsold = game.sale - sum(map(len, game.holdings))
@@ -469,7 +475,7 @@ def _rows_of(
             total=sheet.total,
             eliminated=sheet.eliminated,
             won=winner == sheet.seat,
-            winner_changed=bool(causes),
+            winner_changed=winner_changed,
             causes=" ".join(causes),
             unsold=unsold,
             gaps=gaps,
@@ -1099,7 +1105,11 @@ def _compare_chunk(task: _Task) -> _Compared:
                     done.examples[number, cause] = (index, game.to_record())
         if task.rows:
             for result, found in zip(results, causes, strict=True):
-                done.rows.extend(_rows_of(task.seed, index, result, game, labels, found))
+                done.rows.extend(
+                    _rows_of(
+                        task.seed, index, result, game, labels, found, winner_changed=bool(found)
+                    )
+                )
     return done
 
 
@@ -1304,10 +1314,15 @@ class PlayedComparison:
     first rule set."""
     unsold: tuple[Share, ...]
     """Games in which some tile is sold to nobody."""
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game, rule set and seat, in game order, when asked for (``rows=True``):
+    each from the game as played under that rule set. ``winner_changed`` compares its
+    winners with the first rule set's game; ``causes`` is empty (the games differ in
+    play, not only in scoring)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison as JSON types; each share has ``ci95: [low, high]``."""
-        return {
+        data = {
             "play": "each",
             "rulesets": list(self.rulesets),
             "players": self.players,
@@ -1319,6 +1334,9 @@ class PlayedComparison:
             "awarded_differently": [share.to_dict() for share in self.awarded_differently],
             "unsold": [share.to_dict() for share in self.unsold],
         }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
@@ -1339,9 +1357,16 @@ class PlayedComparison:
                 winner_changed=tuple(Share.from_dict(s) for s in data["winner_changed"]),
                 awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
                 unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
+                rows=_rows_from(dict(data)),
             )
         except (KeyError, TypeError) as error:
             raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("this comparison kept no rows: compare with rows=True")
+        write_rows(self.rows, path)
 
     def __str__(self) -> str:
         lines = [
@@ -1366,33 +1391,59 @@ def _owners(game: Game) -> tuple[frozenset[Any], ...]:
     return tuple(frozenset(record.companies) for record in game.records())
 
 
-def _compare_played(
-    chosen: tuple[RuleSet, ...],
-    players: int,
-    specs: tuple[AgentSpec, ...],
-    games: int,
-    seed: int,
-    start: int,
-) -> PlayedComparison:
-    factories = [_factories(specs, rules) for rules in chosen]
-    winners, awards, unsold = [0] * len(chosen), [0] * len(chosen), [0] * len(chosen)
-    for index in range(start, start + games):
-        played = [_play(r, players, f, seed, index) for r, f in zip(chosen, factories, strict=True)]
+class _PlayedChunk(NamedTuple):
+    """A chunk of a played comparison, per rule set: the games whose winners changed,
+    whose tiles were awarded differently and with an unsold tile; and the rows when
+    asked for."""
+
+    winners: list[int]
+    awards: list[int]
+    unsold: list[int]
+    rows: list[GameRow]
+
+
+def _played_chunk(task: _Task) -> _PlayedChunk:
+    rulesets = [_local(rules) for rules in task.rulesets]
+    factories = [_factories(task.specs, rules) for rules in rulesets]
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
+    count = len(rulesets)
+    done = _PlayedChunk([0] * count, [0] * count, [0] * count, [])
+    for index in range(task.start, task.stop):
+        played = [
+            _play(rules, task.players, made, task.seed, index)
+            for rules, made in zip(rulesets, factories, strict=True)
+        ]
         first_winners, first_owners = played[0].result().winners, _owners(played[0])
         for number, game in enumerate(played):
-            winners[number] += game.result().winners != first_winners
-            awards[number] += _owners(game) != first_owners
-            unsold[number] += any(isinstance(e, NotAwarded) for e in game.events)
+            result = game.result()
+            changed = result.winners != first_winners
+            done.winners[number] += changed
+            done.awards[number] += _owners(game) != first_owners
+            done.unsold[number] += any(isinstance(e, NotAwarded) for e in game.events)
+            if task.rows:
+                done.rows.extend(
+                    _rows_of(task.seed, index, result, game, labels, winner_changed=changed)
+                )
+    return done
+
+
+def _compare_played(run: _Run, parts: Sequence[_PlayedChunk]) -> PlayedComparison:
+    def shares(counts: Callable[[_PlayedChunk], list[int]]) -> tuple[Share, ...]:
+        return tuple(
+            Share(sum(found), run.games) for found in zip(*map(counts, parts), strict=True)
+        )
+
     return PlayedComparison(
-        rulesets=tuple(rules.id for rules in chosen),
-        players=players,
-        agents=tuple(agent_label(spec) for spec in specs),
-        seed=seed,
-        start=start,
-        games=games,
-        winner_changed=tuple(Share(n, games) for n in winners),
-        awarded_differently=tuple(Share(n, games) for n in awards),
-        unsold=tuple(Share(n, games) for n in unsold),
+        rulesets=tuple(rules.id for rules in run.rulesets),
+        players=run.players,
+        agents=tuple(agent_label(spec) for spec in run.specs),
+        seed=run.seed,
+        start=run.start,
+        games=run.games,
+        winner_changed=shares(lambda part: part.winners),
+        awarded_differently=shares(lambda part: part.awards),
+        unsold=shares(lambda part: part.unsold),
+        rows=tuple(row for part in parts for row in part.rows) if run.rows else None,
     )
 
 
@@ -1450,8 +1501,8 @@ def compare(
     With ``play="each"`` every game is played under each rule set instead (the same
     setups and agent seeds), and a :class:`PlayedComparison` gives the shares of games
     whose winner changes, whose tiles are awarded differently and with an unsold tile,
-    each with its 95% interval; it plays in this process (``workers``, ``executor``,
-    ``rows`` and ``progress`` are for ``play="first"``).
+    each with its 95% interval. ``workers``, ``executor``, ``rows`` and ``progress``
+    work for both: the same seed gives the same numbers whatever runs the games.
 
     >>> each = compare(["en-early", "en-early:unique_bid_pool=standing-bids"], 4,
     ...                "random", 20, seed=1, play="each")
@@ -1478,11 +1529,11 @@ def compare(
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
-    if play == "each":
-        return _compare_played(chosen, players, specs, games, seed, start)
-    if play != "first":
+    if play not in ("first", "each"):
         raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
     run = _Run(chosen, players, specs, games, seed, start, rows)
+    if play == "each":
+        return _compare_played(run, _run(_played_chunk, run, workers, executor, progress))
     parts: list[_Compared] = _run(_compare_chunk, run, workers, executor, progress)
     winners: list[tuple[tuple[int, ...], ...]] = []
     changes = [0] * len(chosen)

@@ -18,7 +18,8 @@ public: every token, spend and score sheet.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, NamedTuple
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple, TypeVar
 
 from qe_rules._reading import (
     Fields,
@@ -349,3 +350,63 @@ def _history(value: Any, where: str) -> tuple[SaleView, ...]:
 
 _VIEW_KEYS: Final = PlayerView._fields
 _PUBLIC_VIEW_KEYS: Final = PublicView._fields
+
+
+# --------------------------------------------------------------------------- making views
+
+_View = TypeVar("_View", bound=tuple[Any, ...])
+
+
+def _maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., _View]:
+    """A constructor of the NamedTuple ``cls``, ``make(source, **own)``, that takes the
+    fields named in ``shared`` from the attributes of the same names of ``source`` and
+    the others as keyword arguments: every field by name, at the cost of a call with only
+    a few arguments.
+
+    The engine makes a view for every decision, and a call with one keyword argument per
+    field (28 for a :class:`PlayerView`) costs three times one with a few. The body is
+    generated from ``cls._fields``, as ``collections.namedtuple`` generates ``__new__``,
+    so it cannot put a value in the wrong field.
+    """
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    unknown = set(shared) - set(fields)
+    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
+    own = [name for name in fields if name not in shared]
+    values = ", ".join(f"source.{name}" if name in shared else name for name in fields)
+    code = f"def make(source, *, {', '.join(own)}):\n    return new(cls, ({values},))\n"
+    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+    exec(compile(code, f"<make {cls.__name__}>", "exec"), namespace)
+    make: Callable[..., _View] = namespace["make"]
+    make.__doc__ = f"A {cls.__name__} from the attributes {shared} of a source and the others."
+    return make
+
+
+PUBLIC_FIELDS: Final = tuple(name for name in PublicView._fields if name != "history")
+"""The fields every seat's view of one state shares (a spectator's too)."""
+
+make_player_view: Final[Callable[..., PlayerView]] = _maker(PlayerView, PUBLIC_FIELDS)
+"""``make_player_view(public, seat=..., industry=..., spent=..., my_bids=...,
+seen_bids=..., limits=..., can_peek=..., history=...)``: a :class:`PlayerView` from the
+:data:`PUBLIC_FIELDS` of ``public`` (attributes of those names) and the seat's own
+fields."""
+
+make_public_view: Final[Callable[..., PublicView]] = _maker(PublicView, PUBLIC_FIELDS)
+"""``make_public_view(public, history=...)``: a :class:`PublicView` likewise."""
+
+SALE_SHARED_FIELDS: Final = (
+    "sale",
+    "round",
+    "company",
+    "auctioneer",
+    "opening_bid",
+    "ties",
+    "winner",
+    "reason",
+    "zero_bidders",
+)
+"""The fields of a :class:`SaleView` that are the same for every seat."""
+
+make_sale_view: Final[Callable[..., SaleView]] = _maker(SaleView, SALE_SHARED_FIELDS)
+"""``make_sale_view(shared, amount=..., my_bids=..., bids=..., peeked=...)``: a
+:class:`SaleView` from the :data:`SALE_SHARED_FIELDS` of ``shared`` (attributes of those
+names) and one seat's own fields."""

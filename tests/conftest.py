@@ -1,4 +1,4 @@
-"""Test configuration: two hypothesis profiles.
+"""Test configuration: two hypothesis profiles, and the verifier's reports shared by a run.
 
 - ``default``: quick, for a developer's run of ``pytest`` (25 examples per property, and a
   quarter of a property's own count where it sets one with ``support.examples``).
@@ -7,8 +7,11 @@
   selects it too.
 """
 
+import pytest
 from hypothesis import HealthCheck, settings
-from support import THOROUGH
+from support import THOROUGH, BuiltinReports, remembering
+
+import qe_rules as qe
 
 settings.register_profile(
     "ci",
@@ -19,3 +22,23 @@ settings.register_profile(
 )
 settings.register_profile("default", max_examples=25, deadline=None)
 settings.load_profile("ci" if THOROUGH else "default")
+
+
+@pytest.fixture(scope="session")
+def verify_once():
+    """``qe.verify`` computing each report once per run (see ``support.remembering``)."""
+    return remembering(qe.verify)
+
+
+@pytest.fixture(scope="session")
+def builtin_reports(verify_once):
+    """The verifier's report on each built-in rule set, by id: each computed once per run,
+    when first looked up."""
+    return BuiltinReports(verify_once)
+
+
+@pytest.fixture
+def commands_verify_once(monkeypatch, verify_once):
+    """The commands (``verify``, ``docs``) reuse the run's reports: for tests of what a
+    command does with a report, not of the verifier (``test_verify.py`` tests that)."""
+    monkeypatch.setattr("qe_rules.cli.verify", verify_once)

@@ -52,11 +52,13 @@ def reference_view(game, seat):
         auctioneer=sale.auctioneer,
         company=sale.company,
         remaining=0 if over else setup.sales - sale.number - 1,
-        to_act=sale.awaiting,
+        to_act=game.to_act,
         opening_bid=sale.opening,
         tied=sale.tie_log[-1] if sale.phase is qe.Phase.REBIDDING else (),
         ties=sale.ties,
-        my_bids=tuple(a for rnd in (*sale.closed, sale.open_bids) for who, a in rnd if who == seat),
+        my_bids=tuple(
+            a for rnd in (*sale.closed, game._open_bids) for who, a in rnd if who == seat
+        ),
         seen_bids=sale.closed if seat == sale.auctioneer and rules.auctioneer_sees_all_bids else (),
         limits=game.bid_limits(seat),
         holdings=table.holdings,
@@ -66,24 +68,24 @@ def reference_view(game, seat):
         can_peek=game.can_peek(seat),
         history=tuple(
             qe.SaleView(
-                f.number,
+                f.sale,
                 f.round,
                 f.company,
                 f.auctioneer,
-                f.opening,
+                f.opening_bid,
                 f.ties,
                 f.winner,
                 f.amount
                 if f.public
                 or seat == f.winner
                 or (seat == f.auctioneer and rules.auctioneer_sees_all_bids)
-                or f.number in table.peeked[seat]
+                or f.sale in table.peeked[seat]
                 else None,
                 f.reason,
-                f.zero_seats,
+                f.zero_bidders,
                 tuple(a for rnd in f.closed for who, a in rnd if who == seat),
                 f.closed if seat == f.auctioneer and rules.auctioneer_sees_all_bids else (),
-                f.number in table.peeked[seat],
+                f.sale in table.peeked[seat],
             )
             for f in table.facts
         ),

@@ -1,5 +1,7 @@
 """The 21 company tiles, nations and industries."""
 
+import copy
+import pickle
 import re
 
 import pytest
@@ -89,3 +91,14 @@ def test_nation_and_industry_parse():
         Nation.parse("FR")
     with pytest.raises(qe.InvalidArgument, match="industries are"):
         Industry.parse("Mining")
+
+
+def test_each_tile_is_one_object():
+    tile = Company.parse("US-FIN-2")
+    assert Company(Nation.US, Industry.FINANCE, 2) is tile
+    assert Company(nation=Nation.US, industry=Industry.FINANCE, vp=2) is tile
+    assert copy.deepcopy(tile) is tile and pickle.loads(pickle.dumps(tile)) is tile
+    for wrong in (True, 3, 2.0):
+        with pytest.raises(qe.InvalidArgument, match="worth 2 VP"):
+            Company(Nation.US, Industry.FINANCE, wrong)
+    assert type(tile.vp) is int and tile.vp == 2  # a failed call leaves the tile as it was

@@ -106,3 +106,100 @@ def test_actions_turn_back_into_bids_and_bad_input_is_refused():
             encode.action_bid(bad)
     with pytest.raises(qe.InvalidArgument, match="PlayerView"):
         encode.observation({"seat": 0})
+
+
+@given(st.lists(qst.games(), min_size=2, max_size=3), st.randoms(use_true_random=False))
+@SETTINGS
+def test_an_encoder_reused_across_games_and_seats_encodes_as_a_fresh_one(games, draw):
+    """An encoder keeps parts of the views it saw; whatever order views come in (several
+    games, seats and states mixed, the same view twice), it encodes as a new encoder."""
+    views = []
+    for game in games:
+        record = game.to_record()
+        for state in states(record):
+            views += [state.view(seat) for seat in range(state.players)]
+    draw.shuffle(views)
+    views += views[:5]
+    encoder = encode.Encoder()
+    for view in views:
+        fresh = encode.Encoder()
+        assert encoder.observation(view).tolist() == fresh.observation(view).tolist()
+        assert encoder.action_mask(view).tolist() == fresh.action_mask(view).tolist()
+    # in play order too, as an environment asks
+    encoder = encode.Encoder()
+    for state in states(games[0].to_record()):
+        for seat in range(state.players):
+            view = state.view(seat)
+            assert encoder.observation(view).tolist() == encode.Encoder().observation(view).tolist()
+
+
+def test_the_arrays_an_encoder_returns_are_its_callers():
+    game = qe.new_game("en", 4, seed=7).bid(0, 3)
+    encoder = encode.Encoder()
+    first, mask = encoder.observation(game.view(1)), encoder.action_mask(game.view(1))
+    first[:] = -1
+    mask[:] = False
+    again = encoder.observation(game.view(1))
+    assert again.tolist() == encode.Encoder().observation(game.view(1)).tolist()
+    assert again[0] != -1 and encoder.action_mask(game.view(1)).any()
+
+
+def plain_observation(view):
+    """The encoding as OBSERVATION_FIELDS documents it, written plainly, part by part."""
+    at = {name: start for name, (start, _) in offsets().items()}
+    out = np.zeros(encode.OBSERVATION_SIZE, dtype=np.float32)
+    out[at["players"] + view.players - 1] = 1
+    out[at["seat"] + view.seat] = 1
+    out[at["phase"] + encode.PHASES.index(view.phase.value)] = 1
+    sale = (view.sale, view.sales, view.remaining, view.round, view.ties)
+    out[at["sale"] : at["sale"] + 5] = sale
+    if view.company is not None:
+        out[at["company"] + qe.COMPANIES.index(view.company)] = 1
+    if view.auctioneer is not None:
+        out[at["auctioneer"] + view.auctioneer] = 1
+    if view.opening_bid is not None:
+        out[at["opening_bid"] : at["opening_bid"] + 2] = (view.opening_bid, 1)
+    for seat in view.to_act:
+        out[at["to_act"] + seat] = 1
+    for seat in view.tied:
+        out[at["tied"] + seat] = 1
+    for seat, nation in enumerate(view.nations):
+        out[at["nations"] + seat * len(qe.Nation) + list(qe.Nation).index(nation)] = 1
+    out[at["industry"] + list(qe.Industry).index(view.industry)] = 1
+    for seat, held in enumerate(view.holdings):
+        for company in held:
+            out[at["holdings"] + seat * len(qe.COMPANIES) + qe.COMPANIES.index(company)] = 1
+    for sold in view.history:
+        if sold.winner is None or sold.winner == view.seat:
+            continue
+        if sold.amount is None:
+            out[at["unknown_amounts"] + sold.winner] += 1
+        else:
+            out[at["known_spend"] + sold.winner] += sold.amount
+    out[at["known_spend"] + view.seat] = view.spent
+    for seat in range(view.players):
+        out[at["zero_bid_rounds"] + seat] = view.zero_bid_rounds[seat]
+        out[at["peeks_used"] + seat] = view.peeks_used[seat]
+    for number, amount in enumerate(view.my_bids[-encode.ROUNDS_KEPT :]):
+        out[at["my_bids"] + 2 * number : at["my_bids"] + 2 * number + 2] = (amount, 1)
+    for number, bids in enumerate(view.seen_bids[-encode.ROUNDS_KEPT :]):
+        for seat, amount in bids:
+            start = at["seen_bids"] + 2 * (encode.MAX_SEATS * number + seat)
+            out[start : start + 2] = (amount, 1)
+    if view.limits is not None:
+        out[at["limits"]] = view.limits.minimum
+        if view.limits.forbidden is not None:
+            out[at["limits"] + 1 : at["limits"] + 3] = (view.limits.forbidden, 1)
+    out[at["can_peek"]] = view.can_peek
+    return out
+
+
+@given(qst.games(), st.data())
+@SETTINGS
+def test_the_encoding_is_the_documented_layout(game, data):
+    seat = data.draw(st.integers(0, game.players - 1))
+    encoder = encode.Encoder()
+    for state in states(game.to_record()):
+        view = state.view(seat)
+        assert encoder.observation(view).tolist() == plain_observation(view).tolist()
+        assert encode.observation(view).tolist() == plain_observation(view).tolist()

@@ -9,12 +9,13 @@ line). Time and memory bounds (2 s, 200 MB per input) are measured by the long r
 
 import pytest
 from fuzz_targets import scratch_folder, targets
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from support import examples
 
 TARGETS = targets(scratch_folder())
-# The CI budget: a few seconds per target.
-QUICK = settings(max_examples=60)
+# The CI budget: a few seconds per target (a quarter of it in the quick default profile).
+QUICK = examples(60)
 
 
 @pytest.mark.parametrize("name", ["replay", "engine", "lookups", "score-file", "cli"])

@@ -116,3 +116,37 @@ def test_arguments_are_checked():
         QESeatEnv("en", 4, opponents="smart")
     with pytest.raises(qe.InvalidArgument, match="render_mode"):
         QESeatEnv("en", 4, render_mode="human")
+
+
+def test_gymnasium_make_builds_the_registered_environment():
+    import gymnasium
+
+    from qe_rules.gymnasium_env import ENV_ID
+
+    made = gymnasium.make(ENV_ID, ruleset="de", players=5, seat=4, opponents="random")
+    assert isinstance(made.unwrapped, QESeatEnv)
+    assert (made.unwrapped.rules.id, made.unwrapped.players, made.unwrapped.seat) == ("de", 5, 4)
+    _, info = made.reset(seed=2)
+    assert made.get_wrapper_attr("action_masks")().tolist() == info["action_mask"].tolist()
+    check_env(made.unwrapped)  # as made, with its registry spec: no warning to silence
+    with warnings.catch_warnings():
+        # check_env warns that a made environment is wrapped (in Gymnasium's own checks).
+        warnings.filterwarnings("ignore", ".*different from the unwrapped version")
+        check_env(made)
+
+
+def test_gymnasium_make_imports_the_module_and_import_qe_rules_does_not_load_gymnasium():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, qe_rules\n"
+        "assert 'gymnasium' not in sys.modules and 'numpy' not in sys.modules\n"
+        "import gymnasium\n"
+        "assert 'qe_rules/QESeat-v0' not in gymnasium.registry\n"
+        "env = gymnasium.make('qe_rules.gymnasium_env:qe_rules/QESeat-v0', players=3)\n"
+        "print(type(env.unwrapped).__name__, env.reset(seed=1)[0].shape)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["QESeatEnv", "(265,)"]

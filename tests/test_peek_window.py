@@ -194,13 +194,12 @@ def test_a_window_after_the_last_sale_would_close_into_the_end():
     last = [e for e in game.events if isinstance(e, qe.Awarded)][-1]
     auctioneer = [e for e in game.events if isinstance(e, qe.SaleOpened)][-1].auctioneer
     seats = frozenset(range(5)) - {auctioneer, last.seat}
-    target = engine._PeekTarget(last.sale, auctioneer, last.seat, last.amount, False)
-    waiting = engine.Game._make(
-        game._setup,
-        game._table._replace(peek_target=target),
-        game._sale._replace(phase=Phase.PEEKING, awaiting=seats),
-        game._log,
+    target = engine._PeekTarget(
+        sale=last.sale, auctioneer=auctioneer, winner=last.seat, amount=last.amount, public=False
     )
+    end, awaiting = engine._over_sale(game._setup, game.round, target, seats)
+    assert end.phase is Phase.PEEKING
+    waiting = engine.Game._make(game._setup, game._table, end, awaiting, (), game._log)
     assert not waiting.is_over and waiting.to_act == seats
     first, *others = sorted(seats)
     waiting = waiting.peek(first)

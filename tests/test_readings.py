@@ -7,7 +7,8 @@ import json
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -269,7 +270,7 @@ def by_hand(rules, players, record):
 
 
 @given(qst.scoring_inputs(LARGEST_FIRST))
-@settings(max_examples=200, deadline=None)
+@examples(200)
 def test_largest_first_scores_as_people_score_by_hand(inputs):
     rules, records = inputs
     result = qe.score_game(rules, records)
@@ -278,7 +279,7 @@ def test_largest_first_scores_as_people_score_by_hand(inputs):
 
 
 @given(qst.scoring_inputs())
-@settings(max_examples=100, deadline=None)
+@examples(100)
 def test_the_best_split_never_scores_less_than_largest_first(inputs):
     rules, records = inputs
     best = qe.score_game(rules, records)
@@ -290,8 +291,10 @@ def test_the_best_split_never_scores_less_than_largest_first(inputs):
 # ----------------------------------------------------------------- the verifier
 
 
-def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example():
-    report = qe.verify("en-early")
+def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example(
+    builtin_reports,
+):
+    report = builtin_reports["en-early"]
     assert report.ok
     differs = {f.fields[0]: f for f in report.findings if f.verdict is qe.Verdict.DIFFERS}
     for field in ("tied_auctioneer", "unique_bid_pool", "zero_bid_winner_scores", "tie_streak"):

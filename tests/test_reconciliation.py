@@ -249,14 +249,14 @@ def test_extending_a_custom_rule_set_is_refused():
 # ----------------------------------------------------------------- generated pages
 
 
-def test_generated_pages_are_current():
+def test_generated_pages_are_current(commands_verify_once):
     for name, text in generated_pages().items():
         path = ROOT / "docs" / name
         assert path.exists(), f"docs/{name} is missing: run qe-rules docs"
         assert path.read_text(encoding="utf-8") == text, f"docs/{name} is stale: run qe-rules docs"
 
 
-def test_the_docs_command_writes_and_checks(tmp_path):
+def test_the_docs_command_writes_and_checks(tmp_path, commands_verify_once):
     assert run("docs", "--check", str(tmp_path))[0] == 1
     status, text = run("docs", str(tmp_path), "--force")  # a folder without pages yet
     assert status == 0 and "reconciliation.md" in text

@@ -303,3 +303,18 @@ def test_sheet_points_by_category():
 
 def sheet_tiles():
     return example_records()[0].companies
+
+
+def test_the_scorers_sheets_are_what_the_constructor_makes():
+    # The scorer builds sheets without the class call (ScoreSheet._scored): that is only
+    # the same while the constructor has nothing to convert, check or fill in.
+    for field in attrs.fields(qe.ScoreSheet):
+        assert field.validator is None and field.converter is None
+        assert field.default is attrs.NOTHING
+    assert not hasattr(qe.ScoreSheet, "__attrs_post_init__")
+    result = score_game("en", example_records())
+    for sheet in result.sheets:
+        rebuilt = qe.ScoreSheet(**{name: getattr(sheet, name) for name in vars(sheet)})
+        assert rebuilt == sheet and vars(rebuilt) == vars(sheet)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            sheet.total = 0  # type: ignore[misc]

@@ -327,3 +327,45 @@ def test_cli_bad_arguments(capsys):
     assert cli("compare", "en")[0] == 2
     assert "at least two rule sets" in capsys.readouterr().err
     assert cli("simulate", "--players", "6")[0] == 2
+
+
+# ----------------------------------------------------------------- compare, play each, anywhere
+
+
+def test_compare_each_gives_the_same_numbers_and_rows_whatever_plays_the_games(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from qe_rules.simulate import PlayedComparison
+
+    specs = ["en-early", "en-early:unique_bid_pool=standing-bids", "en"]
+    args = (specs, 4, ["value", "random", "random", "zero"], 24)
+    calls = []
+    one = compare(*args, seed=5, play="each", rows=True, progress=lambda d, t: calls.append(d))
+    assert calls[0] == 0 and calls[-1] == 24
+    assert compare(*args, seed=5, play="each", rows=True, workers=2) == one
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert compare(*args, seed=5, play="each", rows=True, executor=pool) == one
+    assert compare(*args, seed=5, play="each") == attrs.evolve(one, rows=None)
+    assert PlayedComparison.from_dict(one.to_dict()) == one
+    # one row per game, rule set and seat, in game order, each from the game as played
+    assert len(one.rows) == 24 * 3 * 4
+    assert [row.game for row in one.rows] == sorted(row.game for row in one.rows)
+    for number, spec in enumerate(specs):
+        changed = {row.game for row in one.rows if row.ruleset == spec and row.winner_changed}
+        assert len(changed) == one.winner_changed[number].count
+    row = next(row for row in one.rows if row.ruleset == specs[1] and row.seat == 2)
+    game = play_game(specs[1], 4, args[2], seed=5, index=row.game)
+    assert row.total == game.result().sheets[2].total and row.causes == ""
+    one.write_rows(tmp_path / "rows.csv")
+    assert len((tmp_path / "rows.csv").read_text().splitlines()) == len(one.rows) + 1
+
+
+def test_the_cli_writes_the_rows_of_compare_each(tmp_path, capsys):
+    path = tmp_path / "each.csv"
+    argv = ["compare", "en", "en:tiles_once_per_category=false", "--play", "each"]
+    status, out = cli(*argv, "--games", "6", "--workers", "2", "--rows", str(path))
+    assert status == 0 and "played under each rule set" in out
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 6 * 2 * 4 and lines[0].startswith("seed,game,ruleset")
+    status, _ = cli(*argv, "--games", "6", "--plot", str(tmp_path / "each.png"))
+    assert status != 0 and "--play each draws no plot" in capsys.readouterr().err

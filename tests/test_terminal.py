@@ -33,6 +33,9 @@ def _own_terminal():
     that Ctrl-C reaches the program as SIGINT, as in a shell."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # As a shell starts a job in the foreground: SIGINT with its default action, even when
+    # the tests run where it is ignored (a background job of a non-interactive shell).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:

@@ -61,6 +61,22 @@ def _award_never_bid(monkeypatch: pytest.MonkeyPatch) -> qe.RuleSet:
     )
 
 
+def _award_never_bid_after_six_amounts(monkeypatch: pytest.MonkeyPatch) -> qe.RuleSet:
+    """A settlement that breaks only once a sale has named six different amounts: out of
+    reach of a search by the four smallest amounts per bid (at most 0 to 4), found by the
+    search by order type."""
+
+    def settle(rules: qe.RuleSet, standing: Any, **kwargs: Any) -> Any:
+        out = real_settle(rules, standing, **kwargs)
+        named = {amount for bids in kwargs["history"] for _, amount in bids}
+        if isinstance(out, Award) and len(named) >= 6:
+            return attrs.evolve(out, amount=out.amount + 1000)
+        return out
+
+    monkeypatch.setattr(verify_module, "settle", settle)
+    return qe.get_ruleset("en:tie_fallback=highest-unique-in-sale")
+
+
 def _award_while_tied(monkeypatch: pytest.MonkeyPatch) -> qe.RuleSet:
     def change(standing: Any, out: Any) -> Any:
         top = max(standing)
@@ -188,6 +204,13 @@ FAULTS: tuple[Fault, ...] = (
         "sale-outcomes",
         "a settlement awarding an amount never bid",
         _award_never_bid,
+        Verdict.VIOLATED,
+        "an amount it never bid",
+    ),
+    Fault(
+        "sale-outcomes",
+        "a settlement awarding an amount never bid once a sale named six amounts",
+        _award_never_bid_after_six_amounts,
         Verdict.VIOLATED,
         "an amount it never bid",
     ),

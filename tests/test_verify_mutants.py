@@ -100,16 +100,16 @@ def test_a_report_as_markdown():
         "",
         "NOT OK: 5 findings, 2 gaps (1 acknowledged, 1 new), 1 violated.",
         "",
-        "| check | players | verdict | finding |",
-        "|---|---|---|---|",
-        "| `deck-size` | 3 | holds | fine |",
+        "| check | players | verdict | finding | search |",
+        "|---|---|---|---|---|",
+        "| `deck-size` | 3 | holds | fine |  |",
         "| `table-coverage` | 4 | gap `monopolization-beyond-table` (acknowledged) | a \\| b"
-        "<br>Example: seat 0 (US, token AGRICULTURE) holds US-AGR-4, EU-AGR-1 |",
+        "<br>Example: seat 0 (US, token AGRICULTURE) holds US-AGR-4, EU-AGR-1 |  |",
         "| `one-winner` | 3 | gap `everyone-eliminated` (**new**) | nobody<br>Example: a "
-        "complete 4-player game of 25 moves (the game record is in the JSON report) |",
+        "complete 4-player game of 25 moves (the game record is in the JSON report) |  |",
         "| `deck-size` | 5 | violated | short<br>Example: 3 players, first auctioneer 1, bids "
-        "(seat:amount) 1:2 0:1 |",
-        "| `reading:x` |  | differs | other |",
+        "(seat:amount) 1:2 0:1 |  |",
+        "| `reading:x` |  | differs | other |  |",
     ]
     assert REPORT.to_markdown().endswith(" |\n")
 
@@ -126,6 +126,7 @@ def test_a_report_as_a_dict():
         "gap": "monopolization-beyond-table",
         "acknowledged": True,
         "example": {"kind": "scoring", "data": SCORE_FILE.data},
+        "coverage": None,
     }
     assert data["findings"][4]["example"] is None
     assert data["findings"][4]["players"] is None
@@ -505,7 +506,7 @@ def test_the_page_of_reports_holds_each_report():
     page = verify_module.verification_markdown([REPORT, VerificationReport("x", FINDINGS[:1])])
     assert page.startswith("# Verification of the built-in rule sets\n")
     assert REPORT.to_markdown() in page
-    assert page.endswith("| `deck-size` | 3 | holds | fine |\n")
+    assert page.endswith("| `deck-size` | 3 | holds | fine |  |\n")
 
 
 @pytest.mark.parametrize(

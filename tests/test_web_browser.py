@@ -38,26 +38,30 @@ _MISSING = (
 )
 
 
-@pytest.fixture
-def browser(tmp_path):
-    """A fresh Chromium context (its own user data folder)."""
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module's tests (started once: about two seconds);
+    Playwright gives it a fresh profile folder of its own."""
     if _MISSING:
         if os.environ.get("CI"):
             pytest.fail(f"the browser tests need their browser under CI: {_MISSING}")
         pytest.skip(_MISSING)
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            accept_downloads=True,
-            viewport={"width": 1280, "height": 900},
-        )
+        started = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
-            yield context
+            yield started
         finally:
-            context.close()
+            started.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """A fresh browser context for each test: no cookies, storage or cache of another."""
+    context = chromium.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def _screenshot(page, name):
