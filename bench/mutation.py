@@ -52,6 +52,7 @@ MODULES: dict[str, list[str]] = {
     ],
     "verify": [  # not its doctest: it verifies a whole rule set, for every mutant
         "tests/test_verify_faults.py",
+        "tests/test_verify_search.py",
         "tests/test_verify_mutants.py",
     ],
     "engine": [
