@@ -8,7 +8,7 @@ game is over. The time per move is measured on the wire: the time between two me
 a table's stream divided by the moves between them (a slow client may receive several
 moves in one message). It reports the 50th and 99th percentile, the moves per second of
 the whole server, and the ratio of the median to the floor's time per move
-(``/work/shared/bench/floor_sim.py``, a bare game loop, run in the same process first).
+(``floor_sim.py``, found as ``bench/common.py`` finds it; a bare game loop, run in the same process first).
 The goal (issue: web table) is that 50 tables of 4 agents all finish on this machine.
 """
 
@@ -28,8 +28,9 @@ import tempfile
 import time
 
 import httpx
+from common import FLOOR_PATH
 
-FLOOR = "/work/shared/bench/floor_sim.py"
+FLOOR = str(FLOOR_PATH)
 
 
 def floor_seconds_per_move(players: int = 4, games: int = 3000) -> float | None:

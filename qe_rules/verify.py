@@ -1521,7 +1521,7 @@ _SALE_SEARCH_TEXT: Final = (
     "seat 0: 16, 40 and 96 for 3, 4 and 5 players where a secret bid may not equal the "
     "opening bid (`en`, `de`, `de-summary`), 24, 64 and 160 where it may (`en-early`); "
     "15 on the 3-player last tile without auctioneer. Time, as CPU time on a 2-core "
-    "machine, with `/work/shared/bench/floor_sim.py` (2.0 s) as the yardstick: the sale "
+    "machine, with the floor of the benchmarks (`floor_sim.py`, 2.0 s) as the yardstick: the sale "
     "searches of the four built-in rule sets take 1.1 s (0.5 floor; the earlier search "
     "by the four smallest amounts took 1.3 s), 6.3 s with `thorough=True` (3 floor); "
     "`qe-rules verify --all` takes 9 to 12 s (5 to 6 floor), as before. `en-early` at 5 "
