@@ -521,3 +521,37 @@ def test_a_violation_names_its_player_count_and_fields(check, players, fields, m
     report = qe.verify(fault.plant(monkeypatch), random_games=3, checks=[check])
     assert [f.players for f in report.violations] == players
     assert {f.fields for f in report.violations} == {fields}
+
+
+def test_a_sale_search_states_its_thresholds_and_first_bids():
+    report = qe.verify(EN, checks=["sale-outcomes", "last-tile"])
+    by_players = {(f.check, f.players): f.coverage for f in report.findings}
+    thresholds = sorted({0, EN.min_opening_bid, EN.min_secret_bid})
+    for coverage in by_players.values():
+        assert coverage.exhaustive is True
+        assert f"thresholds {', '.join(map(str, thresholds))})" in coverage.bounds
+    firsts = {key: c.bounds.rsplit("; ", 1)[1] for key, c in by_players.items()}
+    assert firsts == {
+        ("sale-outcomes", 3): "16 order types of the first bids",
+        ("last-tile", 3): "15 order types of the first bids",
+        ("sale-outcomes", 4): "40 order types of the first bids",
+        ("sale-outcomes", 5): "96 order types of the first bids",
+    }
+
+
+def test_the_search_table_counts_paths_and_says_whether_each_search_ended(monkeypatch):
+    whole = verify_module.verification_markdown(
+        [qe.verify(EN, checks=["sale-outcomes", "last-tile"])]
+    )
+    rows = [line for line in whole.splitlines() if line.startswith("| `en` |")]
+    assert rows == [
+        "| `en` | 3 | 48 | 15 | yes |",
+        "| `en` | 4 | 120 |  | yes |",
+        "| `en` | 5 | 288 |  | yes |",
+    ]
+    monkeypatch.setattr(verify_module, "SALE_SEARCH_PATHS", 50)
+    report = qe.verify("en-early", checks=["sale-outcomes"])
+    assert all(f.coverage.exhaustive is False for f in report.findings)
+    cut = verify_module.verification_markdown([report])
+    rows = [line for line in cut.splitlines() if line.startswith("| `en-early` |")]
+    assert rows and all(row.endswith("| no |") for row in rows)
