@@ -257,6 +257,11 @@ _sale_fields: Final = operator.attrgetter(
 """The fields of a view the encoding reads that are the same for every seat and seldom
 change within a sale."""
 
+_state_fields: Final = operator.attrgetter(
+    "phase", "round", "ties", "opening_bid", "to_act", "tied"
+)
+"""The other fields of a view the encoding reads that are the same for every seat."""
+
 
 def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[float]:
     """An observation with only the numbers of :data:`_sale_fields` filled in, given the
@@ -280,6 +285,46 @@ def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[f
     for seat, number in enumerate(view.peeks_used):
         if number:
             out[_PEEKS_USED + seat] = number
+    return out
+
+
+def _same_game(seen: tuple[object, ...], view: PlayerView) -> bool:
+    """Whether the :data:`_sale_fields` ``seen`` are of the same players and nations
+    (the very same tuple) as ``view``."""
+    players, _, _, _, _, _, nations, _, _, _ = seen
+    return players == view.players and nations is view.nations
+
+
+def _next_sale_block(
+    view: PlayerView,
+    block: array.array[float],
+    seen: tuple[object, ...],
+    holdings: array.array[float],
+) -> array.array[float]:
+    """:func:`_sale_block` of ``view``, from ``block``, the one of the fields ``seen``
+    (of a view of the same players and nations): only what changed is written."""
+    _, _, _, _, company, auctioneer, _, _, zero_bid_rounds, peeks_used = seen
+    out = block[:]
+    out[_SALE] = view.sale
+    out[_SALE + 1] = view.sales
+    out[_SALE + 2] = view.remaining
+    if view.company is not company:
+        if company is not None:
+            out[_COMPANY + _tile_index(company)] = 0.0  # type: ignore[arg-type]
+        if view.company is not None:
+            out[_COMPANY + _tile_index(view.company)] = 1.0
+    if view.auctioneer != auctioneer:
+        if auctioneer is not None:
+            out[_AUCTIONEER + auctioneer] = 0.0  # type: ignore[operator]
+        if view.auctioneer is not None:
+            out[_AUCTIONEER + view.auctioneer] = 1.0
+    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
+    if view.zero_bid_rounds is not zero_bid_rounds:
+        zeros = view.zero_bid_rounds
+        out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zeros)] = array.array("f", zeros)
+    if view.peeks_used is not peeks_used:
+        peeks = view.peeks_used
+        out[_PEEKS_USED : _PEEKS_USED + len(peeks)] = array.array("f", peeks)
     return out
 
 
@@ -347,6 +392,7 @@ class Encoder:
         "_masks",
         "_sale",
         "_spends",
+        "_state",
     )
 
     def __init__(self, *, mask_dtype: Any = bool) -> None:
@@ -354,6 +400,8 @@ class Encoder:
         self._frombuffer, self._float32 = numpy.frombuffer, numpy.dtype(numpy.float32)
         self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
+        # the sale's and the state's fields seen last, and the observation part they fill
+        self._state: tuple[object, object, array.array[float]] = (None, None, _ZEROS)
         self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
         # per seat: its finished sales and their encoded block
         self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
@@ -364,22 +412,13 @@ class Encoder:
         """The view as a ``float32`` vector: :func:`observation`."""
         if type(view) is not PlayerView:
             view = _check_view(view)
-        key = _sale_fields(view)
-        seen, block = self._sale  # one read: another thread may replace it at any time
-        if key != seen:
-            block = self._sale_block(view, key)
-        # Copy the sale's part, write the other numbers over it, then hand the buffer to
-        # numpy without converting number by number.
+        sale_key, state_key = _sale_fields(view), _state_fields(view)
+        seen_sale, seen_state, block = self._state  # one read: other threads may replace it
+        if state_key != seen_state or sale_key != seen_sale:
+            block = self._state_block(view, sale_key, state_key)
+        # Copy the state's part, write the seat's numbers over it, then hand the buffer
+        # to numpy without converting number by number.
         out = block[:]
-        out[_PHASE_AT[id(view.phase)]] = 1.0
-        out[_SALE + 3] = view.round
-        out[_SALE + 4] = view.ties
-        if view.opening_bid is not None:
-            out[_OPENING_BID] = view.opening_bid
-            out[_OPENING_BID + 1] = 1.0
-        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
-        if view.tied:
-            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
         seat = view.seat
         out[_SEAT + seat] = 1.0
         out[_INDUSTRY_AT[id(view.industry)]] = 1.0
@@ -415,13 +454,40 @@ class Encoder:
         encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
+    def _state_block(
+        self, view: PlayerView, sale_key: tuple[object, ...], state_key: tuple[object, ...]
+    ) -> array.array[float]:
+        """The observation part of :data:`_sale_fields` and :data:`_state_fields` (the
+        same for every seat viewing one state), kept for the next views."""
+        seen, block = self._sale
+        if sale_key != seen:
+            block = self._sale_block(view, sale_key)
+        out = block[:]
+        out[_PHASE_AT[id(view.phase)]] = 1.0
+        out[_SALE + 3] = view.round
+        out[_SALE + 4] = view.ties
+        if view.opening_bid is not None:
+            out[_OPENING_BID] = view.opening_bid
+            out[_OPENING_BID + 1] = 1.0
+        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
+        if view.tied:
+            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
+        self._state = (sale_key, state_key, out)
+        return out
+
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_sale_fields`, kept for the next views."""
+        """The observation part of :data:`_sale_fields`, kept for the next views: from
+        the part kept for the previous sale of the same game, only what changed is
+        written."""
         before, holdings = self._holdings
         if view.holdings is not before:
             holdings = _holdings_part(view.holdings, before, holdings)
             self._holdings = (view.holdings, holdings)
-        block = _sale_block(view, holdings)
+        seen, block = self._sale
+        if seen is None or not _same_game(seen, view):
+            block = _sale_block(view, holdings)
+        else:
+            block = _next_sale_block(view, block, seen, holdings)
         self._sale = (key, block)
         return block
 
