@@ -242,7 +242,7 @@ def _check_view(view: object) -> PlayerView:
     return view
 
 
-_sale_fields: Final = operator.attrgetter(
+_SALE_FIELDS: Final = (
     "players",
     "sale",
     "sales",
@@ -254,13 +254,14 @@ _sale_fields: Final = operator.attrgetter(
     "zero_bid_rounds",
     "peeks_used",
 )
+_sale_fields: Final = operator.attrgetter(*_SALE_FIELDS)
 """The fields of a view the encoding reads that are the same for every seat and seldom
 change within a sale."""
 
-_state_fields: Final = operator.attrgetter(
-    "phase", "round", "ties", "opening_bid", "to_act", "tied"
-)
-"""The other fields of a view the encoding reads that are the same for every seat."""
+_STATE_FIELDS: Final = ("phase", "round", "ties", "opening_bid", "to_act", "tied")
+_shared_fields: Final = operator.attrgetter(*_SALE_FIELDS, *_STATE_FIELDS)
+"""Every field of a view the encoding reads that is the same for every seat: those of
+:data:`_sale_fields` and those that change within a sale."""
 
 
 def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[float]:
@@ -400,8 +401,8 @@ class Encoder:
         self._frombuffer, self._float32 = numpy.frombuffer, numpy.dtype(numpy.float32)
         self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
-        # the sale's and the state's fields seen last, and the observation part they fill
-        self._state: tuple[object, object, array.array[float]] = (None, None, _ZEROS)
+        # the shared fields seen last, and the observation part they fill
+        self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
         # per seat: its finished sales and their encoded block
         self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
@@ -412,10 +413,10 @@ class Encoder:
         """The view as a ``float32`` vector: :func:`observation`."""
         if type(view) is not PlayerView:
             view = _check_view(view)
-        sale_key, state_key = _sale_fields(view), _state_fields(view)
-        seen_sale, seen_state, block = self._state  # one read: other threads may replace it
-        if state_key != seen_state or sale_key != seen_sale:
-            block = self._state_block(view, sale_key, state_key)
+        key = _shared_fields(view)
+        seen, block = self._state  # one read: another thread may replace it at any time
+        if key != seen:
+            block = self._state_block(view, key)
         # Copy the state's part, write the seat's numbers over it, then hand the buffer
         # to numpy without converting number by number.
         out = block[:]
@@ -454,11 +455,10 @@ class Encoder:
         encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
-    def _state_block(
-        self, view: PlayerView, sale_key: tuple[object, ...], state_key: tuple[object, ...]
-    ) -> array.array[float]:
-        """The observation part of :data:`_sale_fields` and :data:`_state_fields` (the
-        same for every seat viewing one state), kept for the next views."""
+    def _state_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
+        """The observation part of :data:`_shared_fields` (the same for every seat
+        viewing one state), kept for the next views."""
+        sale_key = _sale_fields(view)
         seen, block = self._sale
         if sale_key != seen:
             block = self._sale_block(view, sale_key)
@@ -472,7 +472,7 @@ class Encoder:
         out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
         if view.tied:
             out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
-        self._state = (sale_key, state_key, out)
+        self._state = (key, out)
         return out
 
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
