@@ -185,33 +185,26 @@ def _nations_part(nations: tuple[Nation, ...]) -> array.array[float]:
     return block
 
 
-def _holdings_part(
+def _write_holdings(
+    out: array.array[float],
     holdings: tuple[tuple[Company, ...], ...],
     before: tuple[tuple[Company, ...], ...],
-    block: array.array[float],
-) -> array.array[float]:
-    """The ``holdings`` part, from ``block``, the part of the holdings ``before``: only
-    the rows of seats whose tiles are not the very same tuple as before are written."""
-    block = block[:]
+) -> None:
+    """Write the ``holdings`` part into ``out``, which holds the part of the holdings
+    ``before`` (of as many seats): only the rows of seats whose tiles are not the very
+    same tuple as before are written."""
     shared = _SHARED_TILE_INDEX
     for seat, held in enumerate(holdings):
         if seat < len(before) and held is before[seat]:
             continue
-        start = seat * _TILE_COUNT
-        block[start : start + _TILE_COUNT] = _NO_TILES
+        start = _HOLDINGS + seat * _TILE_COUNT
+        out[start : start + _TILE_COUNT] = _NO_TILES
         for company in held:
             index = shared.get(id(company))
-            block[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
-    for seat in range(len(holdings), len(before)):
-        block[seat * _TILE_COUNT : (seat + 1) * _TILE_COUNT] = _NO_TILES
-    return block
+            out[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
 
 
 _NO_TILES: Final = array.array("f", bytes(4 * _TILE_COUNT))
-_NO_HOLDINGS: Final[tuple[tuple[tuple[Company, ...], ...], array.array[float]]] = (
-    (),
-    array.array("f", bytes(4 * MAX_SEATS * _TILE_COUNT)),
-)
 
 
 class _LastBlock:
@@ -264,9 +257,8 @@ _shared_fields: Final = operator.attrgetter(*_SALE_FIELDS, *_STATE_FIELDS)
 :data:`_sale_fields` and those that change within a sale."""
 
 
-def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[float]:
-    """An observation with only the numbers of :data:`_sale_fields` filled in, given the
-    encoded ``holdings``."""
+def _sale_block(view: PlayerView) -> array.array[float]:
+    """An observation with only the numbers of :data:`_sale_fields` filled in."""
     _check_view(view)
     out = _ZEROS[:]
     out[_PLAYERS + view.players - 1] = 1.0
@@ -279,7 +271,7 @@ def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[f
         out[_AUCTIONEER + view.auctioneer] = 1.0
     nations = _nations_block.get(view.nations)
     out[_NATIONS : _NATIONS + len(nations)] = nations
-    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
+    _write_holdings(out, view.holdings, ())
     for seat, number in enumerate(view.zero_bid_rounds):
         if number:
             out[_ZERO_BID_ROUNDS + seat] = number
@@ -300,11 +292,10 @@ def _next_sale_block(
     view: PlayerView,
     block: array.array[float],
     seen: tuple[object, ...],
-    holdings: array.array[float],
 ) -> array.array[float]:
     """:func:`_sale_block` of ``view``, from ``block``, the one of the fields ``seen``
     (of a view of the same players and nations): only what changed is written."""
-    _, _, _, _, company, auctioneer, _, _, zero_bid_rounds, peeks_used = seen
+    _, _, _, _, company, auctioneer, _, holdings, zero_bid_rounds, peeks_used = seen
     out = block[:]
     out[_SALE] = view.sale
     out[_SALE + 1] = view.sales
@@ -319,7 +310,8 @@ def _next_sale_block(
             out[_AUCTIONEER + auctioneer] = 0.0  # type: ignore[operator]
         if view.auctioneer is not None:
             out[_AUCTIONEER + view.auctioneer] = 1.0
-    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
+    if view.holdings is not holdings:
+        _write_holdings(out, view.holdings, holdings)  # type: ignore[arg-type]
     if view.zero_bid_rounds is not zero_bid_rounds:
         zeros = view.zero_bid_rounds
         out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zeros)] = array.array("f", zeros)
@@ -388,7 +380,6 @@ class Encoder:
         "_bid_mask",
         "_float32",
         "_frombuffer",
-        "_holdings",
         "_mask_dtype",
         "_masks",
         "_sale",
@@ -403,7 +394,6 @@ class Encoder:
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         # the shared fields seen last, and the observation part they fill
         self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
-        self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
         # per seat: its finished sales and their encoded block
         self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
         self._masks: dict[object, npt.NDArray[Any]] = {}
@@ -479,15 +469,11 @@ class Encoder:
         """The observation part of :data:`_sale_fields`, kept for the next views: from
         the part kept for the previous sale of the same game, only what changed is
         written."""
-        before, holdings = self._holdings
-        if view.holdings is not before:
-            holdings = _holdings_part(view.holdings, before, holdings)
-            self._holdings = (view.holdings, holdings)
         seen, block = self._sale
         if seen is None or not _same_game(seen, view):
-            block = _sale_block(view, holdings)
+            block = _sale_block(view)
         else:
-            block = _next_sale_block(view, block, seen, holdings)
+            block = _next_sale_block(view, block, seen)
         self._sale = (key, block)
         return block
 
