@@ -395,7 +395,8 @@ class Encoder:
         # the shared fields seen last, and the observation part they fill
         self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         # per seat: its finished sales and their encoded block
-        self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
+        self._spends: list[tuple[tuple[SaleView, ...], array.array[float]]]
+        self._spends = [_NO_SALES] * MAX_SEATS
         self._masks: dict[object, npt.NDArray[Any]] = {}
         self._bid_mask: tuple[object, npt.NDArray[Any]] = (None, _numpy().zeros(0))
 
@@ -414,7 +415,7 @@ class Encoder:
         out[_SEAT + seat] = 1.0
         out[_INDUSTRY_AT[id(view.industry)]] = 1.0
         history = view.history
-        known, spends = self._spends.get(seat, _NO_SALES)
+        known, spends = self._spends[seat]
         if known is not history:
             done = len(known)
             if len(history) >= done and all(map(operator.is_, known, history)):
