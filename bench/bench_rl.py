@@ -6,9 +6,9 @@ process]``. The environment is made as users make it, with ``qe_rules.rl.env()``
 returns ``QEEnv`` itself, no PettingZoo wrappers). Each environment game is
 ``reset(seed=i)`` and then, for every agent ``agent_iter()`` yields, ``last()`` (the
 seat's view, its encoded observation and its mask) and ``step()`` of an action drawn
-uniformly from the mask's allowed actions (``mask.nonzero()``). The goal (issue 15): the environment at least 40% of ``simulate``'s
-games per second in the same run. Both figures move with the machine's load; the ratio
-much less.
+uniformly from the mask's allowed actions (``mask.nonzero()``). The goal (issue 15): the
+environment at least 40% of ``simulate``'s games per second in the same run. Both
+figures move with the machine's load; the ratio much less.
 """
 
 from __future__ import annotations
