@@ -185,33 +185,26 @@ def _nations_part(nations: tuple[Nation, ...]) -> array.array[float]:
     return block
 
 
-def _holdings_part(
+def _write_holdings(
+    out: array.array[float],
     holdings: tuple[tuple[Company, ...], ...],
     before: tuple[tuple[Company, ...], ...],
-    block: array.array[float],
-) -> array.array[float]:
-    """The ``holdings`` part, from ``block``, the part of the holdings ``before``: only
-    the rows of seats whose tiles are not the very same tuple as before are written."""
-    block = block[:]
+) -> None:
+    """Write the ``holdings`` part into ``out``, which holds the part of the holdings
+    ``before`` (of as many seats): only the rows of seats whose tiles are not the very
+    same tuple as before are written."""
     shared = _SHARED_TILE_INDEX
     for seat, held in enumerate(holdings):
         if seat < len(before) and held is before[seat]:
             continue
-        start = seat * _TILE_COUNT
-        block[start : start + _TILE_COUNT] = _NO_TILES
+        start = _HOLDINGS + seat * _TILE_COUNT
+        out[start : start + _TILE_COUNT] = _NO_TILES
         for company in held:
             index = shared.get(id(company))
-            block[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
-    for seat in range(len(holdings), len(before)):
-        block[seat * _TILE_COUNT : (seat + 1) * _TILE_COUNT] = _NO_TILES
-    return block
+            out[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
 
 
 _NO_TILES: Final = array.array("f", bytes(4 * _TILE_COUNT))
-_NO_HOLDINGS: Final[tuple[tuple[tuple[Company, ...], ...], array.array[float]]] = (
-    (),
-    array.array("f", bytes(4 * MAX_SEATS * _TILE_COUNT)),
-)
 
 
 class _LastBlock:
@@ -242,7 +235,7 @@ def _check_view(view: object) -> PlayerView:
     return view
 
 
-_sale_fields: Final = operator.attrgetter(
+_SALE_FIELDS: Final = (
     "players",
     "sale",
     "sales",
@@ -254,13 +247,18 @@ _sale_fields: Final = operator.attrgetter(
     "zero_bid_rounds",
     "peeks_used",
 )
+_sale_fields: Final = operator.attrgetter(*_SALE_FIELDS)
 """The fields of a view the encoding reads that are the same for every seat and seldom
 change within a sale."""
 
+_STATE_FIELDS: Final = ("phase", "round", "ties", "opening_bid", "to_act", "tied")
+_shared_fields: Final = operator.attrgetter(*_SALE_FIELDS, *_STATE_FIELDS)
+"""Every field of a view the encoding reads that is the same for every seat: those of
+:data:`_sale_fields` and those that change within a sale."""
 
-def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[float]:
-    """An observation with only the numbers of :data:`_sale_fields` filled in, given the
-    encoded ``holdings``."""
+
+def _sale_block(view: PlayerView) -> array.array[float]:
+    """An observation with only the numbers of :data:`_sale_fields` filled in."""
     _check_view(view)
     out = _ZEROS[:]
     out[_PLAYERS + view.players - 1] = 1.0
@@ -273,13 +271,53 @@ def _sale_block(view: PlayerView, holdings: array.array[float]) -> array.array[f
         out[_AUCTIONEER + view.auctioneer] = 1.0
     nations = _nations_block.get(view.nations)
     out[_NATIONS : _NATIONS + len(nations)] = nations
-    out[_HOLDINGS : _HOLDINGS + len(holdings)] = holdings
+    _write_holdings(out, view.holdings, ())
     for seat, number in enumerate(view.zero_bid_rounds):
         if number:
             out[_ZERO_BID_ROUNDS + seat] = number
     for seat, number in enumerate(view.peeks_used):
         if number:
             out[_PEEKS_USED + seat] = number
+    return out
+
+
+def _same_game(seen: tuple[object, ...], view: PlayerView) -> bool:
+    """Whether the :data:`_sale_fields` ``seen`` are of the same players and nations
+    (the very same tuple) as ``view``."""
+    players, _, _, _, _, _, nations, _, _, _ = seen
+    return players == view.players and nations is view.nations
+
+
+def _next_sale_block(
+    view: PlayerView,
+    block: array.array[float],
+    seen: tuple[object, ...],
+) -> array.array[float]:
+    """:func:`_sale_block` of ``view``, from ``block``, the one of the fields ``seen``
+    (of a view of the same players and nations): only what changed is written."""
+    _, _, _, _, company, auctioneer, _, holdings, zero_bid_rounds, peeks_used = seen
+    out = block[:]
+    out[_SALE] = view.sale
+    out[_SALE + 1] = view.sales
+    out[_SALE + 2] = view.remaining
+    if view.company is not company:
+        if company is not None:
+            out[_COMPANY + _tile_index(company)] = 0.0  # type: ignore[arg-type]
+        if view.company is not None:
+            out[_COMPANY + _tile_index(view.company)] = 1.0
+    if view.auctioneer != auctioneer:
+        if auctioneer is not None:
+            out[_AUCTIONEER + auctioneer] = 0.0  # type: ignore[operator]
+        if view.auctioneer is not None:
+            out[_AUCTIONEER + view.auctioneer] = 1.0
+    if view.holdings is not holdings:
+        _write_holdings(out, view.holdings, holdings)  # type: ignore[arg-type]
+    if view.zero_bid_rounds is not zero_bid_rounds:
+        zeros = view.zero_bid_rounds
+        out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zeros)] = array.array("f", zeros)
+    if view.peeks_used is not peeks_used:
+        peeks = view.peeks_used
+        out[_PEEKS_USED : _PEEKS_USED + len(peeks)] = array.array("f", peeks)
     return out
 
 
@@ -342,11 +380,11 @@ class Encoder:
         "_bid_mask",
         "_float32",
         "_frombuffer",
-        "_holdings",
         "_mask_dtype",
         "_masks",
         "_sale",
         "_spends",
+        "_state",
     )
 
     def __init__(self, *, mask_dtype: Any = bool) -> None:
@@ -354,9 +392,11 @@ class Encoder:
         self._frombuffer, self._float32 = numpy.frombuffer, numpy.dtype(numpy.float32)
         self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
-        self._holdings = _NO_HOLDINGS  # the last holdings and their encoded part
+        # the shared fields seen last, and the observation part they fill
+        self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         # per seat: its finished sales and their encoded block
-        self._spends: dict[int, tuple[tuple[SaleView, ...], array.array[float]]] = {}
+        self._spends: list[tuple[tuple[SaleView, ...], array.array[float]]]
+        self._spends = [_NO_SALES] * MAX_SEATS
         self._masks: dict[object, npt.NDArray[Any]] = {}
         self._bid_mask: tuple[object, npt.NDArray[Any]] = (None, _numpy().zeros(0))
 
@@ -364,27 +404,18 @@ class Encoder:
         """The view as a ``float32`` vector: :func:`observation`."""
         if type(view) is not PlayerView:
             view = _check_view(view)
-        key = _sale_fields(view)
-        seen, block = self._sale  # one read: another thread may replace it at any time
+        key = _shared_fields(view)
+        seen, block = self._state  # one read: another thread may replace it at any time
         if key != seen:
-            block = self._sale_block(view, key)
-        # Copy the sale's part, write the other numbers over it, then hand the buffer to
-        # numpy without converting number by number.
+            block = self._state_block(view, key)
+        # Copy the state's part, write the seat's numbers over it, then hand the buffer
+        # to numpy without converting number by number.
         out = block[:]
-        out[_PHASE_AT[id(view.phase)]] = 1.0
-        out[_SALE + 3] = view.round
-        out[_SALE + 4] = view.ties
-        if view.opening_bid is not None:
-            out[_OPENING_BID] = view.opening_bid
-            out[_OPENING_BID + 1] = 1.0
-        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
-        if view.tied:
-            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
         seat = view.seat
         out[_SEAT + seat] = 1.0
         out[_INDUSTRY_AT[id(view.industry)]] = 1.0
         history = view.history
-        known, spends = self._spends.get(seat, _NO_SALES)
+        known, spends = self._spends[seat]
         if known is not history:
             done = len(known)
             if len(history) >= done and all(map(operator.is_, known, history)):
@@ -415,13 +446,35 @@ class Encoder:
         encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
+    def _state_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
+        """The observation part of :data:`_shared_fields` (the same for every seat
+        viewing one state), kept for the next views."""
+        sale_key = _sale_fields(view)
+        seen, block = self._sale
+        if sale_key != seen:
+            block = self._sale_block(view, sale_key)
+        out = block[:]
+        out[_PHASE_AT[id(view.phase)]] = 1.0
+        out[_SALE + 3] = view.round
+        out[_SALE + 4] = view.ties
+        if view.opening_bid is not None:
+            out[_OPENING_BID] = view.opening_bid
+            out[_OPENING_BID + 1] = 1.0
+        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
+        if view.tied:
+            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
+        self._state = (key, out)
+        return out
+
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_sale_fields`, kept for the next views."""
-        before, holdings = self._holdings
-        if view.holdings is not before:
-            holdings = _holdings_part(view.holdings, before, holdings)
-            self._holdings = (view.holdings, holdings)
-        block = _sale_block(view, holdings)
+        """The observation part of :data:`_sale_fields`, kept for the next views: from
+        the part kept for the previous sale of the same game, only what changed is
+        written."""
+        seen, block = self._sale
+        if seen is None or not _same_game(seen, view):
+            block = _sale_block(view)
+        else:
+            block = _next_sale_block(view, block, seen)
         self._sale = (key, block)
         return block
 

@@ -223,30 +223,23 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
-        seat = self._seats[agent]
-        view = self._view(seat)
-        return {
-            "observation": self._encoder.observation(view),
-            "action_mask": self._mask(seat, view),
-        }
+        view, mask = self._view_and_mask(self._seats[agent])
+        return {"observation": self._encoder.observation(view), "action_mask": mask}
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The action mask of ``agent`` alone, without encoding its observation."""
-        seat = self._seats[agent]
-        return self._mask(seat, self._view(seat))
+        return self._view_and_mask(self._seats[agent])[1]
 
-    def _view(self, seat: int) -> PlayerView:
-        """The view of ``seat``, kept for :meth:`step` to check the action against."""
+    def _view_and_mask(self, seat: int) -> tuple[PlayerView, npt.NDArray[np.int8]]:
+        """The view of ``seat`` (kept for :meth:`step` to check the action against) and
+        its action mask."""
         game = self.game
         view = game.view(seat)
         self._viewed = (game, view)
-        return view
-
-    def _mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
         mask: npt.NDArray[np.int8] = self._encoder.action_mask(view)
         if seat in self._turn.actions:
             mask[:] = 0
-        return mask
+        return view, mask
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` for an agent that is done)."""
@@ -265,7 +258,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
                 f"{agent} cannot take action {action} now; the mask in its observation "
                 "allows exactly the legal ones"
             )
-        self._cumulative_rewards[agent] = 0.0
+        # every reward is 0 until the game ends, so the acting agent's sum is already 0
         turn.actions[seat] = action
         waiting = turn.waiting
         waiting.remove(seat)
