@@ -95,9 +95,10 @@ class _Constants:
         "round_of",
         "rounds",
         "sales",
-        "secret_limits",
+        "shared_sales",
         "singletons",
         "start_table",
+        "without",
         "zero_bids",
     )
 
@@ -116,8 +117,13 @@ class _Constants:
     industries_in_play: tuple[Industry, ...]
     opening_limits: BidLimits  # the auctioneer's opening bid
     first_limits: BidLimits  # secret bids before the opening
-    secret_limits: dict[int, BidLimits]  # by opening bid: the first secret bids
+    # per first auctioneer: each sale before its first bid without a peek window, and
+    # after them the end of the game (shared: the sales hold nothing of one game's deal)
+    shared_sales: tuple[tuple[_Sale, ...], ...]
     start_table: _Table  # the table before the first sale (shared: it never changes)
+    # for every set of seats, per seat: the set without that seat (the seats still awaited
+    # after its move), looked up rather than made at every move
+    without: dict[frozenset[int], tuple[frozenset[int], ...]]
 
 
 class _Setup(_Constants):
@@ -129,6 +135,7 @@ class _Setup(_Constants):
         "first_auctioneer",
         "industries",
         "nations",
+        "openings",
         "players",
         "ruleset",
     )
@@ -139,6 +146,7 @@ class _Setup(_Constants):
     nations: tuple[Nation, ...]
     industries: tuple[Industry, ...]
     first_auctioneer: int
+    openings: tuple[_Sale, ...]  # shared_sales of this first auctioneer
 
     def __init__(
         self,
@@ -165,14 +173,15 @@ class _Setup(_Constants):
         self.nations_in_play = constants.nations_in_play
         self.no_bids = constants.no_bids
         self.opening_limits = constants.opening_limits
+        self.openings = constants.shared_sales[first_auctioneer]
         self.others = constants.others
         self.peek = constants.peek
         self.round_of = constants.round_of
         self.rounds = constants.rounds
         self.sales = constants.sales
-        self.secret_limits = constants.secret_limits
         self.singletons = constants.singletons
         self.start_table = constants.start_table
+        self.without = constants.without
         self.zero_bids = constants.zero_bids
 
     def _dealt(self) -> tuple[Any, ...]:
@@ -474,12 +483,16 @@ _TABLE_FIELDS: Final = tuple(
 class _Sale:
     """The sale in progress during one bidding round (or the end of the game, with phase
     OVER): what changes when a bidding round opens or closes, not with every bid. The bids
-    of the round in progress and the seats still awaited are the game's own fields."""
+    of the round in progress and the seats still awaited are the game's own fields.
+
+    A sale holds nothing of one game's deal (its tile is ``deck[number]``): a sale before
+    its first bid, or after the opening bid, is the same object in every game of a rule
+    set, size and first auctioneer (``_shared_sales``)."""
 
     __slots__ = (
+        "after_opening",
         "auctioneer",
         "closed",
-        "company",
         "limits",
         "number",
         "opening",
@@ -494,7 +507,6 @@ class _Sale:
 
     number: int
     round: int
-    company: Company | None
     auctioneer: int | None
     phase: Phase
     opening: int | None
@@ -505,14 +517,25 @@ class _Sale:
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
     peek_target: _PeekTarget | None  # the sale whose peek window is open (until the opening)
+    # a shared sale before its opening bid: the shared sale after each opening bid made
+    # so far (a cache; None in every other sale)
+    after_opening: dict[int, _Sale] | None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The sale without its cache (a pickle holds one game's state)."""
+        return {name: getattr(self, name) for name in _SALE_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _SALE_FIELDS:
+            setattr(self, name, state[name])
+        self.after_opening = None
 
     def evolve(self) -> _Sale:
-        """A copy to assign the changed fields to, by name, before anyone else sees it
-        (cheaper than a call with every field as a keyword argument)."""
+        """A copy without the cache, to assign the changed fields to, by name, before
+        anyone else sees it (cheaper than a call with every field as a keyword argument)."""
         new = _new_object(_Sale)
         new.number = self.number
         new.round = self.round
-        new.company = self.company
         new.auctioneer = self.auctioneer
         new.phase = self.phase
         new.opening = self.opening
@@ -523,7 +546,11 @@ class _Sale:
         new.tie_log = self.tie_log
         new.limits = self.limits
         new.peek_target = self.peek_target
+        new.after_opening = None
         return new
+
+
+_SALE_FIELDS: Final = tuple(name for name in _Sale.__slots__ if name != "after_opening")
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
@@ -737,7 +764,7 @@ class Game:
     @property
     def current_company(self) -> Company | None:
         """The tile being sold; ``None`` at the end."""
-        return self._sale.company
+        return _company_of(self._setup, self._sale)
 
     @property
     def sale(self) -> int:
@@ -834,7 +861,7 @@ class Game:
             return self._opened(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         open_bids = (*self._open_bids, (seat, amount))
-        awaiting = awaiting - setup.singletons[seat]
+        awaiting = setup.without[awaiting][seat]
         if awaiting:
             return Game._make(
                 setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
@@ -845,16 +872,19 @@ class Game:
         """The game after the auctioneer ``seat``'s opening bid of ``amount``."""
         setup, sale, log = self._setup, self._sale, self._log
         others = setup.others[seat]
-        bidding = sale.evolve()
-        bidding.phase = _BIDDING
-        bidding.opening = amount
-        limits = setup.secret_limits.get(amount)
-        if limits is None:
-            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
-            if len(setup.secret_limits) < _KEPT_LIMITS:
-                setup.secret_limits[amount] = limits
-        bidding.limits = limits
-        bidding.peek_target = None  # the peek window of the last sale is over
+        # the sale after the opening bid is the same in every game (the peek window of
+        # the last sale, if any, is over): the shared sale before it keeps it
+        shared = setup.openings[sale.number]
+        kept = shared.after_opening
+        assert kept is not None  # a shared sale that waits for an opening bid
+        bidding = kept.get(amount)
+        if bidding is None:
+            bidding = shared.evolve()
+            bidding.phase = _BIDDING
+            bidding.opening = amount
+            bidding.limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            if len(kept) < _KEPT_LIMITS:
+                kept[amount] = bidding
         event: _Raw = (OpeningBid, sale.number, seat, amount)
         return Game._make(
             setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
@@ -1047,7 +1077,7 @@ class Game:
     def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
         """The game after ``seat``'s answer in the peek window; the last answer closes it."""
         setup, sale, log = self._setup, self._sale, self._log
-        awaiting = self.to_act - setup.singletons[seat]
+        awaiting = setup.without[self.to_act][seat]
         if awaiting:
             return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
         if sale.number < setup.sales:
@@ -1055,7 +1085,7 @@ class Game:
             return Game._make(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
         # a window after the last sale (peek_after_last_sale) closes into the end
         ended: _Raw = (GameEnded, setup.sales)
-        over, awaiting = _over_sale(setup, sale.round, sale.peek_target)
+        over, awaiting = _over_sale(setup, sale.peek_target)
         return Game._make(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
@@ -1203,8 +1233,8 @@ class Game:
         """End the sale: award the tile to ``winner`` for ``amount``, or, when ``winner``
         is ``None``, leave it unsold for ``reason``."""
         setup, sale, table = self._setup, self._sale, self._table
-        number, company, auctioneer = sale.number, sale.company, sale.auctioneer
-        assert company is not None
+        number, auctioneer = sale.number, sale.auctioneer
+        company = setup.deck[number]
         new = list(added)
         tie_log = sale.tie_log
         if ties > len(tie_log):  # a last tie, decided by the fallback or unsold
@@ -1269,9 +1299,9 @@ class Game:
                 )
         if following < setup.sales:
             next_sale, awaiting = _opening_sale(setup, following, peek_target, window)
-            new.append(_sale_opened(next_sale))
+            new.append(_sale_opened(setup, next_sale))
         else:
-            next_sale, awaiting = _over_sale(setup, sale.round, peek_target, window)
+            next_sale, awaiting = _over_sale(setup, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
         new_table = _new_object(_Table)
@@ -1400,7 +1430,7 @@ class Game:
         part.round = sale.round
         part.phase = sale.phase
         part.auctioneer = sale.auctioneer
-        part.company = sale.company
+        part.company = _company_of(setup, sale)
         part.remaining = 0 if over else setup.sales - sale.number - 1
         part.to_act = self.to_act
         part.opening_bid = sale.opening
@@ -1525,7 +1555,7 @@ def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Ite
 # --------------------------------------------------------------------------- helpers
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
-_KEPT_LIMITS: Final = 64  # the opening bids whose secret-bid limits a rule set keeps
+_KEPT_LIMITS: Final = 64  # the opening bids whose sale a shared sale keeps
 
 
 def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
@@ -1557,32 +1587,39 @@ def _bid_name(sale: _Sale, seat: int) -> str:
     return "a secret bid"
 
 
-def _fresh_sale(
-    setup: _Setup,
-    *,
-    number: int,
-    round: int,
-    company: Company | None,
-    auctioneer: int | None,
-    phase: Phase,
-    peek_target: _PeekTarget | None,
-) -> _Sale:
-    """A sale before its first bid (or, with phase OVER, the end of the game)."""
-    sale = _new_object(_Sale)
-    sale.number = number
-    sale.round = round
-    sale.company = company
-    sale.auctioneer = auctioneer
-    sale.phase = phase
-    sale.opening = None
-    sale.standing = setup.no_bids
-    sale.rebid = 0
-    sale.closed = ()
-    sale.ties = 0
-    sale.tie_log = ()
-    sale.limits = setup.first_limits
-    sale.peek_target = peek_target
-    return sale
+def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sale, ...]:
+    """Each sale before its first bid (the opening bid, or on a last tile without
+    auctioneer everyone's secret bid) and without a peek window, and after them the end
+    of the game, for games whose first auctioneer is ``first``."""
+    sales = []
+    for index in range(constants.sales + 1):
+        sale = _new_object(_Sale)
+        sale.number = index
+        sale.round = constants.round_of[min(index, constants.sales - 1)]
+        sale.auctioneer = (first + index) % players
+        sale.phase = _OPENING
+        sale.after_opening = {}
+        if index == constants.sales:  # the end of the game
+            sale.auctioneer, sale.phase, sale.after_opening = None, _OVER, None
+        elif constants.last_tile and index == constants.sales - 1:
+            sale.auctioneer, sale.phase, sale.after_opening = None, _BIDDING, None
+        sale.opening = None
+        sale.standing = constants.no_bids
+        sale.rebid = 0
+        sale.closed = ()
+        sale.ties = 0
+        sale.tie_log = ()
+        sale.limits = constants.first_limits
+        sale.peek_target = None
+        sales.append(sale)
+    return tuple(sales)
+
+
+def _awaiting_first(setup: _Setup, sale: _Sale) -> frozenset[int]:
+    """The seats whose bid a sale before its first bid awaits."""
+    if sale.auctioneer is None:
+        return setup.everyone  # a last tile without auctioneer
+    return setup.singletons[sale.auctioneer]
 
 
 def _opening_sale(
@@ -1594,43 +1631,36 @@ def _opening_sale(
     """Sale ``index`` before its opening bid (the last tile without auctioneer: before
     everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
     seats awaited."""
-    if setup.last_tile and index == setup.sales - 1:
-        auctioneer, phase, awaiting = None, _BIDDING, setup.everyone
-    else:
-        auctioneer = (setup.first_auctioneer + index) % setup.players
-        phase, awaiting = _OPENING, setup.singletons[auctioneer]
+    shared = setup.openings[index]
+    if peek_target is None:
+        return shared, _awaiting_first(setup, shared)
+    sale = shared.evolve()
+    sale.peek_target = peek_target
     if window:
-        phase, awaiting = _PEEKING, window
-    sale = _fresh_sale(
-        setup,
-        number=index,
-        round=setup.round_of[index],
-        company=setup.deck[index],
-        auctioneer=auctioneer,
-        phase=phase,
-        peek_target=peek_target,
-    )
-    return sale, awaiting
+        sale.phase = _PEEKING
+        return sale, window
+    return sale, _awaiting_first(setup, sale)
 
 
 def _over_sale(
     setup: _Setup,
-    last_round: int,
     peek_target: _PeekTarget | None,
     window: frozenset[int] = _NO_SEATS,
 ) -> tuple[_Sale, frozenset[int]]:
     """The state after the last sale: nothing to sell, nobody to act (or, before it, the
     peek ``window`` on the last sale); and the seats awaited."""
-    over = _fresh_sale(
-        setup,
-        number=setup.sales,
-        round=last_round,
-        company=None,
-        auctioneer=None,
-        phase=_PEEKING if window else _OVER,
-        peek_target=peek_target,
-    )
+    over = setup.openings[setup.sales]
+    if peek_target is not None:
+        over = over.evolve()
+        over.peek_target = peek_target
+        if window:
+            over.phase = _PEEKING
     return over, window
+
+
+def _company_of(setup: _Setup, sale: _Sale) -> Company | None:
+    """The tile of ``sale``: ``None`` at the end."""
+    return setup.deck[sale.number] if sale.number < setup.sales else None
 
 
 def _zero_bids(
@@ -1684,8 +1714,8 @@ def _unsold_gap(number: int, company: Company | None, ties: int, reason: str | N
     )
 
 
-def _sale_opened(sale: _Sale) -> _Raw:
-    return (SaleOpened, sale.number, sale.round, sale.company, sale.auctioneer)
+def _sale_opened(setup: _Setup, sale: _Sale) -> _Raw:
+    return (SaleOpened, sale.number, sale.round, setup.deck[sale.number], sale.auctioneer)
 
 
 def _distinct(
@@ -1750,9 +1780,21 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.last_tile = rules.has_last_tile_rule(players)
         found.zero_bids = rules.has_zero_bid_points(players)
         found.peek = rules.has_peek(players)
-        found.others = tuple(frozenset(range(players)) - {seat} for seat in range(players))
-        found.singletons = tuple(frozenset((seat,)) for seat in range(players))
-        found.everyone = frozenset(range(players))
+        # every set of seats made once, so that the sets a game holds are these objects
+        seat_sets = {
+            subset: subset
+            for subset in (
+                frozenset(seat for seat in range(players) if mask >> seat & 1)
+                for mask in range(1 << players)
+            )
+        }
+        found.without = {
+            subset: tuple(seat_sets[subset - {seat}] for seat in range(players))
+            for subset in seat_sets
+        }
+        found.everyone = everyone = seat_sets[frozenset(range(players))]
+        found.others = found.without[everyone]
+        found.singletons = tuple(seat_sets[frozenset((seat,))] for seat in range(players))
         found.no_bids = (None,) * players
         found.rounds = rounds = rules.rounds(players)
         # a last tile without auctioneer belongs to the last round
@@ -1762,7 +1804,7 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.industries_in_play = rules.industries(players)
         found.opening_limits = _bid_limits(*limits_of(rules, None, True, False))
         found.first_limits = _bid_limits(*limits_of(rules, None, False, False))
-        found.secret_limits = {}
+        found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
         empty: tuple[tuple[Any, ...], ...] = ((),) * players
         zeros = (0,) * players
         found.start_table = _Table(
@@ -1848,7 +1890,7 @@ def new_game(
     )
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start_table  # shared by every game of the rule set and size
-    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(sale),), 1))
+    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:
