@@ -377,10 +377,10 @@ class _Table:
     peeked: tuple[frozenset[int], ...]  # per seat: the sales it peeked at
     facts: tuple[_SaleFacts, ...]
     gaps: tuple[Gap, ...]
-    result: list[GameResult]  # at the end: holds the result once it is first asked for
-    # per seat, its history of sales, made on first use; ``parent`` is the cache of the
-    # table before the last sale ended, whose histories are one sale shorter
-    cache: dict[int, tuple[SaleView, ...]]
+    result: GameResult | None  # at the end: the result, once it is first asked for
+    # per seat, its history of sales, made on first use (None until then); ``parent`` is
+    # the cache of the table before the last sale ended, whose histories are one sale shorter
+    cache: dict[int, tuple[SaleView, ...]] | None
     parent: dict[int, tuple[SaleView, ...]] | None
 
     def __init__(
@@ -404,8 +404,8 @@ class _Table:
         self.peeked = peeked
         self.facts = facts
         self.gaps = gaps
-        self.result = []
-        self.cache = {}
+        self.result = None
+        self.cache = None
         self.parent = parent
 
     def __getstate__(self) -> dict[str, Any]:
@@ -427,8 +427,8 @@ class _Table:
         new.peeked = self.peeked
         new.facts = self.facts
         new.gaps = self.gaps
-        new.result = []
-        new.cache = {}
+        new.result = None
+        new.cache = None
         new.parent = None
         return new
 
@@ -439,6 +439,8 @@ class _Table:
         the last sale is added to each of them at once.
         """
         cache = self.cache
+        if cache is None:
+            cache = self.cache = {}
         found = cache.get(seat)
         if found is not None:
             return found
@@ -462,7 +464,10 @@ class _Table:
 
     def public_history(self) -> tuple[SaleView, ...]:
         """The finished sales as a spectator knows them (cached under the key -1)."""
-        found = self.cache.get(_SPECTATOR)
+        cache = self.cache
+        if cache is None:
+            cache = self.cache = {}
+        found = cache.get(_SPECTATOR)
         if found is None:
             facts, parent = self.facts, self.parent
             before = parent.get(_SPECTATOR) if parent else None
@@ -470,7 +475,7 @@ class _Table:
                 found = before + (facts[-1].public_view(),)  # noqa: RUF005
             else:
                 found = tuple(f.public_view() for f in facts)
-            self.cache[_SPECTATOR] = found
+            cache[_SPECTATOR] = found
         return found
 
 
@@ -825,20 +830,18 @@ class Game:
                 f"the game is not over: sale {self._sale.number + 1} of {self._setup.sales} "
                 "is in progress"
             )
-        scored = self._table.result
-        if not scored:  # scored on first use: the engine's records need no checking
-            setup, table = self._setup, self._table
-            scored.append(
-                score_holdings(
-                    setup.ruleset,
-                    setup.nations,
-                    setup.industries,
-                    table.holdings,
-                    table.spent,
-                    table.zero_counts,
-                )
+        setup, table = self._setup, self._table
+        scored = table.result
+        if scored is None:  # scored on first use: the engine's records need no checking
+            scored = table.result = score_holdings(
+                setup.ruleset,
+                setup.nations,
+                setup.industries,
+                table.holdings,
+                table.spent,
+                table.zero_counts,
             )
-        return scored[0]
+        return scored
 
     # ----------------------------------------------------------------- bidding
 
@@ -1045,7 +1048,8 @@ class Game:
         new_table.peeks = _replace_at(table.peeks, seat, table.peeks[seat] + 1)
         new_table.peeked = _replace_at(table.peeked, seat, table.peeked[seat] | {target.sale})
         # the other seats' histories stay as they are
-        new_table.cache.update((k, v) for k, v in table.cache.items() if k != seat)
+        if table.cache:
+            new_table.cache = {k: v for k, v in table.cache.items() if k != seat}
         return self._answered(seat, new_table, (Peeked, target.sale, seat, target.amount))
 
     def can_peek(self, seat: int) -> bool:
@@ -1185,16 +1189,8 @@ class Game:
                     outcome.ties,
                     outcome.reason,
                 )
-        return self._finish_sale(
-            standing=bids,
-            closed=closed,
-            winner=winner,
-            amount=amount,
-            fallback=fallback,
-            ties=ties,
-            reason=reason,
-            added=added,
-        )
+        # by position: a call with keyword arguments costs more, once per sale
+        return self._finish_sale(bids, closed, winner, amount, fallback, ties, reason, added)
 
     def _rebid(
         self,
@@ -1220,7 +1216,6 @@ class Game:
 
     def _finish_sale(
         self,
-        *,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         winner: int | None,
@@ -1313,8 +1308,8 @@ class Game:
         new_table.peeked = table.peeked
         new_table.facts = (*table.facts, facts)
         new_table.gaps = gaps
-        new_table.result = []
-        new_table.cache = {}
+        new_table.result = None
+        new_table.cache = None
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
@@ -1351,7 +1346,8 @@ class Game:
                 can_peek = True
             else:
                 limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
-        history = table.cache.get(seat)
+        cache = table.cache
+        history = None if cache is None else cache.get(seat)
         if history is None:
             history = table.history(
                 seat, rules.auctioneer_sees_all_bids, rules.peek_shows is PeekShows.ALL_BIDS
