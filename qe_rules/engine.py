@@ -157,6 +157,7 @@ class _Setup(_Constants):
         nations: tuple[Nation, ...],
         industries: tuple[Industry, ...],
         first_auctioneer: int,
+        constants: _Constants | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.players = players
@@ -164,7 +165,8 @@ class _Setup(_Constants):
         self.nations = nations
         self.industries = industries
         self.first_auctioneer = first_auctioneer
-        constants = _constants(ruleset, players)
+        if constants is None:
+            constants = _constants(ruleset, players)
         self.companies = constants.companies
         self.everyone = constants.everyone
         self.first_limits = constants.first_limits
@@ -856,12 +858,15 @@ class Game:
             or sale.phase is _PEEKING
         ):
             self._check_bid(seat, amount)  # raises with the precise message
+        setup, log = self._setup, self._log
+        if sale.phase is _OPENING:  # the seat awaited is the auctioneer
+            limits = setup.opening_limits
+            if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
+                self._check_bid(seat, amount)
+            return self._opened(seat, amount)
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
-        setup, log = self._setup, self._log
-        if sale.phase is _OPENING:
-            return self._opened(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         open_bids = (*self._open_bids, (seat, amount))
         awaiting = setup.without[awaiting][seat]
@@ -1883,6 +1888,7 @@ def new_game(
         nations=chosen_nations or tuple(dealt_nations[:players]),
         industries=chosen_industries or tuple(dealt_industries[:players]),
         first_auctioneer=first_auctioneer,
+        constants=constants,
     )
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start_table  # shared by every game of the rule set and size
