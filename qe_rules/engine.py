@@ -1616,13 +1616,6 @@ def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sal
     return tuple(sales)
 
 
-def _awaiting_first(setup: _Setup, sale: _Sale) -> frozenset[int]:
-    """The seats whose bid a sale before its first bid awaits."""
-    if sale.auctioneer is None:
-        return setup.everyone  # a last tile without auctioneer
-    return setup.singletons[sale.auctioneer]
-
-
 def _opening_sale(
     setup: _Setup,
     index: int,
@@ -1633,14 +1626,16 @@ def _opening_sale(
     everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
     seats awaited."""
     shared = setup.openings[index]
+    auctioneer = shared.auctioneer  # None on a last tile: everyone bids
+    awaiting = setup.everyone if auctioneer is None else setup.singletons[auctioneer]
     if peek_target is None:
-        return shared, _awaiting_first(setup, shared)
+        return shared, awaiting
     sale = shared.evolve()
     sale.peek_target = peek_target
     if window:
         sale.phase = _PEEKING
         return sale, window
-    return sale, _awaiting_first(setup, sale)
+    return sale, awaiting
 
 
 def _over_sale(
