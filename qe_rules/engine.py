@@ -231,6 +231,21 @@ def _unpickled_setup(
     )
 
 
+def _fields_of(state: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields ``names`` of a ``__slots__`` object: its pickled state without caches."""
+    return {name: getattr(state, name) for name in names}
+
+
+def _set_fields(
+    state: object, values: dict[str, Any], names: tuple[str, ...], caches: tuple[str, ...]
+) -> None:
+    """Fill an unpickled ``__slots__`` object: the fields ``names``, and empty ``caches``."""
+    for name in names:
+        setattr(state, name, values[name])
+    for name in caches:
+        setattr(state, name, None)
+
+
 class _PeekTarget(NamedTuple):
     """The last finished sale, whose peek window is open (or was, until the next opening
     bid): what the checks of a peek need."""
@@ -283,13 +298,10 @@ class _SaleFacts:
 
     def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
-        return {name: getattr(self, name) for name in _FACT_FIELDS}
+        return _fields_of(self, _FACT_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name in _FACT_FIELDS:
-            setattr(self, name, state[name])
-        self.views = None
-        self.spectator = None
+        _set_fields(self, state, _FACT_FIELDS, ("views", "spectator"))
 
     def public_view(self) -> SaleView:
         """The sale as a spectator knows it: its public amount only, no bids."""
@@ -412,7 +424,7 @@ class _Table:
 
     def __getstate__(self) -> dict[str, Any]:
         """The progress without the caches (a pickle makes them again)."""
-        return {name: getattr(self, name) for name in _TABLE_FIELDS}
+        return _fields_of(self, _TABLE_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
@@ -530,12 +542,10 @@ class _Sale:
 
     def __getstate__(self) -> dict[str, Any]:
         """The sale without its cache (a pickle holds one game's state)."""
-        return {name: getattr(self, name) for name in _SALE_FIELDS}
+        return _fields_of(self, _SALE_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name in _SALE_FIELDS:
-            setattr(self, name, state[name])
-        self.after_opening = None
+        _set_fields(self, state, _SALE_FIELDS, ("after_opening",))
 
     def evolve(self) -> _Sale:
         """A copy without the cache, to assign the changed fields to, by name, before
