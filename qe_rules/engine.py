@@ -95,9 +95,10 @@ class _Constants:
         "round_of",
         "rounds",
         "sales",
-        "secret_limits",
+        "shared_sales",
         "singletons",
         "start_table",
+        "without",
         "zero_bids",
     )
 
@@ -116,8 +117,13 @@ class _Constants:
     industries_in_play: tuple[Industry, ...]
     opening_limits: BidLimits  # the auctioneer's opening bid
     first_limits: BidLimits  # secret bids before the opening
-    secret_limits: dict[int, BidLimits]  # by opening bid: the first secret bids
+    # per first auctioneer: each sale before its first bid without a peek window, and
+    # after them the end of the game (shared: the sales hold nothing of one game's deal)
+    shared_sales: tuple[tuple[_Sale, ...], ...]
     start_table: _Table  # the table before the first sale (shared: it never changes)
+    # for every set of seats, per seat: the set without that seat (the seats still awaited
+    # after its move), looked up rather than made at every move
+    without: dict[frozenset[int], tuple[frozenset[int], ...]]
 
 
 class _Setup(_Constants):
@@ -129,6 +135,7 @@ class _Setup(_Constants):
         "first_auctioneer",
         "industries",
         "nations",
+        "openings",
         "players",
         "ruleset",
     )
@@ -139,6 +146,7 @@ class _Setup(_Constants):
     nations: tuple[Nation, ...]
     industries: tuple[Industry, ...]
     first_auctioneer: int
+    openings: tuple[_Sale, ...]  # shared_sales of this first auctioneer
 
     def __init__(
         self,
@@ -149,6 +157,7 @@ class _Setup(_Constants):
         nations: tuple[Nation, ...],
         industries: tuple[Industry, ...],
         first_auctioneer: int,
+        constants: _Constants | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.players = players
@@ -156,7 +165,8 @@ class _Setup(_Constants):
         self.nations = nations
         self.industries = industries
         self.first_auctioneer = first_auctioneer
-        constants = _constants(ruleset, players)
+        if constants is None:
+            constants = _constants(ruleset, players)
         self.companies = constants.companies
         self.everyone = constants.everyone
         self.first_limits = constants.first_limits
@@ -165,14 +175,15 @@ class _Setup(_Constants):
         self.nations_in_play = constants.nations_in_play
         self.no_bids = constants.no_bids
         self.opening_limits = constants.opening_limits
+        self.openings = constants.shared_sales[first_auctioneer]
         self.others = constants.others
         self.peek = constants.peek
         self.round_of = constants.round_of
         self.rounds = constants.rounds
         self.sales = constants.sales
-        self.secret_limits = constants.secret_limits
         self.singletons = constants.singletons
         self.start_table = constants.start_table
+        self.without = constants.without
         self.zero_bids = constants.zero_bids
 
     def _dealt(self) -> tuple[Any, ...]:
@@ -218,6 +229,21 @@ def _unpickled_setup(
         industries=industries,
         first_auctioneer=first_auctioneer,
     )
+
+
+def _fields_of(state: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields ``names`` of a ``__slots__`` object: its pickled state without caches."""
+    return {name: getattr(state, name) for name in names}
+
+
+def _set_fields(
+    state: object, values: dict[str, Any], names: tuple[str, ...], caches: tuple[str, ...]
+) -> None:
+    """Fill an unpickled ``__slots__`` object: the fields ``names``, and empty ``caches``."""
+    for name in names:
+        setattr(state, name, values[name])
+    for name in caches:
+        setattr(state, name, None)
 
 
 class _PeekTarget(NamedTuple):
@@ -272,13 +298,10 @@ class _SaleFacts:
 
     def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
-        return {name: getattr(self, name) for name in _FACT_FIELDS}
+        return _fields_of(self, _FACT_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name in _FACT_FIELDS:
-            setattr(self, name, state[name])
-        self.views = None
-        self.spectator = None
+        _set_fields(self, state, _FACT_FIELDS, ("views", "spectator"))
 
     def public_view(self) -> SaleView:
         """The sale as a spectator knows it: its public amount only, no bids."""
@@ -368,10 +391,10 @@ class _Table:
     peeked: tuple[frozenset[int], ...]  # per seat: the sales it peeked at
     facts: tuple[_SaleFacts, ...]
     gaps: tuple[Gap, ...]
-    result: list[GameResult]  # at the end: holds the result once it is first asked for
-    # per seat, its history of sales, made on first use; ``parent`` is the cache of the
-    # table before the last sale ended, whose histories are one sale shorter
-    cache: dict[int, tuple[SaleView, ...]]
+    result: GameResult | None  # at the end: the result, once it is first asked for
+    # per seat, its history of sales, made on first use (None until then); ``parent`` is
+    # the cache of the table before the last sale ended, whose histories are one sale shorter
+    cache: dict[int, tuple[SaleView, ...]] | None
     parent: dict[int, tuple[SaleView, ...]] | None
 
     def __init__(
@@ -395,13 +418,13 @@ class _Table:
         self.peeked = peeked
         self.facts = facts
         self.gaps = gaps
-        self.result = []
-        self.cache = {}
+        self.result = None
+        self.cache = None
         self.parent = parent
 
     def __getstate__(self) -> dict[str, Any]:
         """The progress without the caches (a pickle makes them again)."""
-        return {name: getattr(self, name) for name in _TABLE_FIELDS}
+        return _fields_of(self, _TABLE_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
@@ -418,8 +441,8 @@ class _Table:
         new.peeked = self.peeked
         new.facts = self.facts
         new.gaps = self.gaps
-        new.result = []
-        new.cache = {}
+        new.result = None
+        new.cache = None
         new.parent = None
         return new
 
@@ -430,6 +453,8 @@ class _Table:
         the last sale is added to each of them at once.
         """
         cache = self.cache
+        if cache is None:
+            cache = self.cache = {}
         found = cache.get(seat)
         if found is not None:
             return found
@@ -453,7 +478,10 @@ class _Table:
 
     def public_history(self) -> tuple[SaleView, ...]:
         """The finished sales as a spectator knows them (cached under the key -1)."""
-        found = self.cache.get(_SPECTATOR)
+        cache = self.cache
+        if cache is None:
+            cache = self.cache = {}
+        found = cache.get(_SPECTATOR)
         if found is None:
             facts, parent = self.facts, self.parent
             before = parent.get(_SPECTATOR) if parent else None
@@ -461,7 +489,7 @@ class _Table:
                 found = before + (facts[-1].public_view(),)  # noqa: RUF005
             else:
                 found = tuple(f.public_view() for f in facts)
-            self.cache[_SPECTATOR] = found
+            cache[_SPECTATOR] = found
         return found
 
 
@@ -474,12 +502,16 @@ _TABLE_FIELDS: Final = tuple(
 class _Sale:
     """The sale in progress during one bidding round (or the end of the game, with phase
     OVER): what changes when a bidding round opens or closes, not with every bid. The bids
-    of the round in progress and the seats still awaited are the game's own fields."""
+    of the round in progress and the seats still awaited are the game's own fields.
+
+    A sale holds nothing of one game's deal (its tile is ``deck[number]``): a sale before
+    its first bid, or after the opening bid, is the same object in every game of a rule
+    set, size and first auctioneer (``_shared_sales``)."""
 
     __slots__ = (
+        "after_opening",
         "auctioneer",
         "closed",
-        "company",
         "limits",
         "number",
         "opening",
@@ -494,7 +526,6 @@ class _Sale:
 
     number: int
     round: int
-    company: Company | None
     auctioneer: int | None
     phase: Phase
     opening: int | None
@@ -505,14 +536,23 @@ class _Sale:
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
     peek_target: _PeekTarget | None  # the sale whose peek window is open (until the opening)
+    # a shared sale before its opening bid: the shared sale after each opening bid made
+    # so far (a cache; None in every other sale)
+    after_opening: dict[int, _Sale] | None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The sale without its cache (a pickle holds one game's state)."""
+        return _fields_of(self, _SALE_FIELDS)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _set_fields(self, state, _SALE_FIELDS, ("after_opening",))
 
     def evolve(self) -> _Sale:
-        """A copy to assign the changed fields to, by name, before anyone else sees it
-        (cheaper than a call with every field as a keyword argument)."""
+        """A copy without the cache, to assign the changed fields to, by name, before
+        anyone else sees it (cheaper than a call with every field as a keyword argument)."""
         new = _new_object(_Sale)
         new.number = self.number
         new.round = self.round
-        new.company = self.company
         new.auctioneer = self.auctioneer
         new.phase = self.phase
         new.opening = self.opening
@@ -523,7 +563,11 @@ class _Sale:
         new.tie_log = self.tie_log
         new.limits = self.limits
         new.peek_target = self.peek_target
+        new.after_opening = None
         return new
+
+
+_SALE_FIELDS: Final = tuple(name for name in _Sale.__slots__ if name != "after_opening")
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
@@ -737,7 +781,7 @@ class Game:
     @property
     def current_company(self) -> Company | None:
         """The tile being sold; ``None`` at the end."""
-        return self._sale.company
+        return _company_of(self._setup, self._sale)
 
     @property
     def sale(self) -> int:
@@ -798,20 +842,18 @@ class Game:
                 f"the game is not over: sale {self._sale.number + 1} of {self._setup.sales} "
                 "is in progress"
             )
-        scored = self._table.result
-        if not scored:  # scored on first use: the engine's records need no checking
-            setup, table = self._setup, self._table
-            scored.append(
-                score_holdings(
-                    setup.ruleset,
-                    setup.nations,
-                    setup.industries,
-                    table.holdings,
-                    table.spent,
-                    table.zero_counts,
-                )
+        setup, table = self._setup, self._table
+        scored = table.result
+        if scored is None:  # scored on first use: the engine's records need no checking
+            scored = table.result = score_holdings(
+                setup.ruleset,
+                setup.nations,
+                setup.industries,
+                table.holdings,
+                table.spent,
+                table.zero_counts,
             )
-        return scored[0]
+        return scored
 
     # ----------------------------------------------------------------- bidding
 
@@ -826,15 +868,18 @@ class Game:
             or sale.phase is _PEEKING
         ):
             self._check_bid(seat, amount)  # raises with the precise message
+        setup, log = self._setup, self._log
+        if sale.phase is _OPENING:  # the seat awaited is the auctioneer
+            limits = setup.opening_limits
+            if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
+                self._check_bid(seat, amount)
+            return self._opened(seat, amount)
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
         if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
-        setup, log = self._setup, self._log
-        if sale.phase is _OPENING:
-            return self._opened(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         open_bids = (*self._open_bids, (seat, amount))
-        awaiting = awaiting - setup.singletons[seat]
+        awaiting = setup.without[awaiting][seat]
         if awaiting:
             return Game._make(
                 setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
@@ -845,16 +890,19 @@ class Game:
         """The game after the auctioneer ``seat``'s opening bid of ``amount``."""
         setup, sale, log = self._setup, self._sale, self._log
         others = setup.others[seat]
-        bidding = sale.evolve()
-        bidding.phase = _BIDDING
-        bidding.opening = amount
-        limits = setup.secret_limits.get(amount)
-        if limits is None:
-            limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
-            if len(setup.secret_limits) < _KEPT_LIMITS:
-                setup.secret_limits[amount] = limits
-        bidding.limits = limits
-        bidding.peek_target = None  # the peek window of the last sale is over
+        # the sale after the opening bid is the same in every game (the peek window of
+        # the last sale, if any, is over): the shared sale before it keeps it
+        shared = setup.openings[sale.number]
+        kept = shared.after_opening
+        assert kept is not None  # a shared sale that waits for an opening bid
+        bidding = kept.get(amount)
+        if bidding is None:
+            bidding = shared.evolve()
+            bidding.phase = _BIDDING
+            bidding.opening = amount
+            bidding.limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            if len(kept) < _KEPT_LIMITS:
+                kept[amount] = bidding
         event: _Raw = (OpeningBid, sale.number, seat, amount)
         return Game._make(
             setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
@@ -1015,7 +1063,8 @@ class Game:
         new_table.peeks = _replace_at(table.peeks, seat, table.peeks[seat] + 1)
         new_table.peeked = _replace_at(table.peeked, seat, table.peeked[seat] | {target.sale})
         # the other seats' histories stay as they are
-        new_table.cache.update((k, v) for k, v in table.cache.items() if k != seat)
+        if table.cache:
+            new_table.cache = {k: v for k, v in table.cache.items() if k != seat}
         return self._answered(seat, new_table, (Peeked, target.sale, seat, target.amount))
 
     def can_peek(self, seat: int) -> bool:
@@ -1047,7 +1096,7 @@ class Game:
     def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
         """The game after ``seat``'s answer in the peek window; the last answer closes it."""
         setup, sale, log = self._setup, self._sale, self._log
-        awaiting = self.to_act - setup.singletons[seat]
+        awaiting = setup.without[self.to_act][seat]
         if awaiting:
             return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
         if sale.number < setup.sales:
@@ -1055,7 +1104,7 @@ class Game:
             return Game._make(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
         # a window after the last sale (peek_after_last_sale) closes into the end
         ended: _Raw = (GameEnded, setup.sales)
-        over, awaiting = _over_sale(setup, sale.round, sale.peek_target)
+        over, awaiting = _over_sale(setup, sale.peek_target)
         return Game._make(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
@@ -1155,16 +1204,8 @@ class Game:
                     outcome.ties,
                     outcome.reason,
                 )
-        return self._finish_sale(
-            standing=bids,
-            closed=closed,
-            winner=winner,
-            amount=amount,
-            fallback=fallback,
-            ties=ties,
-            reason=reason,
-            added=added,
-        )
+        # by position: a call with keyword arguments costs more, once per sale
+        return self._finish_sale(bids, closed, winner, amount, fallback, ties, reason, added)
 
     def _rebid(
         self,
@@ -1190,7 +1231,6 @@ class Game:
 
     def _finish_sale(
         self,
-        *,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         winner: int | None,
@@ -1203,8 +1243,8 @@ class Game:
         """End the sale: award the tile to ``winner`` for ``amount``, or, when ``winner``
         is ``None``, leave it unsold for ``reason``."""
         setup, sale, table = self._setup, self._sale, self._table
-        number, company, auctioneer = sale.number, sale.company, sale.auctioneer
-        assert company is not None
+        number, auctioneer = sale.number, sale.auctioneer
+        company = setup.deck[number]
         new = list(added)
         tie_log = sale.tie_log
         if ties > len(tie_log):  # a last tie, decided by the fallback or unsold
@@ -1269,9 +1309,9 @@ class Game:
                 )
         if following < setup.sales:
             next_sale, awaiting = _opening_sale(setup, following, peek_target, window)
-            new.append(_sale_opened(next_sale))
+            new.append(_sale_opened(setup, next_sale))
         else:
-            next_sale, awaiting = _over_sale(setup, sale.round, peek_target, window)
+            next_sale, awaiting = _over_sale(setup, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
         new_table = _new_object(_Table)
@@ -1283,8 +1323,8 @@ class Game:
         new_table.peeked = table.peeked
         new_table.facts = (*table.facts, facts)
         new_table.gaps = gaps
-        new_table.result = []
-        new_table.cache = {}
+        new_table.result = None
+        new_table.cache = None
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
@@ -1321,7 +1361,8 @@ class Game:
                 can_peek = True
             else:
                 limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
-        history = table.cache.get(seat)
+        cache = table.cache
+        history = None if cache is None else cache.get(seat)
         if history is None:
             history = table.history(
                 seat, rules.auctioneer_sees_all_bids, rules.peek_shows is PeekShows.ALL_BIDS
@@ -1400,7 +1441,7 @@ class Game:
         part.round = sale.round
         part.phase = sale.phase
         part.auctioneer = sale.auctioneer
-        part.company = sale.company
+        part.company = _company_of(setup, sale)
         part.remaining = 0 if over else setup.sales - sale.number - 1
         part.to_act = self.to_act
         part.opening_bid = sale.opening
@@ -1525,7 +1566,7 @@ def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Ite
 # --------------------------------------------------------------------------- helpers
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
-_KEPT_LIMITS: Final = 64  # the opening bids whose secret-bid limits a rule set keeps
+_KEPT_LIMITS: Final = 64  # the opening bids whose sale a shared sale keeps
 
 
 def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
@@ -1557,32 +1598,32 @@ def _bid_name(sale: _Sale, seat: int) -> str:
     return "a secret bid"
 
 
-def _fresh_sale(
-    setup: _Setup,
-    *,
-    number: int,
-    round: int,
-    company: Company | None,
-    auctioneer: int | None,
-    phase: Phase,
-    peek_target: _PeekTarget | None,
-) -> _Sale:
-    """A sale before its first bid (or, with phase OVER, the end of the game)."""
-    sale = _new_object(_Sale)
-    sale.number = number
-    sale.round = round
-    sale.company = company
-    sale.auctioneer = auctioneer
-    sale.phase = phase
-    sale.opening = None
-    sale.standing = setup.no_bids
-    sale.rebid = 0
-    sale.closed = ()
-    sale.ties = 0
-    sale.tie_log = ()
-    sale.limits = setup.first_limits
-    sale.peek_target = peek_target
-    return sale
+def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sale, ...]:
+    """Each sale before its first bid (the opening bid, or on a last tile without
+    auctioneer everyone's secret bid) and without a peek window, and after them the end
+    of the game, for games whose first auctioneer is ``first``."""
+    sales = []
+    for index in range(constants.sales + 1):
+        sale = _new_object(_Sale)
+        sale.number = index
+        sale.round = constants.round_of[min(index, constants.sales - 1)]
+        sale.auctioneer = (first + index) % players
+        sale.phase = _OPENING
+        sale.after_opening = {}
+        if index == constants.sales:  # the end of the game
+            sale.auctioneer, sale.phase, sale.after_opening = None, _OVER, None
+        elif constants.last_tile and index == constants.sales - 1:
+            sale.auctioneer, sale.phase, sale.after_opening = None, _BIDDING, None
+        sale.opening = None
+        sale.standing = constants.no_bids
+        sale.rebid = 0
+        sale.closed = ()
+        sale.ties = 0
+        sale.tie_log = ()
+        sale.limits = constants.first_limits
+        sale.peek_target = None
+        sales.append(sale)
+    return tuple(sales)
 
 
 def _opening_sale(
@@ -1594,43 +1635,38 @@ def _opening_sale(
     """Sale ``index`` before its opening bid (the last tile without auctioneer: before
     everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
     seats awaited."""
-    if setup.last_tile and index == setup.sales - 1:
-        auctioneer, phase, awaiting = None, _BIDDING, setup.everyone
-    else:
-        auctioneer = (setup.first_auctioneer + index) % setup.players
-        phase, awaiting = _OPENING, setup.singletons[auctioneer]
+    shared = setup.openings[index]
+    auctioneer = shared.auctioneer  # None on a last tile: everyone bids
+    awaiting = setup.everyone if auctioneer is None else setup.singletons[auctioneer]
+    if peek_target is None:
+        return shared, awaiting
+    sale = shared.evolve()
+    sale.peek_target = peek_target
     if window:
-        phase, awaiting = _PEEKING, window
-    sale = _fresh_sale(
-        setup,
-        number=index,
-        round=setup.round_of[index],
-        company=setup.deck[index],
-        auctioneer=auctioneer,
-        phase=phase,
-        peek_target=peek_target,
-    )
+        sale.phase = _PEEKING
+        return sale, window
     return sale, awaiting
 
 
 def _over_sale(
     setup: _Setup,
-    last_round: int,
     peek_target: _PeekTarget | None,
     window: frozenset[int] = _NO_SEATS,
 ) -> tuple[_Sale, frozenset[int]]:
     """The state after the last sale: nothing to sell, nobody to act (or, before it, the
     peek ``window`` on the last sale); and the seats awaited."""
-    over = _fresh_sale(
-        setup,
-        number=setup.sales,
-        round=last_round,
-        company=None,
-        auctioneer=None,
-        phase=_PEEKING if window else _OVER,
-        peek_target=peek_target,
-    )
+    over = setup.openings[setup.sales]
+    if peek_target is not None:
+        over = over.evolve()
+        over.peek_target = peek_target
+        if window:
+            over.phase = _PEEKING
     return over, window
+
+
+def _company_of(setup: _Setup, sale: _Sale) -> Company | None:
+    """The tile of ``sale``: ``None`` at the end."""
+    return setup.deck[sale.number] if sale.number < setup.sales else None
 
 
 def _zero_bids(
@@ -1684,8 +1720,8 @@ def _unsold_gap(number: int, company: Company | None, ties: int, reason: str | N
     )
 
 
-def _sale_opened(sale: _Sale) -> _Raw:
-    return (SaleOpened, sale.number, sale.round, sale.company, sale.auctioneer)
+def _sale_opened(setup: _Setup, sale: _Sale) -> _Raw:
+    return (SaleOpened, sale.number, sale.round, setup.deck[sale.number], sale.auctioneer)
 
 
 def _distinct(
@@ -1750,9 +1786,21 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.last_tile = rules.has_last_tile_rule(players)
         found.zero_bids = rules.has_zero_bid_points(players)
         found.peek = rules.has_peek(players)
-        found.others = tuple(frozenset(range(players)) - {seat} for seat in range(players))
-        found.singletons = tuple(frozenset((seat,)) for seat in range(players))
-        found.everyone = frozenset(range(players))
+        # every set of seats made once, so that the sets a game holds are these objects
+        seat_sets = {
+            subset: subset
+            for subset in (
+                frozenset(seat for seat in range(players) if mask >> seat & 1)
+                for mask in range(1 << players)
+            )
+        }
+        found.without = {
+            subset: tuple(seat_sets[subset - {seat}] for seat in range(players))
+            for subset in seat_sets
+        }
+        found.everyone = everyone = seat_sets[frozenset(range(players))]
+        found.others = found.without[everyone]
+        found.singletons = tuple(seat_sets[frozenset((seat,))] for seat in range(players))
         found.no_bids = (None,) * players
         found.rounds = rounds = rules.rounds(players)
         # a last tile without auctioneer belongs to the last round
@@ -1762,7 +1810,7 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.industries_in_play = rules.industries(players)
         found.opening_limits = _bid_limits(*limits_of(rules, None, True, False))
         found.first_limits = _bid_limits(*limits_of(rules, None, False, False))
-        found.secret_limits = {}
+        found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
         empty: tuple[tuple[Any, ...], ...] = ((),) * players
         zeros = (0,) * players
         found.start_table = _Table(
@@ -1845,10 +1893,11 @@ def new_game(
         nations=chosen_nations or tuple(dealt_nations[:players]),
         industries=chosen_industries or tuple(dealt_industries[:players]),
         first_auctioneer=first_auctioneer,
+        constants=constants,
     )
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start_table  # shared by every game of the rule set and size
-    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(sale),), 1))
+    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:

@@ -50,7 +50,7 @@ def reference_view(game, seat):
         round=sale.round,
         phase=sale.phase,
         auctioneer=sale.auctioneer,
-        company=sale.company,
+        company=game.current_company,
         remaining=0 if over else setup.sales - sale.number - 1,
         to_act=game.to_act,
         opening_bid=sale.opening,

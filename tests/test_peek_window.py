@@ -197,7 +197,7 @@ def test_a_window_after_the_last_sale_would_close_into_the_end():
     target = engine._PeekTarget(
         sale=last.sale, auctioneer=auctioneer, winner=last.seat, amount=last.amount, public=False
     )
-    end, awaiting = engine._over_sale(game._setup, game.round, target, seats)
+    end, awaiting = engine._over_sale(game._setup, target, seats)
     assert end.phase is Phase.PEEKING
     waiting = engine.Game._make(game._setup, game._table, end, awaiting, (), game._log)
     assert not waiting.is_over and waiting.to_act == seats
