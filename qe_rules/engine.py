@@ -1204,8 +1204,16 @@ class Game:
                     outcome.ties,
                     outcome.reason,
                 )
-        # by position: a call with keyword arguments costs more, once per sale
-        return self._finish_sale(bids, closed, winner, amount, fallback, ties, reason, added)
+        return self._finish_sale(
+            standing=bids,
+            closed=closed,
+            winner=winner,
+            amount=amount,
+            fallback=fallback,
+            ties=ties,
+            reason=reason,
+            added=added,
+        )
 
     def _rebid(
         self,
@@ -1231,6 +1239,7 @@ class Game:
 
     def _finish_sale(
         self,
+        *,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         winner: int | None,
