@@ -408,6 +408,23 @@ class Encoder:
         seen, block = self._state  # one read: another thread may replace it at any time
         if key != seen:
             block = self._state_block(view, key)
+        return self._seat_observation(view, block)
+
+    def _state_part(self, view: PlayerView) -> array.array[float]:
+        """The part of ``view``'s observation every seat viewing the same state shares.
+        An environment, which knows when its views are of one state, asks once a state
+        and passes it to :meth:`_seat_observation` with each seat's view."""
+        if type(view) is not PlayerView:
+            view = _check_view(view)
+        key = _shared_fields(view)
+        seen, block = self._state
+        return block if key == seen else self._state_block(view, key)
+
+    def _seat_observation(
+        self, view: PlayerView, block: array.array[float]
+    ) -> npt.NDArray[np.float32]:
+        """The observation of ``view``: the seat's numbers written over a copy of
+        ``block``, the :meth:`_state_part` of a view of the same state."""
         # Copy the state's part, write the seat's numbers over it, then hand the buffer
         # to numpy without converting number by number.
         out = block[:]
@@ -482,6 +499,11 @@ class Encoder:
         """Which actions the seat may take now: :func:`action_mask` (of ``mask_dtype``)."""
         if type(view) is not PlayerView:
             view = _check_view(view)
+        return self._kept_action_mask(view).copy()
+
+    def _kept_action_mask(self, view: PlayerView) -> npt.NDArray[Any]:
+        """The encoder's own copy of :meth:`action_mask`, which no one may change: an
+        environment checks actions against it and hands out copies."""
         limits = view.limits
         if view.seat not in view.to_act:
             mask = self._kept_mask(None)
@@ -498,13 +520,14 @@ class Encoder:
                     forbidden = None
                 mask = self._kept_mask((minimum, forbidden))
                 self._bid_mask = (limits, mask)
-        return mask.copy()
+        return mask
 
     def _kept_mask(self, key: object) -> npt.NDArray[Any]:
         """The kept mask of ``key`` (see :func:`_mask`), made on first use."""
         mask = self._masks.get(key)
         if mask is None:
             mask = self._masks[key] = _mask(key).astype(self._mask_dtype)
+            mask.flags.writeable = False  # handed out as copies
         return mask
 
 
