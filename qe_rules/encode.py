@@ -175,6 +175,7 @@ _PHASE_AT: Final = {id(Phase(phase)): _PHASE + index for index, phase in enumera
 _INDUSTRY_AT: Final = {
     id(industry): _INDUSTRY + index for industry, index in _INDUSTRY_INDEX.items()
 }
+_PEEKING: Final = Phase.PEEKING
 _ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
 
 
@@ -252,9 +253,18 @@ _sale_fields: Final = operator.attrgetter(*_SALE_FIELDS)
 change within a sale."""
 
 _STATE_FIELDS: Final = ("phase", "round", "ties", "opening_bid", "to_act", "tied")
-_shared_fields: Final = operator.attrgetter(*_SALE_FIELDS, *_STATE_FIELDS)
-"""Every field of a view the encoding reads that is the same for every seat: those of
-:data:`_sale_fields` and those that change within a sale."""
+_state_fields: Final = operator.attrgetter(*_STATE_FIELDS)
+"""The fields of a view the encoding reads that are the same for every seat and change
+within a sale."""
+
+
+_SharedFields = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
+def _shared_fields(view: PlayerView) -> _SharedFields:
+    """Every field of a view the encoding reads that is the same for every seat: those of
+    :data:`_sale_fields`, and those of :data:`_state_fields`."""
+    return _sale_fields(view), _state_fields(view)
 
 
 def _sale_block(view: PlayerView) -> array.array[float]:
@@ -281,42 +291,41 @@ def _sale_block(view: PlayerView) -> array.array[float]:
     return out
 
 
-def _same_game(seen: tuple[object, ...], view: PlayerView) -> bool:
-    """Whether the :data:`_sale_fields` ``seen`` are of the same players and nations
-    (the very same tuple) as ``view``."""
+def _same_game(seen: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Whether the :data:`_sale_fields` ``seen`` and ``now`` are of the same players and
+    nations (the very same tuple)."""
     players, _, _, _, _, _, nations, _, _, _ = seen
-    return players == view.players and nations is view.nations
+    players_now, _, _, _, _, _, nations_now, _, _, _ = now
+    return players == players_now and nations is nations_now
 
 
 def _next_sale_block(
-    view: PlayerView,
-    block: array.array[float],
-    seen: tuple[object, ...],
+    block: array.array[float], seen: tuple[Any, ...], now: tuple[Any, ...]
 ) -> array.array[float]:
-    """:func:`_sale_block` of ``view``, from ``block``, the one of the fields ``seen``
-    (of a view of the same players and nations): only what changed is written."""
+    """The :func:`_sale_block` of a view whose :data:`_sale_fields` are ``now``, from
+    ``block``, the one of the fields ``seen`` (of a view of the same players and
+    nations): only what changed is written."""
     _, _, _, _, company, auctioneer, _, holdings, zero_bid_rounds, peeks_used = seen
+    _, sale, sales, remaining, company_now, auctioneer_now, _, holdings_now, zeros, peeks = now
     out = block[:]
-    out[_SALE] = view.sale
-    out[_SALE + 1] = view.sales
-    out[_SALE + 2] = view.remaining
-    if view.company is not company:
+    out[_SALE] = sale
+    out[_SALE + 1] = sales
+    out[_SALE + 2] = remaining
+    if company_now is not company:
         if company is not None:
-            out[_COMPANY + _tile_index(company)] = 0.0  # type: ignore[arg-type]
-        if view.company is not None:
-            out[_COMPANY + _tile_index(view.company)] = 1.0
-    if view.auctioneer != auctioneer:
+            out[_COMPANY + _tile_index(company)] = 0.0
+        if company_now is not None:
+            out[_COMPANY + _tile_index(company_now)] = 1.0
+    if auctioneer_now != auctioneer:
         if auctioneer is not None:
-            out[_AUCTIONEER + auctioneer] = 0.0  # type: ignore[operator]
-        if view.auctioneer is not None:
-            out[_AUCTIONEER + view.auctioneer] = 1.0
-    if view.holdings is not holdings:
-        _write_holdings(out, view.holdings, holdings)  # type: ignore[arg-type]
-    if view.zero_bid_rounds is not zero_bid_rounds:
-        zeros = view.zero_bid_rounds
+            out[_AUCTIONEER + auctioneer] = 0.0
+        if auctioneer_now is not None:
+            out[_AUCTIONEER + auctioneer_now] = 1.0
+    if holdings_now is not holdings:
+        _write_holdings(out, holdings_now, holdings)
+    if zeros is not zero_bid_rounds:
         out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zeros)] = array.array("f", zeros)
-    if view.peeks_used is not peeks_used:
-        peeks = view.peeks_used
+    if peeks is not peeks_used:
         out[_PEEKS_USED : _PEEKS_USED + len(peeks)] = array.array("f", peeks)
     return out
 
@@ -393,7 +402,7 @@ class Encoder:
         self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         # the shared fields seen last, and the observation part they fill
-        self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
+        self._state: tuple[_SharedFields | None, array.array[float]] = (None, _ZEROS)
         # per seat: its finished sales and their encoded block
         self._spends: list[tuple[tuple[SaleView, ...], array.array[float]]]
         self._spends = [_NO_SALES] * MAX_SEATS
@@ -435,8 +444,8 @@ class Encoder:
         known, spends = self._spends[seat]
         if known is not history:
             done = len(known)
-            if len(history) >= done and all(map(operator.is_, known, history)):
-                spends = _add_spends(spends[:], history[done:], seat)  # sales were added
+            if history[:done] == known:  # sales were added after the same ones
+                spends = _add_spends(spends[:], history[done:], seat)
             else:
                 spends = _add_spends(_NO_SALES[1][:], history, seat)
             self._spends[seat] = (history, spends)
@@ -463,35 +472,35 @@ class Encoder:
         encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
-    def _state_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_shared_fields` (the same for every seat
-        viewing one state), kept for the next views."""
-        sale_key = _sale_fields(view)
+    def _state_block(self, view: PlayerView, key: _SharedFields) -> array.array[float]:
+        """The observation part of :func:`_shared_fields` ``key`` of ``view`` (the same
+        for every seat viewing one state), kept for the next views."""
+        sale_key, (phase, round_, ties, opening_bid, to_act, tied) = key
         seen, block = self._sale
         if sale_key != seen:
             block = self._sale_block(view, sale_key)
         out = block[:]
-        out[_PHASE_AT[id(view.phase)]] = 1.0
-        out[_SALE + 3] = view.round
-        out[_SALE + 4] = view.ties
-        if view.opening_bid is not None:
-            out[_OPENING_BID] = view.opening_bid
+        out[_PHASE_AT[id(phase)]] = 1.0
+        out[_SALE + 3] = round_
+        out[_SALE + 4] = ties
+        if opening_bid is not None:
+            out[_OPENING_BID] = opening_bid
             out[_OPENING_BID + 1] = 1.0
-        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
-        if view.tied:
-            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
+        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(to_act)
+        if tied:
+            out[_TIED : _TIED + MAX_SEATS] = _seats_block(tied)
         self._state = (key, out)
         return out
 
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_sale_fields`, kept for the next views: from
-        the part kept for the previous sale of the same game, only what changed is
-        written."""
+        """The observation part of the :data:`_sale_fields` ``key`` of ``view``, kept
+        for the next views: from the part kept for the previous sale of the same game,
+        only what changed is written."""
         seen, block = self._sale
-        if seen is None or not _same_game(seen, view):
+        if seen is None or not _same_game(seen, key):
             block = _sale_block(view)
         else:
-            block = _next_sale_block(view, block, seen)
+            block = _next_sale_block(block, seen, key)
         self._sale = (key, block)
         return block
 
@@ -507,7 +516,7 @@ class Encoder:
         limits = view.limits
         if view.seat not in view.to_act:
             mask = self._kept_mask(None)
-        elif view.phase is Phase.PEEKING:
+        elif view.phase is _PEEKING:
             mask = self._kept_mask(view.can_peek)
         elif limits is None:
             mask = self._kept_mask(None)
