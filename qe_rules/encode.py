@@ -192,14 +192,18 @@ def _write_holdings(
     before: tuple[tuple[Company, ...], ...],
 ) -> None:
     """Write the ``holdings`` part into ``out``, which holds the part of the holdings
-    ``before`` (of as many seats): only the rows of seats whose tiles are not the very
-    same tuple as before are written."""
+    ``before``: only the rows of seats whose tiles are not the very same tuple as before
+    are written, and of a row that only gained tiles, only those."""
     shared = _SHARED_TILE_INDEX
     for seat, held in enumerate(holdings):
-        if seat < len(before) and held is before[seat]:
+        old = before[seat] if seat < len(before) else ()
+        if held is old:
             continue
         start = _HOLDINGS + seat * _TILE_COUNT
-        out[start : start + _TILE_COUNT] = _NO_TILES
+        if held[: len(old)] == old:  # the seat won tiles
+            held = held[len(old) :]
+        else:
+            out[start : start + _TILE_COUNT] = _NO_TILES
         for company in held:
             index = shared.get(id(company))
             out[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
@@ -523,12 +527,22 @@ class Encoder:
         else:
             seen, mask = self._bid_mask  # the bidders of a round share their limits
             if seen is not limits:
-                # amounts above the cap change nothing: at most 32 * 33 masks are kept
-                minimum, forbidden = min(limits.minimum, BID_CAP + 1), limits.forbidden
-                if forbidden is not None and forbidden > BID_CAP:
-                    forbidden = None
-                mask = self._kept_mask((minimum, forbidden))
+                key = (limits.minimum, limits.forbidden)
+                kept = self._masks.get(key)
+                mask = self._kept_bid_mask(key) if kept is None else kept
                 self._bid_mask = (limits, mask)
+        return mask
+
+    def _kept_bid_mask(self, limits: tuple[int, int | None]) -> npt.NDArray[Any]:
+        """The kept mask of a seat to bid with these limits (the smallest bid and the
+        forbidden one), kept under them too while they are within the cap."""
+        minimum, forbidden = limits
+        # amounts above the cap change nothing: at most 32 * 33 masks are made
+        if forbidden is not None and forbidden > BID_CAP:
+            forbidden = None
+        mask = self._kept_mask((min(minimum, BID_CAP + 1), forbidden))
+        if minimum <= BID_CAP + 1 and (forbidden is None or forbidden <= BID_CAP + 1):
+            self._masks[limits] = mask
         return mask
 
     def _kept_mask(self, key: object) -> npt.NDArray[Any]:

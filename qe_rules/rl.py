@@ -70,6 +70,9 @@ OBSERVATION_HIGH: Final = float(21 * MAX_BID)
 RENDER_MODES: Final = ("ansi", "svg")
 """The render modes of the environments: text and SVG pictures."""
 
+_ACTIONS: Final = encode.ACTIONS
+_PEEKING: Final = Phase.PEEKING
+
 
 def agent_name(seat: int) -> str:
     """The PettingZoo name of a seat.
@@ -118,7 +121,7 @@ class Turn:
 
     def play(self, game: Game) -> Game:
         """The game after this turn's actions."""
-        if game.phase is Phase.PEEKING:
+        if game.phase is _PEEKING:
             for seat, action in sorted(self.actions.items()):
                 game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
             return game
@@ -131,7 +134,7 @@ class Turn:
         """The turn after this one was played on ``before``, giving ``after``."""
         if after.sale != before.sale:
             return Turn(after)
-        secret_round = len(self.actions) > 1 and before.phase is not Phase.PEEKING
+        secret_round = len(self.actions) > 1 and before.phase is not _PEEKING
         return Turn(after, self.rounds + secret_round)
 
 
@@ -267,7 +270,8 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         if state is not game:
             block = encoder._state_part(view)
             self._state = (game, block)
-        mask = self._kept_mask(seat, view)
+        turn = self._turn
+        mask = self._no_actions if seat in turn.actions else encoder._kept_action_mask(view)
         self._viewed = (game, seat, mask)
         return {
             "observation": encoder._seat_observation(view, block),
@@ -297,7 +301,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         # the mask this seat last observed in this state says, else the engine
         game, viewed, mask = self._viewed
         if game is self.game and viewed == seat:
-            allowed = 0 <= action < encode.ACTIONS and bool(mask[action])
+            allowed = 0 <= action < _ACTIONS and mask[action] == 1
         else:
             allowed = seat not in turn.actions and _engine_allows(self.game, seat, action)
         if not allowed:
