@@ -30,7 +30,7 @@ from __future__ import annotations
 import array
 import functools
 import operator
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from qe_rules.components import COMPANIES, Company, Industry, Nation
@@ -192,11 +192,11 @@ def _write_holdings(
     before: tuple[tuple[Company, ...], ...],
 ) -> None:
     """Write the ``holdings`` part into ``out``, which holds the part of the holdings
-    ``before``: only the rows of seats whose tiles are not the very same tuple as before
+    ``before`` (of as many seats, or ``()`` for none): only the rows of seats whose tiles are not the very same tuple as before
     are written, and of a row that only gained tiles, only those."""
     shared = _SHARED_TILE_INDEX
-    for seat, held in enumerate(holdings):
-        old = before[seat] if seat < len(before) else ()
+    rows_before = before or ((),) * len(holdings)
+    for seat, (held, old) in enumerate(zip(holdings, rows_before, strict=True)):
         if held is old:
             continue
         start = _HOLDINGS + seat * _TILE_COUNT
@@ -334,22 +334,6 @@ def _next_sale_block(
     return out
 
 
-def _add_spends(
-    block: array.array[float], sales: Iterable[SaleView], seat: int
-) -> array.array[float]:
-    """``block`` with the ``known_spend`` and ``unknown_amounts`` of ``sales`` added, as
-    ``seat`` knows them, leaving out its own (its spend is ``view.spent``)."""
-    for sold in sales:
-        winner = sold.winner
-        if winner is None or winner == seat:
-            continue
-        if sold.amount is None:
-            block[MAX_SEATS + winner] += 1
-        else:
-            block[winner] += sold.amount
-    return block
-
-
 @functools.lru_cache(maxsize=256)  # every set of 5 seats, and tuples of them
 def _seats_block(seats: Collection[int]) -> array.array[float]:
     """1 for each of ``seats``, as the ``to_act`` and ``tied`` parts."""
@@ -447,11 +431,22 @@ class Encoder:
         history = view.history
         known, spends = self._spends[seat]
         if known is not history:
+            # add the known_spend and unknown_amounts of the sales not counted yet, as
+            # this seat knows them, leaving out its own (its spend is view.spent)
             done = len(known)
             if history[:done] == known:  # sales were added after the same ones
-                spends = _add_spends(spends[:], history[done:], seat)
+                spends, added = spends[:], history[done:]
             else:
-                spends = _add_spends(_NO_SALES[1][:], history, seat)
+                spends, added = _NO_SALES[1][:], history
+            for sold in added:
+                winner = sold.winner
+                if winner is None or winner == seat:
+                    continue
+                amount = sold.amount
+                if amount is None:
+                    spends[MAX_SEATS + winner] += 1
+                else:
+                    spends[winner] += amount
             self._spends[seat] = (history, spends)
         out[_KNOWN_SPEND : _KNOWN_SPEND + _SPEND_SIZE] = spends
         out[_KNOWN_SPEND + seat] = view.spent

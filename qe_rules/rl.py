@@ -198,6 +198,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self._viewed: tuple[Game | None, int, npt.NDArray[np.int8]] = (None, 0, self._no_actions)
         # the state of the last observation, and the part of it every seat shares
         self._state: tuple[Game | None, Any] = (None, None)
+        self._ended = False  # every seat is terminated, or every seat truncated
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -225,6 +226,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._ended = False
         self._turn = Turn(self.game)
         self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
@@ -250,8 +252,9 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """The selected agent, again after each :meth:`step`, until no agent is left or
         ``max_iter`` agents were given (PettingZoo's ``agent_iter``)."""
-        while self.agents and max_iter > 0:
-            max_iter -= 1
+        for _ in range(max_iter):
+            if not self.agents:
+                return
             yield self.agent_selection
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
@@ -288,10 +291,10 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` for an agent that is done)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended:
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         seat = self._seats[agent]
         if type(action) is not int:
             if action is None or not isinstance(action, int | np.integer):
@@ -327,11 +330,13 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             for seat in winners:
                 self.rewards[agent_name(seat)] = 1.0 / len(winners)
             self.terminations = dict.fromkeys(self.agents, True)
+            self._ended = True
             self._accumulate_rewards()  # the only rewards: until the end they are all 0
             return
         self._turn = turn.next(before, game)
         if self._turn.rounds >= self.max_rounds:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._ended = True
             return
         self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
