@@ -30,7 +30,7 @@ from __future__ import annotations
 import array
 import functools
 import operator
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from qe_rules.components import COMPANIES, Company, Industry, Nation
@@ -175,6 +175,7 @@ _PHASE_AT: Final = {id(Phase(phase)): _PHASE + index for index, phase in enumera
 _INDUSTRY_AT: Final = {
     id(industry): _INDUSTRY + index for industry, index in _INDUSTRY_INDEX.items()
 }
+_PEEKING: Final = Phase.PEEKING
 _ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
 
 
@@ -191,14 +192,18 @@ def _write_holdings(
     before: tuple[tuple[Company, ...], ...],
 ) -> None:
     """Write the ``holdings`` part into ``out``, which holds the part of the holdings
-    ``before`` (of as many seats): only the rows of seats whose tiles are not the very
-    same tuple as before are written."""
+    ``before`` (of as many seats, or ``()`` for none): only the rows of seats whose tiles are not the very same tuple as before
+    are written, and of a row that only gained tiles, only those."""
     shared = _SHARED_TILE_INDEX
-    for seat, held in enumerate(holdings):
-        if seat < len(before) and held is before[seat]:
+    rows_before = before or ((),) * len(holdings)
+    for seat, (held, old) in enumerate(zip(holdings, rows_before, strict=True)):
+        if held is old:
             continue
         start = _HOLDINGS + seat * _TILE_COUNT
-        out[start : start + _TILE_COUNT] = _NO_TILES
+        if held[: len(old)] == old:  # the seat won tiles
+            held = held[len(old) :]
+        else:
+            out[start : start + _TILE_COUNT] = _NO_TILES
         for company in held:
             index = shared.get(id(company))
             out[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
@@ -252,9 +257,18 @@ _sale_fields: Final = operator.attrgetter(*_SALE_FIELDS)
 change within a sale."""
 
 _STATE_FIELDS: Final = ("phase", "round", "ties", "opening_bid", "to_act", "tied")
-_shared_fields: Final = operator.attrgetter(*_SALE_FIELDS, *_STATE_FIELDS)
-"""Every field of a view the encoding reads that is the same for every seat: those of
-:data:`_sale_fields` and those that change within a sale."""
+_state_fields: Final = operator.attrgetter(*_STATE_FIELDS)
+"""The fields of a view the encoding reads that are the same for every seat and change
+within a sale."""
+
+
+_SharedFields = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
+def _shared_fields(view: PlayerView) -> _SharedFields:
+    """Every field of a view the encoding reads that is the same for every seat: those of
+    :data:`_sale_fields`, and those of :data:`_state_fields`."""
+    return _sale_fields(view), _state_fields(view)
 
 
 def _sale_block(view: PlayerView) -> array.array[float]:
@@ -281,60 +295,43 @@ def _sale_block(view: PlayerView) -> array.array[float]:
     return out
 
 
-def _same_game(seen: tuple[object, ...], view: PlayerView) -> bool:
-    """Whether the :data:`_sale_fields` ``seen`` are of the same players and nations
-    (the very same tuple) as ``view``."""
+def _same_game(seen: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Whether the :data:`_sale_fields` ``seen`` and ``now`` are of the same players and
+    nations (the very same tuple)."""
     players, _, _, _, _, _, nations, _, _, _ = seen
-    return players == view.players and nations is view.nations
+    players_now, _, _, _, _, _, nations_now, _, _, _ = now
+    return players == players_now and nations is nations_now
 
 
 def _next_sale_block(
-    view: PlayerView,
-    block: array.array[float],
-    seen: tuple[object, ...],
+    block: array.array[float], seen: tuple[Any, ...], now: tuple[Any, ...]
 ) -> array.array[float]:
-    """:func:`_sale_block` of ``view``, from ``block``, the one of the fields ``seen``
-    (of a view of the same players and nations): only what changed is written."""
+    """The :func:`_sale_block` of a view whose :data:`_sale_fields` are ``now``, from
+    ``block``, the one of the fields ``seen`` (of a view of the same players and
+    nations): only what changed is written."""
     _, _, _, _, company, auctioneer, _, holdings, zero_bid_rounds, peeks_used = seen
+    _, sale, sales, remaining, company_now, auctioneer_now, _, holdings_now, zeros, peeks = now
     out = block[:]
-    out[_SALE] = view.sale
-    out[_SALE + 1] = view.sales
-    out[_SALE + 2] = view.remaining
-    if view.company is not company:
+    out[_SALE] = sale
+    out[_SALE + 1] = sales
+    out[_SALE + 2] = remaining
+    if company_now is not company:
         if company is not None:
-            out[_COMPANY + _tile_index(company)] = 0.0  # type: ignore[arg-type]
-        if view.company is not None:
-            out[_COMPANY + _tile_index(view.company)] = 1.0
-    if view.auctioneer != auctioneer:
+            out[_COMPANY + _tile_index(company)] = 0.0
+        if company_now is not None:
+            out[_COMPANY + _tile_index(company_now)] = 1.0
+    if auctioneer_now != auctioneer:
         if auctioneer is not None:
-            out[_AUCTIONEER + auctioneer] = 0.0  # type: ignore[operator]
-        if view.auctioneer is not None:
-            out[_AUCTIONEER + view.auctioneer] = 1.0
-    if view.holdings is not holdings:
-        _write_holdings(out, view.holdings, holdings)  # type: ignore[arg-type]
-    if view.zero_bid_rounds is not zero_bid_rounds:
-        zeros = view.zero_bid_rounds
+            out[_AUCTIONEER + auctioneer] = 0.0
+        if auctioneer_now is not None:
+            out[_AUCTIONEER + auctioneer_now] = 1.0
+    if holdings_now is not holdings:
+        _write_holdings(out, holdings_now, holdings)
+    if zeros is not zero_bid_rounds:
         out[_ZERO_BID_ROUNDS : _ZERO_BID_ROUNDS + len(zeros)] = array.array("f", zeros)
-    if view.peeks_used is not peeks_used:
-        peeks = view.peeks_used
+    if peeks is not peeks_used:
         out[_PEEKS_USED : _PEEKS_USED + len(peeks)] = array.array("f", peeks)
     return out
-
-
-def _add_spends(
-    block: array.array[float], sales: Iterable[SaleView], seat: int
-) -> array.array[float]:
-    """``block`` with the ``known_spend`` and ``unknown_amounts`` of ``sales`` added, as
-    ``seat`` knows them, leaving out its own (its spend is ``view.spent``)."""
-    for sold in sales:
-        winner = sold.winner
-        if winner is None or winner == seat:
-            continue
-        if sold.amount is None:
-            block[MAX_SEATS + winner] += 1
-        else:
-            block[winner] += sold.amount
-    return block
 
 
 @functools.lru_cache(maxsize=256)  # every set of 5 seats, and tuples of them
@@ -393,7 +390,7 @@ class Encoder:
         self._mask_dtype = numpy.dtype(mask_dtype)
         self._sale: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
         # the shared fields seen last, and the observation part they fill
-        self._state: tuple[tuple[object, ...] | None, array.array[float]] = (None, _ZEROS)
+        self._state: tuple[_SharedFields | None, array.array[float]] = (None, _ZEROS)
         # per seat: its finished sales and their encoded block
         self._spends: list[tuple[tuple[SaleView, ...], array.array[float]]]
         self._spends = [_NO_SALES] * MAX_SEATS
@@ -408,6 +405,23 @@ class Encoder:
         seen, block = self._state  # one read: another thread may replace it at any time
         if key != seen:
             block = self._state_block(view, key)
+        return self._seat_observation(view, block)
+
+    def _state_part(self, view: PlayerView) -> array.array[float]:
+        """The part of ``view``'s observation every seat viewing the same state shares.
+        An environment, which knows when its views are of one state, asks once a state
+        and passes it to :meth:`_seat_observation` with each seat's view."""
+        if type(view) is not PlayerView:
+            view = _check_view(view)
+        key = _shared_fields(view)
+        seen, block = self._state
+        return block if key == seen else self._state_block(view, key)
+
+    def _seat_observation(
+        self, view: PlayerView, block: array.array[float]
+    ) -> npt.NDArray[np.float32]:
+        """The observation of ``view``: the seat's numbers written over a copy of
+        ``block``, the :meth:`_state_part` of a view of the same state."""
         # Copy the state's part, write the seat's numbers over it, then hand the buffer
         # to numpy without converting number by number.
         out = block[:]
@@ -417,11 +431,22 @@ class Encoder:
         history = view.history
         known, spends = self._spends[seat]
         if known is not history:
+            # add the known_spend and unknown_amounts of the sales not counted yet, as
+            # this seat knows them, leaving out its own (its spend is view.spent)
             done = len(known)
-            if len(history) >= done and all(map(operator.is_, known, history)):
-                spends = _add_spends(spends[:], history[done:], seat)  # sales were added
+            if history[:done] == known:  # sales were added after the same ones
+                spends, added = spends[:], history[done:]
             else:
-                spends = _add_spends(_NO_SALES[1][:], history, seat)
+                spends, added = _NO_SALES[1][:], history
+            for sold in added:
+                winner = sold.winner
+                if winner is None or winner == seat:
+                    continue
+                amount = sold.amount
+                if amount is None:
+                    spends[MAX_SEATS + winner] += 1
+                else:
+                    spends[winner] += amount
             self._spends[seat] = (history, spends)
         out[_KNOWN_SPEND : _KNOWN_SPEND + _SPEND_SIZE] = spends
         out[_KNOWN_SPEND + seat] = view.spent
@@ -446,35 +471,35 @@ class Encoder:
         encoded: npt.NDArray[np.float32] = self._frombuffer(out, self._float32)
         return encoded
 
-    def _state_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_shared_fields` (the same for every seat
-        viewing one state), kept for the next views."""
-        sale_key = _sale_fields(view)
+    def _state_block(self, view: PlayerView, key: _SharedFields) -> array.array[float]:
+        """The observation part of :func:`_shared_fields` ``key`` of ``view`` (the same
+        for every seat viewing one state), kept for the next views."""
+        sale_key, (phase, round_, ties, opening_bid, to_act, tied) = key
         seen, block = self._sale
         if sale_key != seen:
             block = self._sale_block(view, sale_key)
         out = block[:]
-        out[_PHASE_AT[id(view.phase)]] = 1.0
-        out[_SALE + 3] = view.round
-        out[_SALE + 4] = view.ties
-        if view.opening_bid is not None:
-            out[_OPENING_BID] = view.opening_bid
+        out[_PHASE_AT[id(phase)]] = 1.0
+        out[_SALE + 3] = round_
+        out[_SALE + 4] = ties
+        if opening_bid is not None:
+            out[_OPENING_BID] = opening_bid
             out[_OPENING_BID + 1] = 1.0
-        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(view.to_act)
-        if view.tied:
-            out[_TIED : _TIED + MAX_SEATS] = _seats_block(view.tied)
+        out[_TO_ACT : _TO_ACT + MAX_SEATS] = _seats_block(to_act)
+        if tied:
+            out[_TIED : _TIED + MAX_SEATS] = _seats_block(tied)
         self._state = (key, out)
         return out
 
     def _sale_block(self, view: PlayerView, key: tuple[object, ...]) -> array.array[float]:
-        """The observation part of :data:`_sale_fields`, kept for the next views: from
-        the part kept for the previous sale of the same game, only what changed is
-        written."""
+        """The observation part of the :data:`_sale_fields` ``key`` of ``view``, kept
+        for the next views: from the part kept for the previous sale of the same game,
+        only what changed is written."""
         seen, block = self._sale
-        if seen is None or not _same_game(seen, view):
+        if seen is None or not _same_game(seen, key):
             block = _sale_block(view)
         else:
-            block = _next_sale_block(view, block, seen)
+            block = _next_sale_block(block, seen, key)
         self._sale = (key, block)
         return block
 
@@ -482,29 +507,45 @@ class Encoder:
         """Which actions the seat may take now: :func:`action_mask` (of ``mask_dtype``)."""
         if type(view) is not PlayerView:
             view = _check_view(view)
+        return self._kept_action_mask(view).copy()
+
+    def _kept_action_mask(self, view: PlayerView) -> npt.NDArray[Any]:
+        """The encoder's own copy of :meth:`action_mask`, which no one may change: an
+        environment checks actions against it and hands out copies."""
         limits = view.limits
         if view.seat not in view.to_act:
             mask = self._kept_mask(None)
-        elif view.phase is Phase.PEEKING:
+        elif view.phase is _PEEKING:
             mask = self._kept_mask(view.can_peek)
         elif limits is None:
             mask = self._kept_mask(None)
         else:
             seen, mask = self._bid_mask  # the bidders of a round share their limits
             if seen is not limits:
-                # amounts above the cap change nothing: at most 32 * 33 masks are kept
-                minimum, forbidden = min(limits.minimum, BID_CAP + 1), limits.forbidden
-                if forbidden is not None and forbidden > BID_CAP:
-                    forbidden = None
-                mask = self._kept_mask((minimum, forbidden))
+                key = (limits.minimum, limits.forbidden)
+                kept = self._masks.get(key)
+                mask = self._kept_bid_mask(key) if kept is None else kept
                 self._bid_mask = (limits, mask)
-        return mask.copy()
+        return mask
+
+    def _kept_bid_mask(self, limits: tuple[int, int | None]) -> npt.NDArray[Any]:
+        """The kept mask of a seat to bid with these limits (the smallest bid and the
+        forbidden one), kept under them too while they are within the cap."""
+        minimum, forbidden = limits
+        # amounts above the cap change nothing: at most 32 * 33 masks are made
+        if forbidden is not None and forbidden > BID_CAP:
+            forbidden = None
+        mask = self._kept_mask((min(minimum, BID_CAP + 1), forbidden))
+        if minimum <= BID_CAP + 1 and (forbidden is None or forbidden <= BID_CAP + 1):
+            self._masks[limits] = mask
+        return mask
 
     def _kept_mask(self, key: object) -> npt.NDArray[Any]:
         """The kept mask of ``key`` (see :func:`_mask`), made on first use."""
         mask = self._masks.get(key)
         if mask is None:
             mask = self._masks[key] = _mask(key).astype(self._mask_dtype)
+            mask.flags.writeable = False  # handed out as copies
         return mask
 
 

@@ -34,7 +34,7 @@ sale still tied after ``max_rounds`` bidding rounds truncates every seat (reward
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Final
 
 import gymnasium
@@ -69,6 +69,9 @@ OBSERVATION_HIGH: Final = float(21 * MAX_BID)
 
 RENDER_MODES: Final = ("ansi", "svg")
 """The render modes of the environments: text and SVG pictures."""
+
+_ACTIONS: Final = encode.ACTIONS
+_PEEKING: Final = Phase.PEEKING
 
 
 def agent_name(seat: int) -> str:
@@ -118,7 +121,7 @@ class Turn:
 
     def play(self, game: Game) -> Game:
         """The game after this turn's actions."""
-        if game.phase is Phase.PEEKING:
+        if game.phase is _PEEKING:
             for seat, action in sorted(self.actions.items()):
                 game = game.peek(seat) if action == encode.PEEK else game.decline_peek(seat)
             return game
@@ -131,7 +134,7 @@ class Turn:
         """The turn after this one was played on ``before``, giving ``after``."""
         if after.sale != before.sale:
             return Turn(after)
-        secret_round = len(self.actions) > 1 and before.phase is not Phase.PEEKING
+        secret_round = len(self.actions) > 1 and before.phase is not _PEEKING
         return Turn(after, self.rounds + secret_round)
 
 
@@ -189,7 +192,13 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self._encoder = encode.Encoder(mask_dtype=np.int8)
         self.game = new_game(self.rules, players, seed=0)
         self._turn = Turn(self.game)
-        self._viewed = (self.game, self.game.view(0))  # the last view observed, and its state
+        self._no_actions = np.zeros(encode.ACTIONS, np.int8)
+        self._no_actions.flags.writeable = False
+        # the state, seat and kept mask of the last observation, to check its action against
+        self._viewed: tuple[Game | None, int, npt.NDArray[np.int8]] = (None, 0, self._no_actions)
+        # the state of the last observation, and the part of it every seat shares
+        self._state: tuple[Game | None, Any] = (None, None)
+        self._ended = False  # every seat is terminated, or every seat truncated
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -217,43 +226,88 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._ended = False
         self._turn = Turn(self.game)
         self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """What ``agent`` observes now: its encoded view and its action mask (all 0
         while its action of this turn is held)."""
-        view, mask = self._view_and_mask(self._seats[agent])
-        return {"observation": self._encoder.observation(view), "action_mask": mask}
+        return self._observe(self._seats[agent])
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (unless ``observe`` is false), its reward
+        since it last acted, whether it is terminated or truncated, and its info."""
+        agent = self.agent_selection
+        return (
+            self._observe(self._seats[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The selected agent, again after each :meth:`step`, until no agent is left or
+        ``max_iter`` agents were given (PettingZoo's ``agent_iter``)."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """The action mask of ``agent`` alone, without encoding its observation."""
-        return self._view_and_mask(self._seats[agent])[1]
+        seat = self._seats[agent]
+        game = self.game
+        mask = self._kept_mask(seat, game.view(seat))
+        self._viewed = (game, seat, mask)
+        return mask.copy()
 
-    def _view_and_mask(self, seat: int) -> tuple[PlayerView, npt.NDArray[np.int8]]:
-        """The view of ``seat`` (kept for :meth:`step` to check the action against) and
-        its action mask."""
+    def _observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         game = self.game
         view = game.view(seat)
-        self._viewed = (game, view)
-        mask: npt.NDArray[np.int8] = self._encoder.action_mask(view)
+        encoder = self._encoder
+        state, block = self._state  # the part of the observation every seat shares
+        if state is not game:
+            block = encoder._state_part(view)
+            self._state = (game, block)
+        turn = self._turn
+        mask = self._no_actions if seat in turn.actions else encoder._kept_action_mask(view)
+        self._viewed = (game, seat, mask)
+        return {
+            "observation": encoder._seat_observation(view, block),
+            "action_mask": mask.copy(),
+        }
+
+    def _kept_mask(self, seat: int, view: PlayerView) -> npt.NDArray[np.int8]:
+        """The action mask of ``seat`` from its ``view``, as kept (read-only): none
+        while its action of this turn is held."""
         if seat in self._turn.actions:
-            mask[:] = 0
-        return view, mask
+            return self._no_actions
+        mask: npt.NDArray[np.int8] = self._encoder._kept_action_mask(view)
+        return mask
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` for an agent that is done)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended:
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         seat = self._seats[agent]
         if type(action) is not int:
             if action is None or not isinstance(action, int | np.integer):
                 raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
             action = int(action)
         turn = self._turn
-        if seat in turn.actions or not self._allows(seat, action):
+        # the mask this seat last observed in this state says, else the engine
+        game, viewed, mask = self._viewed
+        if game is self.game and viewed == seat:
+            allowed = 0 <= action < _ACTIONS and mask[action] == 1
+        else:
+            allowed = seat not in turn.actions and _engine_allows(self.game, seat, action)
+        if not allowed:
             raise IllegalAction(
                 f"{agent} cannot take action {action} now; the mask in its observation "
                 "allows exactly the legal ones"
@@ -267,21 +321,6 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         else:
             self._play(turn)
 
-    def _allows(self, seat: int, action: int) -> bool:
-        """Whether the action mask of ``seat`` allows ``action``: from the view last
-        observed when it is this seat's in this state, else asked of the engine."""
-        game, view = self._viewed
-        if game is not self.game or view.seat != seat:
-            return _engine_allows(self.game, seat, action)
-        if view.phase is Phase.PEEKING:
-            return action == encode.DECLINE_PEEK or (action == encode.PEEK and view.can_peek)
-        limits = view.limits
-        return (
-            limits is not None
-            and limits.minimum <= action <= encode.BID_CAP
-            and action != limits.forbidden
-        )
-
     def _play(self, turn: Turn) -> None:
         before = self.game
         self.game = game = turn.play(before)
@@ -291,11 +330,13 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
             for seat in winners:
                 self.rewards[agent_name(seat)] = 1.0 / len(winners)
             self.terminations = dict.fromkeys(self.agents, True)
+            self._ended = True
             self._accumulate_rewards()  # the only rewards: until the end they are all 0
             return
         self._turn = turn.next(before, game)
         if self._turn.rounds >= self.max_rounds:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._ended = True
             return
         self.agent_selection = self.possible_agents[self._turn.waiting[0]]
 
