@@ -1,6 +1,7 @@
 """Mutation score of the modules whose bugs the tests must catch, with mutmut.
 
-Run: ``python bench/mutation.py [MODULE ...] [--before] [--keep] [--sample N] [--report]``
+Run: ``python bench/mutation.py [MODULE ...] [--before] [--keep [--only NAME ...]] [--sample N]
+[--report]``
 (modules: scoring, sales, verify, engine; default all four, in that order; ``--help`` says
 what each option does). It needs the ``mutation`` extra
 (``pip install -e '.[mutation]'``) and is never part of ``.ci/run``: a full run takes
@@ -11,7 +12,8 @@ Each module is mutated on its own, in ``.mutation/<module>/`` (a copy of ``qe_ru
 fast tests, see :data:`MODULES`), with one worker under ``nice``. mutmut runs, for each
 mutant, only the selected tests that call the mutated function. After tests were added
 (and nothing else changed), ``--keep`` tries again only the mutants the previous run did
-not catch: a caught mutant stays caught when tests are only added.
+not catch: a caught mutant stays caught when tests are only added; with ``--only``, just the
+survivors named (mutmut's names, as the report prints them).
 
 The score of a module is ``(killed + timeout) / (mutants - equivalent)``: a mutant whose
 tests hang is caught; a mutant no selected test reaches counts as a survivor; an
@@ -182,10 +184,16 @@ def equivalents() -> dict[str, set[tuple[str, str]]]:
 
 
 def score(
-    module: str, keep: bool, sample: int | None, before: bool, report: bool = False
+    module: str,
+    keep: bool,
+    sample: int | None,
+    before: bool,
+    report: bool = False,
+    only: list[str] | None = None,
 ) -> dict[str, object]:
     """Run mutmut over ``module`` (or a seeded sample of its mutants) and count its
-    mutants by status; with ``report``, count the last run's results without running."""
+    mutants by status; with ``report``, count the last run's results without running;
+    with ``keep`` and ``only``, retry only those of the named mutants not caught yet."""
     saved = WORK / module / "statuses.json"
     if report:
         work = WORK / module
@@ -196,6 +204,8 @@ def score(
     run_all = ("run", "--max-children", "1")
     if earlier:  # only the mutants that were not caught: tests are only added
         again = [name for name, status in earlier.items() if status not in DETECTED]
+        if only is not None:
+            again = [name for name in again if name in only]
         run = mutmut(work, *run_all, *again, quiet=True) if again else None
     elif sample:
         mutmut(work, *run_all, f"qe_rules.{module}.no-such-mutant*", quiet=True)  # generates
@@ -260,6 +270,12 @@ def main() -> None:
         help="after adding tests: retry only the mutants the last run did not catch",
     )
     parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="with --keep: retry only these survivors (mutmut's names, as printed)",
+    )
+    parser.add_argument(
         "--report", action="store_true", help="summarize the last run without running"
     )
     parser.add_argument(
@@ -275,9 +291,11 @@ def main() -> None:
     unknown = [m for m in args.modules if m not in MODULES]
     if unknown:
         parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(MODULES)}")
+    if args.only and not args.keep:
+        parser.error("--only retries survivors of an earlier run: use it with --keep")
     rows = []
     for module in args.modules or list(MODULES):
-        row = score(module, args.keep, args.sample, args.before, args.report)
+        row = score(module, args.keep, args.sample, args.before, args.report, args.only)
         rows.append(row)
         print(
             f"{module:<8} {row['mutants']:>5} mutants: {row['killed']} killed, "

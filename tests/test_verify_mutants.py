@@ -8,14 +8,17 @@ walks the bids.
 """
 
 import importlib
+from types import SimpleNamespace
 
 import attrs
 import pytest
 from test_verify_faults import FAULTS
+from test_verify_search import brute_force_keys
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules.events import Awarded, NotAwarded, Tie, ZeroBids
+from qe_rules.sales import Award
 from qe_rules.verify import Example, Finding, VerificationReport
 
 verify_module = importlib.import_module("qe_rules.verify")  # qe_rules.verify is the function
@@ -427,6 +430,19 @@ def test_a_violation_and_its_example_are_the_same_on_every_run(check, monkeypatc
     assert qe.verify(rules, random_games=3, checks=[check]) == first
 
 
+def gap_shown(rules, code, words):
+    """The ``code`` gaps of ``rules``: the first is at 3 players, says ``words``, and its
+    score file gives seat 0 the Housing token and shows the gap."""
+    found = [f for f in static(rules) if f.gap == code]
+    finding = found[0]
+    assert finding.players == 3
+    assert words in finding.summary
+    records, result = score_example(finding, rules)
+    assert records[0].industry is qe.Industry.HOUSING
+    assert code in {g.code for g in result.gaps}
+    return found
+
+
 def test_a_token_whose_industry_left_the_deck_still_counts_in_diversification():
     # 3 players without Housing tiles: three industries in the deck and the Housing token
     housing = [c for c in qe.COMPANIES if c.industry is qe.Industry.HOUSING]
@@ -438,12 +454,7 @@ def test_a_token_whose_industry_left_the_deck_still_counts_in_diversification():
         deck_sizes={**EN.deck_sizes, 3: 16 - 4},
         diversification={**EN.diversification, 3: {3: 4}},
     )
-    (finding,) = [f for f in static(rules) if f.gap == "diversification-beyond-table"]
-    assert finding.players == 3
-    assert "hold 4 distinct industries" in finding.summary
-    records, result = score_example(finding, rules)
-    assert records[0].industry is qe.Industry.HOUSING
-    assert "diversification-beyond-table" in {g.code for g in result.gaps}
+    assert len(gap_shown(rules, "diversification-beyond-table", "hold 4 distinct industries")) == 1
 
 
 # ----------------------------------------------------------------------- sales
@@ -555,3 +566,476 @@ def test_the_search_table_counts_paths_and_says_whether_each_search_ended(monkey
     cut = verify_module.verification_markdown([report])
     rows = [line for line in cut.splitlines() if line.startswith("| `en-early` |")]
     assert rows and all(row.endswith("| no |") for row in rows)
+
+
+# ----------------------------------------------------------------------- complete findings
+
+
+def shows_its_check(finding, rules):
+    """What every finding keeps: a coverage, the rule fields it is about, a player count
+    where the check runs per player count, and an example of the kind it names."""
+    assert isinstance(finding.coverage, qe.Coverage), finding
+    assert finding.fields and set(finding.fields) <= set(attrs.fields_dict(qe.RuleSet)), finding
+    if not finding.check.startswith("reading:") and finding.check != "one-winner":
+        assert finding.players in rules.player_counts, finding
+    if finding.example is None:
+        return
+    if finding.example.kind == "scoring":
+        assert finding.example.data["ruleset"] == rules.id
+    else:
+        assert finding.example.kind == "game"
+        assert qe.replay(finding.example.data).players == finding.players or (
+            finding.players is None
+        )
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [f for f in FAULTS if not f.check.startswith("reading:")],
+    ids=lambda fault: f"{fault.check}: {fault.name}",
+)
+def test_a_planted_fault_is_reported_with_every_part_of_its_finding(fault, monkeypatch):
+    rules = fault.plant(monkeypatch)
+    report = qe.verify(rules, random_games=3, checks=[fault.check])
+    for finding in report.findings:
+        shows_its_check(finding, rules)
+    fired = [f for f in report.findings if f.verdict is fault.verdict]
+    assert fired
+    if fault.check == "sale-outcomes":  # the summary ends with what broke, word for word
+        assert all(f.summary.endswith(fault.words) for f in fired)
+        assert all(f.example.kind == "game" for f in fired)
+    if fault.check in ("zero-bid-limit", "score-sums", "one-winner"):
+        assert all(f.example.kind == "game" for f in fired)
+
+
+@pytest.mark.parametrize(
+    "spec", ["en", "en:last_tile_tie_awards_nothing=false", "en:rebid_may_equal_opening=true"]
+)
+def test_the_sale_findings_of_a_rule_set_are_complete(spec):
+    rules = qe.get_ruleset(spec)
+    report = qe.verify(rules, checks=["sale-outcomes", "last-tile"])
+    for finding in report.findings:
+        shows_its_check(finding, rules)
+        assert finding.coverage.exhaustive is True
+    (last,) = [f for f in report.findings if f.check == "last-tile"]
+    assert ", no auctioneer, " in last.coverage.bounds
+    assert last.fields == ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    if rules.last_tile_tie_awards_nothing:
+        assert last.example.kind == "game"
+    else:
+        assert "always finds an owner" in last.summary and last.example is None
+    gaps = [f for f in report.findings if f.verdict is Verdict.GAP]
+    if spec.endswith("rebid_may_equal_opening=true"):
+        # a rebid may equal the opening bid: every standing bid can end up tied
+        assert [(f.gap, f.players) for f in gaps] == [("no-untied-bid", n) for n in (3, 4, 5)]
+        for finding in gaps:
+            assert finding.example.kind == "game"
+            game = qe.replay(finding.example.data)
+            assert "no-untied-bid" in {g.code for g in game.gaps}
+    else:
+        assert gaps == []
+
+
+def test_the_property_and_winner_findings_are_complete():
+    report = qe.verify(EN, random_games=2, checks=["zero-bid-limit", "score-sums", "one-winner"])
+    for finding in report.findings:
+        shows_its_check(finding, EN)
+        assert finding.coverage.exhaustive is False
+    assert {f.example.kind for f in report.findings if f.example} == {"game"}
+
+
+# ----------------------------------------------------------------------- coverage wording
+
+
+def test_a_coverage_as_text():
+    assert qe.Coverage(True, None, "b").text() == "exhaustive: b"
+    assert qe.Coverage(True, 7, "b").text() == "exhaustive: 7 cases, b"
+    assert qe.Coverage(False, 7, "b").text() == "sampled: 7 b"
+    finding = Finding("one-winner", Verdict.HOLDS, "x", coverage=qe.Coverage(True, 2, "b"))
+    lines = VerificationReport("r", (finding,)).to_text().splitlines()
+    assert lines[1:] == ["  holds     one-winner  x", " " * 24 + "exhaustive: 2 cases, b"]
+
+
+def test_a_game_of_24_moves_is_told_bid_by_bid():
+    moves = [{"seat": seat % 3, "amount": 1} for seat in range(24)]
+    example = Example("game", {"players": 3, "first_auctioneer": 0, "moves": moves})
+    finding = Finding("one-winner", Verdict.GAP, "x", (), 3, "g", True, example)
+    text = VerificationReport("r", (finding,)).to_text()
+    assert "bids (seat:amount) 0:1 1:1 2:1 0:1" in text
+    assert "a complete" not in text
+
+
+def test_the_bounds_say_when_ties_can_go_on():
+    en = qe.verify(EN, checks=["sale-outcomes"]).findings[0].coverage.bounds
+    assert "up to 4 bidding rounds; " in en
+    rules = attrs.evolve(EN, id="no-fallback", tie_fallback=qe.TieFallback.NONE)
+    bounds = qe.verify(rules, checks=["sale-outcomes"]).findings[0].coverage.bounds
+    assert (
+        ", up to 6 bidding rounds (ties can go on: the ties before the fallback and two "
+        "more); " in bounds
+    )
+
+
+def test_a_page_without_sale_findings_has_an_empty_search_table():
+    finding = Finding(
+        "deck-size", Verdict.HOLDS, "x", ("deck_sizes",), 3, coverage=qe.Coverage(True, None, "b")
+    )
+    page = verify_module.verification_markdown([VerificationReport("r", (finding,))])
+    assert (
+        "| rule set | players | sale paths | last-tile paths | exhaustive |\n|---|---|---|---|---|\n"
+        "\n## `r`\n"
+    ) in page
+
+
+# ----------------------------------------------------------------------- thorough searches
+
+
+def test_a_thorough_search_counts_the_first_bids_of_every_seat():
+    report = qe.verify(EN, checks=["sale-outcomes"], thorough=True)
+    firsts = [f.coverage.bounds.rsplit("; ", 1)[1] for f in report.findings]
+    assert firsts == [f"{n} order types of the first bids" for n in (16 * 3, 40 * 4, 96 * 5)]
+
+
+def test_a_thorough_search_has_its_own_bound_on_paths(monkeypatch):
+    # a tie on the last tile is rebid here, so that its search can be cut too
+    rules = qe.get_ruleset("en:last_tile_tie_awards_nothing=false")
+    monkeypatch.setattr(verify_module, "SALE_SEARCH_PATHS", 10)
+    quick = qe.verify(rules, checks=["sale-outcomes", "last-tile"])
+    assert [f.coverage.exhaustive for f in quick.findings] == [False] * 4
+    thorough = qe.verify(rules, checks=["sale-outcomes", "last-tile"], thorough=True)
+    assert [f.coverage.exhaustive for f in thorough.findings] == [True] * 4
+
+
+def test_a_fault_at_one_auctioneer_seat_is_shown_from_that_seat(monkeypatch):
+    real = verify_module.settle
+
+    def settle(rules, standing, **kwargs):
+        out = real(rules, standing, **kwargs)
+        if kwargs["auctioneer"] == 1 and isinstance(out, Award):
+            return attrs.evolve(out, amount=out.amount + 1000)
+        return out
+
+    monkeypatch.setattr(verify_module, "settle", settle)
+    assert not qe.verify(EN, checks=["sale-outcomes"]).violations  # seat 0 stands for all
+    violations = qe.verify(EN, checks=["sale-outcomes"], thorough=True).violations
+    assert {f.players for f in violations} == {3, 4, 5}
+    for finding in violations:
+        assert finding.summary.endswith(", an amount it never bid")
+        data = finding.example.data
+        assert data["first_auctioneer"] == 1
+        game = qe.replay(data)
+        assert game.moves()[0].seat == 1  # the auctioneer opens
+        assert not game.is_over
+
+
+# ----------------------------------------------------------------------- readings
+
+
+def test_a_reading_that_sells_nothing_is_told_as_its_game_plays_it():
+    rules = qe.get_ruleset("en:last_tile_tie_awards_nothing=false")
+    (finding,) = qe.verify(rules, checks=["reading:last_tile_tie_awards_nothing"]).findings
+    shows_its_check(finding, rules)
+    assert finding.coverage.exhaustive is False
+    head, _, theirs = finding.summary.partition("; under the other reading ")
+    assert head.startswith("3 players, last_tile_tie_awards_nothing=true: sale 15: seat ")
+    assert theirs == told(qe.replay(finding.example.data), 15)
+    assert theirs == "nobody gets the tile (last-tile-tie)"
+
+
+def test_zero_bids_that_score_for_nobody_are_told_so():
+    spec = "en-early:zero_bid_winner_scores=true"
+    (finding,) = qe.verify(spec, checks=["reading:zero_bid_winner_scores"]).findings
+    head, _, theirs = finding.summary.partition("; under the other reading ")
+    sale = int(head.split(": sale ")[1].split(":")[0])
+    assert theirs == told(qe.replay(finding.example.data), sale)
+    assert theirs.endswith(", zero bids scored by nobody")
+
+
+def test_a_reading_is_named_by_its_value_whatever_the_rule_set_is_called():
+    rules = attrs.evolve(EN, id="my tie_fallback=x")
+    (finding,) = qe.verify(rules, checks=["reading:tie_fallback"]).findings
+    assert finding.summary.startswith(
+        f"{finding.players} players, tie_fallback=highest-unique-in-sale: sale "
+    )
+
+
+class SameDraws:
+    """A stand-in for the verifier's seeded random streams: every draw is the same, so
+    every seat bids its minimum plus one."""
+
+    def __init__(self, seed):
+        pass
+
+    def randrange(self, stop):
+        return 1
+
+    def random(self):
+        return 0.9
+
+
+def played_rounds(monkeypatch):
+    """Make every random bid the same, and keep each random bidding round: the game it
+    started from and the game after it."""
+    monkeypatch.setattr(verify_module, "random", SimpleNamespace(Random=SameDraws))
+    rounds = []
+    real = verify_module._random_round
+
+    def random_round(game, rng, spread):
+        after = real(game, rng, spread)
+        rounds.append((game, after))
+        return after
+
+    monkeypatch.setattr(verify_module, "_random_round", random_round)
+    return rounds
+
+
+# the auctioneer opens at 1, every other seat must bid 2 (not the opening bid): they tie
+ENDLESS = attrs.evolve(EN, id="endless", min_opening_bid=0, tie_fallback=qe.TieFallback.NONE)
+
+
+def test_random_games_whose_ties_never_end_are_left_out_after_200_rounds(monkeypatch):
+    rounds = played_rounds(monkeypatch)
+    findings = qe.verify(ENDLESS, checks=["score-sums"], random_games=1).findings
+    assert all("in 0 random games" in f.summary for f in findings)
+    assert len(rounds) == 200 * 3
+    for players, start in zip((3, 4, 5), range(0, 600, 200), strict=True):
+        games = rounds[start : start + 200]
+        assert {g.players for g, _ in games} == {players}
+        assert not any(g.is_over for g, _ in games)
+        last = games[-1][1]
+        # one opening bid, then every other seat in each of 199 rounds, in the first sale
+        assert len(last.moves()) == 1 + (players - 1) * 199 and last.sale == 0
+
+
+def test_a_reading_whose_games_never_end_is_compared_up_to_400_rounds(monkeypatch):
+    rounds = played_rounds(monkeypatch)
+    (finding, _) = qe.verify(ENDLESS, checks=["reading:tie_fallback"]).findings
+    assert finding.verdict is Verdict.DIFFERS and finding.players == 3
+    stuck = [after for game, after in rounds if game.ruleset is ENDLESS]
+    # the rule set's own game, once against each of the two other readings
+    assert len(stuck) == 2 * 400
+    assert len(stuck[399].moves()) == len(stuck[-1].moves()) == 1 + 2 * 399
+    assert not any(game.is_over for game, _ in rounds)  # a finished game is not played on
+    head, _, theirs = finding.summary.partition("; under the other reading ")
+    assert head.startswith("3 players, tie_fallback=highest-untied: sale 0: ")
+    assert theirs == told(qe.replay(finding.example.data), 0) == "seat 0 wins for 1"
+
+
+# ----------------------------------------------------------------------- amounts
+
+
+def test_the_smallest_whole_amounts_may_reach_the_largest_bid():
+    one, top = verify_module._SCALE, qe.limits.MAX_BID
+    assert verify_module._integers([top * one], (0, top - 1)) == {
+        0: 0,
+        (top - 1) * one: top - 1,
+        top * one: top,
+    }
+    assert verify_module._integers([top * one, (top + 3) * one], (0, top - 1)) is None
+
+
+# ----------------------------------------------------------------------- the sale search
+
+
+def with_thresholds(opening, secret=0):
+    """``en`` with other minimums: thresholds with room for whole amounts between them."""
+    return attrs.evolve(
+        EN, id=f"opening-{opening}-secret-{secret}", min_opening_bid=opening, min_secret_bid=secret
+    )
+
+
+# The paths and first order types each search settled when it was written: a search that
+# merges states it must keep apart, or keeps apart states that end alike, changes them.
+# (en-early's are those docs/verification.md states.)
+SEARCHES = {
+    ("en-early", 3, 0): (876, 24),
+    ("en-early", 3, None): (15, 15),
+    ("en:tie_streak=same-players", 4, 0): (296, 40),
+    ("en:tie_fallback=highest-unique-in-sale", 4, 0): (476, 40),
+    ("en-early:tied_auctioneer=stands", 3, 0): (208, 24),
+    ("en-early:tie_fallback=highest-untied", 3, 0): (272, 24),
+    ("en-early:unique_bid_pool=standing-bids", 3, 0): (272, 24),
+    ("en:last_tile_tie_awards_nothing=false", 3, None): (45, 15),
+    ("opening 3", 3, 0): (78, 26),
+    ("opening 3", 3, None): (31, 31),
+    ("opening 3, secret 1", 3, 0): (72, 24),
+    ("opening 3, secret 1", 3, None): (26, 26),
+    ("no fallback", 4, 0): (240, 40),
+    ("en-early, opening 2", 3, 0): (1118, 34),
+    ("every seat rebids, opening 3", 3, 0): (446, 26),
+    ("en-early, every seat rebids, 2 ties", 3, 0): (604, 24),
+}
+RULES = {
+    "opening 3": with_thresholds(3),
+    "opening 3, secret 1": with_thresholds(3, 1),
+    "no fallback": attrs.evolve(EN, id="no-fallback", tie_fallback=qe.TieFallback.NONE),
+    # the auctioneer, tied (a secret bid may equal the opening bid), rebids at 2 or more
+    "en-early, opening 2": attrs.evolve(RULESETS["en-early"], id="early-2", min_opening_bid=2),
+    # every seat rebids: amounts below the opening bid leave the standing bids
+    "every seat rebids, opening 3": attrs.evolve(with_thresholds(3), rebidders=qe.RebidScope.ALL),
+    "en-early, every seat rebids, 2 ties": attrs.evolve(
+        RULESETS["en-early"], id="early-all", rebidders=qe.RebidScope.ALL, ties_before_fallback=2
+    ),
+}
+
+
+@pytest.mark.parametrize(("spec", "players", "seat"), sorted(SEARCHES, key=str))
+def test_each_search_settles_the_paths_it_settled_when_it_was_written(spec, players, seat):
+    rules = RULES.get(spec) or qe.get_ruleset(spec)
+    result = verify_module._search_sale(rules, players, seat)
+    assert (result.paths, result.first_bids) == SEARCHES[spec, players, seat]
+    assert not result.cut and not result.violations
+
+
+@pytest.mark.parametrize("rules", [with_thresholds(3), with_thresholds(3, 1)], ids=lambda r: r.id)
+def test_the_order_types_between_thresholds_are_those_of_every_whole_amount(rules):
+    for auctioneer in (0, None):
+        search = verify_module._SaleSearch(rules, 3, auctioneer, verify_module.SALE_SEARCH_PATHS)
+        search.run()
+        # amounts up to 8 leave room for every order type above the opening bid of 3
+        assert brute_force_keys(search, rules, 3, auctioneer, 8) == search.seen
+
+
+def test_the_thresholds_always_hold_zero():
+    (finding,) = qe.verify(with_thresholds(3, 1), checks=["sale-outcomes"]).findings[:1]
+    assert "the thresholds 0, 1, 3)" in finding.coverage.bounds
+    (finding,) = qe.verify(with_thresholds(3), checks=["sale-outcomes"]).findings[:1]
+    assert "the thresholds 0, 3)" in finding.coverage.bounds
+
+
+def test_scripted_sales_win_at_a_price_others_cannot_tie():
+    # with an opening bid of 0 allowed, a price of 0 would let every other seat bid 1
+    rules = with_thresholds(0)
+    findings = qe.verify(rules, checks=["last-tile", "one-winner"]).findings
+    last, eliminated, _ = findings
+    game = qe.replay(last.example.data)
+    awards = [e for e in game.events if isinstance(e, Awarded)]
+    assert [(e.seat, e.amount) for e in awards] == [(sale % 3, 1) for sale in range(15)]
+    assert eliminated.gap == "everyone-eliminated"
+    assert {r.spent for r in qe.replay(eliminated.example.data).records()} == {5}
+
+
+# ----------------------------------------------------------------------- as the page shows
+
+
+def test_the_sampled_checks_of_en_find_what_the_verification_page_shows():
+    # docs/verification.md, section `en`: the same plans and games on every run
+    (first, _) = qe.verify(EN, checks=["one-winner"]).findings
+    assert first.coverage.size == 275
+    (reading,) = qe.verify(EN, checks=["reading:tie_fallback"]).findings
+    assert reading.summary == (
+        "4 players, tie_fallback=highest-unique-in-sale: sale 9: seat 2 wins for 2; under the "
+        "other reading seat 1 wins for 1"
+    )
+    assert reading.coverage.size == 192
+
+
+def test_the_one_winner_search_tries_the_same_plans_on_every_run():
+    # measured when the search was written; a plan ends with an unsold last tile in about
+    # half the 3-player plans
+    (first, _) = qe.verify("en:final_tiebreak=none", checks=["one-winner"]).findings
+    assert first.coverage.size == 275
+
+
+def test_the_property_checks_play_60_random_games_unless_told(monkeypatch):
+    asked = []
+
+    def random_games(rules, players, count):
+        asked.append((players, count))
+        return iter(())
+
+    monkeypatch.setattr(verify_module, "_random_games", random_games)
+    findings = qe.verify(EN, checks=["score-sums"]).findings
+    assert asked == [(3, 60), (4, 60), (5, 60)]
+    assert all("in 0 random games" in f.summary for f in findings)
+
+
+def test_a_reading_that_changes_nothing_says_how_many_games_it_compared(monkeypatch):
+    monkeypatch.setattr(verify_module, "_READING_GAMES", 2)
+    (finding,) = qe.verify(EN, checks=["reading:peek_shows"]).findings
+    assert finding.verdict is Verdict.HOLDS and finding.players is None
+    assert finding.fields == ("peek_shows",)
+    assert finding.summary.endswith("in 2 games per player count")
+    assert finding.coverage == qe.Coverage(
+        False,
+        6,
+        "games of small random bids (2 per player count, fewest players first, until one differs)",
+    )
+
+
+# ----------------------------------------------------------------------- table coverage
+
+
+def without(rules, players, *codes, **more):
+    """``rules`` without the tiles ``codes`` at ``players`` players."""
+    gone = [c for c in qe.COMPANIES if f"{c.nation.code}-{c.industry.value}" in codes]
+    removed = (*rules.removed_companies[players], *gone)
+    size = rules.deck_sizes[players] - len(gone)
+    return attrs.evolve(
+        rules,
+        id=f"without-{'-'.join(codes)}",
+        removed_companies={**rules.removed_companies, players: removed},
+        deck_sizes={**rules.deck_sizes, players: size},
+        **more,
+    )
+
+
+def test_a_monopolization_example_holds_the_token_that_reaches_beyond_the_table():
+    # without US Agriculture, Housing (4 tiles and its token) reaches furthest, not the
+    # first token in play
+    rules = without(EN, 3, "US-AGR")
+    gap_shown(rules, "monopolization-beyond-table", "(Housing: 4 tiles and the token)")
+
+
+def test_a_token_outside_diversification_adds_no_industry_to_its_reach():
+    # without Housing tiles and without the token in diversification: three industries
+    housing = [f"{n}-HOU" for n in ("US", "EU", "CN", "JP")]
+    categories = frozenset(EN.token_categories) - {qe.Category.DIVERSIFICATION}
+    rules = without(
+        EN,
+        3,
+        *housing,
+        token_categories=categories,
+        diversification={**EN.diversification, 3: {3: 4}},
+    )
+    coverage = [f for f in static(rules) if f.players == 3 and "diversification" in f.fields]
+    assert [(f.verdict, f.summary) for f in coverage] == [
+        (Verdict.HOLDS, "3 players: diversification covers sets of up to 3 industries")
+    ]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"nationalization": {**EN.nationalization, 4: {1: 1}}},
+        {"diversification": {3: {3: 4}, 4: {3: 4}, 5: {3: 8, 4: 12}}},
+        {},
+    ],
+    ids=["nationalization", "diversification", "monopolization"],
+)
+def test_the_player_who_shows_a_table_gap_spends_least(changes):
+    rules = attrs.evolve(EN, id="short-table", **changes)
+    gaps = [f for f in static(rules) if f.verdict is Verdict.GAP]
+    assert gaps
+    for finding in gaps:
+        records, _ = score_example(finding, rules)
+        assert [r.spent for r in records] == [1, 3] + [2] * (finding.players - 2)
+
+
+@pytest.mark.parametrize("bound", [100, 300, 700])
+def test_a_cut_search_settles_as_many_paths_as_its_bound(bound):
+    rules = RULESETS["en-early"]
+    for players in (3, 4):
+        result = verify_module._search_sale(rules, players, 0, bound)
+        assert result.cut and result.paths == bound
+
+
+def test_random_games_that_nobody_wins_still_hold_their_sums(monkeypatch):
+    # every auctioneer wins its sales at 2, every player spends the same: all are out
+    rounds = played_rounds(monkeypatch)
+    findings = qe.verify(EN, checks=["score-sums"], random_games=1).findings
+    assert [(f.verdict, f.players) for f in findings] == [(Verdict.HOLDS, n) for n in (3, 4, 5)]
+    assert all("in 1 random games" in f.summary for f in findings)
+    ends = [after for _, after in rounds if after.is_over]
+    assert [game.result().winners for game in ends] == [()] * 3
+    assert {g.code for game in ends for g in game.result().gaps} == {"everyone-eliminated"}
