@@ -1144,10 +1144,14 @@ class Game:
         setup, sale = self._setup, self._sale
         closed = sale.closed + (tuple(sorted(open_bids)),)  # noqa: RUF005
         placed = list(sale.standing)
+        highest = -1
         for seat, bid in open_bids:
             placed[seat] = bid
+            if bid > highest:
+                highest = bid
         bids: tuple[int, ...] = tuple(placed)  # type: ignore[arg-type]  # every seat has bid
-        highest = max(bids)
+        if len(open_bids) < len(bids):  # a rebid: the others' bids stand
+            highest = max(bids)
         winner: int | None
         amount: int | None
         reason: str | None
