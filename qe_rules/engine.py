@@ -859,7 +859,7 @@ class Game:
         open_bids = self._open_bids + ((seat, amount),)  # noqa: RUF005
         awaiting = setup.without[awaiting][seat]
         if awaiting:
-            return Game._make(
+            return _make_game(
                 setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
             )
         return self._close_round(open_bids, (event,))
@@ -882,7 +882,7 @@ class Game:
             if len(kept) < _KEPT_LIMITS:
                 kept[amount] = bidding
         event: _Raw = (OpeningBid, sale.number, seat, amount)
-        return Game._make(
+        return _make_game(
             setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
         )
 
@@ -928,7 +928,7 @@ class Game:
             remaining = awaiting.difference(bids)
             events = self._log
             log = (events, tuple(added), events[2] + len(added))
-            return Game._make(setup, self._table, sale, remaining, open_bids, log)
+            return _make_game(setup, self._table, sale, remaining, open_bids, log)
         return self._close_round(open_bids, tuple(added))
 
     def can_bid_many(self, bids: Mapping[int, int]) -> bool:
@@ -1076,14 +1076,14 @@ class Game:
         setup, sale, log = self._setup, self._sale, self._log
         awaiting = setup.without[self.to_act][seat]
         if awaiting:
-            return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
+            return _make_game(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
         if sale.number < setup.sales:
             next_sale, awaiting = _opening_sale(setup, sale.number, sale.peek_target)
-            return Game._make(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
+            return _make_game(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
         # a window after the last sale (peek_after_last_sale) closes into the end
         ended: _Raw = (GameEnded, setup.sales)
         over, awaiting = _over_sale(setup, sale.peek_target)
-        return Game._make(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
+        return _make_game(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
         """The sale ``seat`` may answer the peek window of (raises if it may not)."""
@@ -1217,7 +1217,7 @@ class Game:
         tie = (Tie, sale.number, outcome.seats, outcome.ties)
         log = self._log
         node = (log, (*added, tie), log[2] + len(added) + 1)
-        return Game._make(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
+        return _make_game(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
 
     def _finish_sale(
         self,
@@ -1330,7 +1330,7 @@ class Game:
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
-        return Game._make(setup, new_table, next_sale, awaiting, (), node)
+        return _make_game(setup, new_table, next_sale, awaiting, (), node)
 
     # ----------------------------------------------------------------- views and records
 
@@ -1512,6 +1512,7 @@ class _GameUnderConstruction(Game):
     __init__ = object.__init__
 
 
+_make_game = Game._make  # a module function: called without looking it up on the class
 _SET_EVENTS = Game.__dict__["_events"].__set__  # the lazy caches of a finished Game
 _SET_PUBLIC = Game.__dict__["_public"].__set__
 
@@ -1530,7 +1531,7 @@ def _unpickled_game(
     for part in parts:
         total += len(part)
         node = (node, part, total)
-    return Game._make(setup, table, sale, awaiting, open_bids, node)
+    return _make_game(setup, table, sale, awaiting, open_bids, node)
 
 
 def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Iterator[Event]:
@@ -1918,7 +1919,7 @@ def new_game(
     )
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start_table  # shared by every game of the rule set and size
-    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
+    return _make_game(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:
