@@ -297,7 +297,7 @@ class _SaleFacts:
     public: bool
     reason: str | None
     zero_bidders: tuple[int, ...]
-    closed: tuple[tuple[tuple[int, int], ...], ...]
+    closed: tuple[tuple[tuple[int, int], ...], ...]  # each round as its bids came (_by_seat)
     seats: int  # the number of players
     views: list[SaleView] | None  # made for every seat on first use
     spectator: SaleView | None
@@ -333,14 +333,15 @@ class _SaleFacts:
         """``view`` after a peek: the winning amount, and with ``shows_all``
         (``peek_shows`` all-bids) every bid of the sale."""
         if shows_all:
-            return view._replace(amount=self.amount, bids=self.closed, peeked=True)
+            return view._replace(amount=self.amount, bids=_by_seat(self.closed), peeked=True)
         return view._replace(amount=self.amount, peeked=True)
 
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
         if self.views is not None:
             return self.views
-        closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
+        closed = _by_seat(self.closed)
+        auctioneer, winner, amount = self.auctioneer, self.winner, self.amount
         first = closed[0]
         seats = self.seats
         mine: list[tuple[int, ...]]
@@ -512,7 +513,8 @@ class _Sale:
     opening: int | None
     standing: tuple[int | None, ...]  # each seat's bid as the bidding round opened
     rebid: int  # 0 while first bids are made, k during the k-th rebid
-    closed: tuple[tuple[tuple[int, int], ...], ...]  # finished bidding rounds, by seat
+    # the finished bidding rounds, each as its bids came (in seat order: ``_by_seat``)
+    closed: tuple[tuple[tuple[int, int], ...], ...]
     ties: int
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
@@ -1142,7 +1144,7 @@ class Game:
         """The game once every awaited bid of the bidding round is in: a rebid after a
         tie, or the end of the sale."""
         setup, sale = self._setup, self._sale
-        closed = sale.closed + (tuple(sorted(open_bids)),)  # noqa: RUF005
+        closed = sale.closed + (open_bids,)  # noqa: RUF005 (sorted by seat when shown)
         placed = list(sale.standing)
         highest = -1
         for seat, bid in open_bids:
@@ -1355,7 +1357,7 @@ class Game:
             earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
             my_bids = earlier + my_bids
             if seat == sale.auctioneer and rules.auctioneer_sees_all_bids:
-                seen_bids = closed
+                seen_bids = _by_seat(closed)
         limits = None
         can_peek = False
         if seat in self.to_act:
@@ -1583,6 +1585,16 @@ def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
         if len(_LIMITS) < 4096:
             _LIMITS[key] = found
     return found
+
+
+def _by_seat(
+    rounds: tuple[tuple[tuple[int, int], ...], ...],
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Bidding rounds with each round's ``(seat, amount)`` bids in seat order, as views
+    show them (the engine keeps a round's bids in the order they came)."""
+    if len(rounds) == 1:  # most sales: one round, without a comprehension's call
+        return (tuple(sorted(rounds[0])),)
+    return tuple([tuple(sorted(rnd)) for rnd in rounds])
 
 
 def _seat_order(item: tuple[Any, Any]) -> tuple[int, Any]:
