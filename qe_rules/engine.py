@@ -24,9 +24,10 @@ the move would raise).
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple, NoReturn
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 from qe_rules import svg
 from qe_rules.components import Company, Industry, Nation
@@ -90,6 +91,7 @@ class _Constants:
         "nations_in_play",
         "no_bids",
         "opening_limits",
+        "opening_seats",
         "others",
         "peek",
         "round_of",
@@ -120,6 +122,7 @@ class _Constants:
     # per first auctioneer: each sale before its first bid without a peek window, and
     # after them the end of the game (shared: the sales hold nothing of one game's deal)
     shared_sales: tuple[tuple[_Sale, ...], ...]
+    opening_seats: tuple[tuple[frozenset[int], ...], ...]  # the seats each of them awaits
     start_table: _Table  # the table before the first sale (shared: it never changes)
     # for every set of seats, per seat: the set without that seat (the seats still awaited
     # after its move), looked up rather than made at every move
@@ -136,6 +139,7 @@ class _Setup(_Constants):
         "industries",
         "nations",
         "openings",
+        "openings_await",
         "players",
         "ruleset",
     )
@@ -147,6 +151,7 @@ class _Setup(_Constants):
     industries: tuple[Industry, ...]
     first_auctioneer: int
     openings: tuple[_Sale, ...]  # shared_sales of this first auctioneer
+    openings_await: tuple[frozenset[int], ...]  # and the seats each awaits
 
     def __init__(
         self,
@@ -176,6 +181,7 @@ class _Setup(_Constants):
         self.no_bids = constants.no_bids
         self.opening_limits = constants.opening_limits
         self.openings = constants.shared_sales[first_auctioneer]
+        self.openings_await = constants.opening_seats[first_auctioneer]
         self.others = constants.others
         self.peek = constants.peek
         self.round_of = constants.round_of
@@ -291,7 +297,7 @@ class _SaleFacts:
     public: bool
     reason: str | None
     zero_bidders: tuple[int, ...]
-    closed: tuple[tuple[tuple[int, int], ...], ...]
+    closed: tuple[tuple[tuple[int, int], ...], ...]  # each round as its bids came (_by_seat)
     seats: int  # the number of players
     views: list[SaleView] | None  # made for every seat on first use
     spectator: SaleView | None
@@ -327,14 +333,15 @@ class _SaleFacts:
         """``view`` after a peek: the winning amount, and with ``shows_all``
         (``peek_shows`` all-bids) every bid of the sale."""
         if shows_all:
-            return view._replace(amount=self.amount, bids=self.closed, peeked=True)
+            return view._replace(amount=self.amount, bids=_by_seat(self.closed), peeked=True)
         return view._replace(amount=self.amount, peeked=True)
 
     def all_views(self, sees_all: bool) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
         if self.views is not None:
             return self.views
-        closed, auctioneer, winner, amount = self.closed, self.auctioneer, self.winner, self.amount
+        closed = _by_seat(self.closed)
+        auctioneer, winner, amount = self.auctioneer, self.winner, self.amount
         first = closed[0]
         seats = self.seats
         mine: list[tuple[int, ...]]
@@ -397,42 +404,17 @@ class _Table:
     cache: dict[int, tuple[SaleView, ...]] | None
     parent: dict[int, tuple[SaleView, ...]] | None
 
-    def __init__(
-        self,
-        *,
-        holdings: tuple[tuple[Company, ...], ...],
-        spent: tuple[int, ...],
-        zero_rounds: tuple[tuple[int, ...], ...],
-        zero_counts: tuple[int, ...],
-        peeks: tuple[int, ...],
-        peeked: tuple[frozenset[int], ...],
-        facts: tuple[_SaleFacts, ...],
-        gaps: tuple[Gap, ...],
-        parent: dict[int, tuple[SaleView, ...]] | None = None,
-    ) -> None:
-        self.holdings = holdings
-        self.spent = spent
-        self.zero_rounds = zero_rounds
-        self.zero_counts = zero_counts
-        self.peeks = peeks
-        self.peeked = peeked
-        self.facts = facts
-        self.gaps = gaps
-        self.result = None
-        self.cache = None
-        self.parent = parent
-
     def __getstate__(self) -> dict[str, Any]:
         """The progress without the caches (a pickle makes them again)."""
         return _fields_of(self, _TABLE_FIELDS)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(**state)  # type: ignore[misc]
+        _set_fields(self, state, _TABLE_FIELDS, ("cache", "parent", "result"))
 
     def evolve(self) -> _Table:
         """A copy with empty caches, to assign the changed fields to, by name, before
         anyone else sees it (cheaper than a call with every field as a keyword argument)."""
-        new = _new_object(_Table)
+        new = _Table()
         new.holdings = self.holdings
         new.spent = self.spent
         new.zero_rounds = self.zero_rounds
@@ -531,7 +513,8 @@ class _Sale:
     opening: int | None
     standing: tuple[int | None, ...]  # each seat's bid as the bidding round opened
     rebid: int  # 0 while first bids are made, k during the k-th rebid
-    closed: tuple[tuple[tuple[int, int], ...], ...]  # finished bidding rounds, by seat
+    # the finished bidding rounds, each as its bids came (in seat order: ``_by_seat``)
+    closed: tuple[tuple[tuple[int, int], ...], ...]
     ties: int
     tie_log: tuple[tuple[int, ...], ...]
     limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
@@ -550,7 +533,7 @@ class _Sale:
     def evolve(self) -> _Sale:
         """A copy without the cache, to assign the changed fields to, by name, before
         anyone else sees it (cheaper than a call with every field as a keyword argument)."""
-        new = _new_object(_Sale)
+        new = _Sale()
         new.number = self.number
         new.round = self.round
         new.auctioneer = self.auctioneer
@@ -591,9 +574,6 @@ def _raws(node: _Node | None) -> list[_Raw]:
         parts.append(node[1])
         node = node[0]
     return [raw for part in reversed(parts) for raw in part]
-
-
-_new_object = object.__new__
 
 
 class _PublicPart:
@@ -676,7 +656,7 @@ class Game:
         open_bids: tuple[tuple[int, int], ...],
         log: _Node,
     ) -> Game:
-        game = _new_object(_GameUnderConstruction)
+        game: Game = _GameUnderConstruction()
         game._setup = setup
         game._table = table
         game._sale = sale
@@ -689,7 +669,7 @@ class Game:
         game._log = log
         game._events = None
         game._public = None
-        game.__class__ = Game  # type: ignore[assignment]  # from now on changes are refused
+        game.__class__ = Game  # from now on changes are refused
         return game
 
     # ----------------------------------------------------------------- value semantics
@@ -878,10 +858,10 @@ class Game:
         if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
-        open_bids = (*self._open_bids, (seat, amount))
+        open_bids = self._open_bids + ((seat, amount),)  # noqa: RUF005
         awaiting = setup.without[awaiting][seat]
         if awaiting:
-            return Game._make(
+            return _make_game(
                 setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
             )
         return self._close_round(open_bids, (event,))
@@ -904,7 +884,7 @@ class Game:
             if len(kept) < _KEPT_LIMITS:
                 kept[amount] = bidding
         event: _Raw = (OpeningBid, sale.number, seat, amount)
-        return Game._make(
+        return _make_game(
             setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
         )
 
@@ -950,7 +930,7 @@ class Game:
             remaining = awaiting.difference(bids)
             events = self._log
             log = (events, tuple(added), events[2] + len(added))
-            return Game._make(setup, self._table, sale, remaining, open_bids, log)
+            return _make_game(setup, self._table, sale, remaining, open_bids, log)
         return self._close_round(open_bids, tuple(added))
 
     def can_bid_many(self, bids: Mapping[int, int]) -> bool:
@@ -1098,14 +1078,14 @@ class Game:
         setup, sale, log = self._setup, self._sale, self._log
         awaiting = setup.without[self.to_act][seat]
         if awaiting:
-            return Game._make(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
+            return _make_game(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
         if sale.number < setup.sales:
             next_sale, awaiting = _opening_sale(setup, sale.number, sale.peek_target)
-            return Game._make(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
+            return _make_game(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
         # a window after the last sale (peek_after_last_sale) closes into the end
         ended: _Raw = (GameEnded, setup.sales)
         over, awaiting = _over_sale(setup, sale.peek_target)
-        return Game._make(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
+        return _make_game(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
         """The sale ``seat`` may answer the peek window of (raises if it may not)."""
@@ -1164,12 +1144,16 @@ class Game:
         """The game once every awaited bid of the bidding round is in: a rebid after a
         tie, or the end of the sale."""
         setup, sale = self._setup, self._sale
-        closed = (*sale.closed, tuple(sorted(open_bids)))
+        closed = sale.closed + (open_bids,)  # noqa: RUF005 (sorted by seat when shown)
         placed = list(sale.standing)
+        highest = -1
         for seat, bid in open_bids:
             placed[seat] = bid
+            if bid > highest:
+                highest = bid
         bids: tuple[int, ...] = tuple(placed)  # type: ignore[arg-type]  # every seat has bid
-        highest = max(bids)
+        if len(open_bids) < len(bids):  # a rebid: the others' bids stand
+            highest = max(bids)
         winner: int | None
         amount: int | None
         reason: str | None
@@ -1235,7 +1219,7 @@ class Game:
         tie = (Tie, sale.number, outcome.seats, outcome.ties)
         log = self._log
         node = (log, (*added, tie), log[2] + len(added) + 1)
-        return Game._make(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
+        return _make_game(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
 
     def _finish_sale(
         self,
@@ -1281,7 +1265,7 @@ class Game:
                 setup, sale.round, standing, zero_rounds, zero_counts, closed, winner
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
-        facts = _new_object(_SaleFacts)
+        facts = _SaleFacts()
         facts.sale = number
         facts.round = sale.round
         facts.company = company
@@ -1317,27 +1301,38 @@ class Game:
                     ]
                 )
         if following < setup.sales:
-            next_sale, awaiting = _opening_sale(setup, following, peek_target, window)
-            new.append(_sale_opened(setup, next_sale))
+            if peek_target is None:  # the next sale as every game has it
+                next_sale, awaiting = setup.openings[following], setup.openings_await[following]
+            else:
+                next_sale, awaiting = _opening_sale(setup, following, peek_target, window)
+            new.append(
+                (
+                    SaleOpened,
+                    following,
+                    next_sale.round,
+                    setup.deck[following],
+                    next_sale.auctioneer,
+                )
+            )
         else:
             next_sale, awaiting = _over_sale(setup, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
-        new_table = _new_object(_Table)
+        new_table = _Table()
         new_table.holdings = holdings
         new_table.spent = spent
         new_table.zero_rounds = zero_rounds
         new_table.zero_counts = zero_counts
         new_table.peeks = table.peeks
         new_table.peeked = table.peeked
-        new_table.facts = (*table.facts, facts)
+        new_table.facts = table.facts + (facts,)  # noqa: RUF005 (faster than unpacking)
         new_table.gaps = gaps
         new_table.result = None
         new_table.cache = None
         new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
         node = (log, tuple(new), log[2] + len(new))
-        return Game._make(setup, new_table, next_sale, awaiting, (), node)
+        return _make_game(setup, new_table, next_sale, awaiting, (), node)
 
     # ----------------------------------------------------------------- views and records
 
@@ -1362,7 +1357,7 @@ class Game:
             earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
             my_bids = earlier + my_bids
             if seat == sale.auctioneer and rules.auctioneer_sees_all_bids:
-                seen_bids = closed
+                seen_bids = _by_seat(closed)
         limits = None
         can_peek = False
         if seat in self.to_act:
@@ -1440,7 +1435,7 @@ class Game:
         """The fields of a view that are the same for every seat."""
         setup, table, sale = self._setup, self._table, self._sale
         over = sale.phase is _OVER
-        part: Any = _new_object(_PublicPart)  # its fields are typed by PublicView's
+        part: Any = _PublicPart()  # its fields are typed by PublicView's
         part.ruleset = setup.ruleset.id
         part.players = setup.players
         part.nations = setup.nations
@@ -1515,8 +1510,11 @@ class _GameUnderConstruction(Game):
     __slots__ = ()
     __setattr__ = object.__setattr__  # type: ignore[assignment]
     __delattr__ = object.__delattr__  # type: ignore[assignment]
+    # made by a call of the class, which costs less than object.__new__(cls)
+    __init__ = object.__init__
 
 
+_make_game = Game._make  # a module function: called without looking it up on the class
 _SET_EVENTS = Game.__dict__["_events"].__set__  # the lazy caches of a finished Game
 _SET_PUBLIC = Game.__dict__["_public"].__set__
 
@@ -1535,7 +1533,7 @@ def _unpickled_game(
     for part in parts:
         total += len(part)
         node = (node, part, total)
-    return Game._make(setup, table, sale, awaiting, open_bids, node)
+    return _make_game(setup, table, sale, awaiting, open_bids, node)
 
 
 def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Iterator[Event]:
@@ -1589,6 +1587,16 @@ def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
     return found
 
 
+def _by_seat(
+    rounds: tuple[tuple[tuple[int, int], ...], ...],
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Bidding rounds with each round's ``(seat, amount)`` bids in seat order, as views
+    show them (the engine keeps a round's bids in the order they came)."""
+    if len(rounds) == 1:  # most sales: one round, without a comprehension's call
+        return (tuple(sorted(rounds[0])),)
+    return tuple([tuple(sorted(rnd)) for rnd in rounds])
+
+
 def _seat_order(item: tuple[Any, Any]) -> tuple[int, Any]:
     """Sort key for ``(seat, amount)`` items: seats in order, malformed seats last."""
     seat = item[0]
@@ -1613,7 +1621,7 @@ def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sal
     of the game, for games whose first auctioneer is ``first``."""
     sales = []
     for index in range(constants.sales + 1):
-        sale = _new_object(_Sale)
+        sale = _Sale()
         sale.number = index
         sale.round = constants.round_of[min(index, constants.sales - 1)]
         sale.auctioneer = (first + index) % players
@@ -1645,8 +1653,7 @@ def _opening_sale(
     everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
     seats awaited."""
     shared = setup.openings[index]
-    auctioneer = shared.auctioneer  # None on a last tile: everyone bids
-    awaiting = setup.everyone if auctioneer is None else setup.singletons[auctioneer]
+    awaiting = setup.openings_await[index]  # on a last tile without auctioneer: everyone
     if peek_target is None:
         return shared, awaiting
     sale = shared.evolve()
@@ -1766,19 +1773,29 @@ def _distinct(
     return tuple(items)
 
 
-def _shuffled(items: Sequence[Any], getrandbits: Any) -> list[Any]:
+def _shuffled(items: Sequence[Any], getrandbits: Callable[[int], int]) -> list[Any]:
     """``items`` shuffled as ``random.shuffle`` does in CPython 3.11 (Fisher-Yates with
     rejection sampling on ``getrandbits``), written out so that a seed deals the same game
     whatever the Python version."""
     result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+    for i, bits in _shuffle_steps(len(result)):
         j = getrandbits(bits)
-        while j >= n:
+        while j > i:
             j = getrandbits(bits)
         result[i], result[j] = result[j], result[i]
     return result
+
+
+@functools.cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The steps of :func:`_shuffled` for ``size`` items: each place from the last down,
+    and the number of bits drawn for it."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+# random.Random(seed) with an int seed is its C base seeded with that int (Random.seed
+# converts only str and bytes seeds): the same generator, made without two Python calls
+_IntSeeded: Final = cast("type[random.Random]", random.Random.__base__)
 
 
 _CONSTANTS: Final[dict[tuple[RuleSet, int], _Constants]] = {}
@@ -1790,7 +1807,7 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
     key = (rules, players)
     found = _CONSTANTS.get(key)
     if found is None:
-        found = _new_object(_Constants)
+        found = _Constants()
         found.sales = sales = len(rules.companies(players))
         found.last_tile = rules.has_last_tile_rule(players)
         found.zero_bids = rules.has_zero_bid_points(players)
@@ -1820,18 +1837,25 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.opening_limits = _bid_limits(*limits_of(rules, None, True, False))
         found.first_limits = _bid_limits(*limits_of(rules, None, False, False))
         found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
+        found.opening_seats = tuple(
+            tuple(
+                found.everyone if sale.auctioneer is None else found.singletons[sale.auctioneer]
+                for sale in shared
+            )
+            for shared in found.shared_sales
+        )
         empty: tuple[tuple[Any, ...], ...] = ((),) * players
         zeros = (0,) * players
-        found.start_table = _Table(
-            holdings=empty,
-            spent=zeros,
-            zero_rounds=empty,
-            zero_counts=zeros,
-            peeks=zeros,
-            peeked=(_NO_SEATS,) * players,
-            facts=(),
-            gaps=(),
-        )
+        start = found.start_table = _Table()
+        start.holdings = empty
+        start.spent = zeros
+        start.zero_rounds = empty
+        start.zero_counts = zeros
+        start.peeks = zeros
+        start.peeked = (_NO_SEATS,) * players
+        start.facts = ()
+        start.gaps = ()
+        start.result = start.cache = start.parent = None
         _CONSTANTS[key] = found
     return found
 
@@ -1865,11 +1889,12 @@ def new_game(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
     try:
-        draw = random.Random(seed).getrandbits
+        generator = _IntSeeded(seed) if type(seed) is int else random.Random(seed)
     except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
         raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
     constants = _constants(rules, players)
     canonical = constants.companies
+    draw = generator.getrandbits
     dealt_deck = _shuffled(canonical, draw)
     dealt_nations = _shuffled(constants.nations_in_play, draw)
     dealt_industries = _shuffled(constants.industries_in_play, draw)
@@ -1906,7 +1931,7 @@ def new_game(
     )
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start_table  # shared by every game of the rule set and size
-    return Game._make(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
+    return _make_game(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 
 
 def replay(record: dict[str, Any] | GameRecord) -> Game:

@@ -213,7 +213,11 @@ def _play(
                     "without end (no tie fallback), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
-            game = game.bid_many({seat: bid_of[seat](game.view(seat)) for seat in to_act})
+            bids: dict[int, int] = {}
+            view = game.view
+            for seat in to_act:  # a loop: a comprehension is a function call in Python 3.11
+                bids[seat] = bid_of[seat](view(seat))
+            game = game.bid_many(bids)
 
 
 def play_game(

@@ -33,6 +33,11 @@ RULESETS = sorted(qe.RULESETS)
 # ----------------------------------------------------------------- views as agents see them
 
 
+def by_seat(rounds):
+    """Bidding rounds with each round's bids in seat order, as views show them."""
+    return tuple(tuple(sorted(rnd)) for rnd in rounds)
+
+
 def reference_view(game, seat):
     """The view built field by field from the game's state, through PlayerView's __init__."""
     setup, table, sale = game._setup, game._table, game._sale
@@ -59,7 +64,9 @@ def reference_view(game, seat):
         my_bids=tuple(
             a for rnd in (*sale.closed, game._open_bids) for who, a in rnd if who == seat
         ),
-        seen_bids=sale.closed if seat == sale.auctioneer and rules.auctioneer_sees_all_bids else (),
+        seen_bids=by_seat(sale.closed)
+        if seat == sale.auctioneer and rules.auctioneer_sees_all_bids
+        else (),
         limits=game.bid_limits(seat),
         holdings=table.holdings,
         spent=table.spent[seat],
@@ -84,7 +91,9 @@ def reference_view(game, seat):
                 f.reason,
                 f.zero_bidders,
                 tuple(a for rnd in f.closed for who, a in rnd if who == seat),
-                f.closed if seat == f.auctioneer and rules.auctioneer_sees_all_bids else (),
+                by_seat(f.closed)
+                if seat == f.auctioneer and rules.auctioneer_sees_all_bids
+                else (),
                 f.sale in table.peeked[seat],
             )
             for f in table.facts

@@ -1,5 +1,6 @@
 """The game engine: the rules it enforces, and stateful properties over whole games."""
 
+import random
 import re
 
 import attrs
@@ -70,6 +71,35 @@ def test_same_seed_same_game_and_setup_is_validated():
 def test_bad_setups_raise(kwargs, message):
     with pytest.raises(qe.InvalidArgument, match=message):
         game4(**kwargs)
+
+
+def _dealt_as_before(rules, players, seed):
+    """The deal as ``random.Random(seed)`` and a shuffle on ``getrandbits`` give it (the
+    engine's written-out ``random.shuffle`` of CPython 3.11): what seeds have dealt."""
+    draw = random.Random(seed).getrandbits
+
+    def shuffled(items):
+        items = list(items)
+        for i in reversed(range(1, len(items))):
+            j = draw((i + 1).bit_length())
+            while j > i:
+                j = draw((i + 1).bit_length())
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    deck = shuffled(rules.companies(players))
+    nations = shuffled(rules.nations(players))
+    industries = shuffled(rules.industries(players))
+    return tuple(deck), tuple(nations[:players]), tuple(industries[:players])
+
+
+@given(
+    seed=st.one_of(st.integers(), st.integers(-(2**200), 2**200), st.text(max_size=8)),
+    players=st.sampled_from([3, 4, 5]),
+)
+def test_a_seed_deals_what_it_always_dealt(seed, players):
+    game = qe.new_game("en", players, seed=seed)
+    assert (game.deck, game.nations, game.industries) == _dealt_as_before(EN, players, seed)
 
 
 def test_player_count_and_ruleset_are_checked():
