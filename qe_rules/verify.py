@@ -1288,10 +1288,13 @@ def _reading_game(rules: RuleSet, players: int, index: int) -> Game:
     rng = random.Random(f"verify-readings-{players}-{index}")
     game = new_game(rules, players, seed=f"readings-{players}-{index}")
     rounds = 0
-    while not game.is_over and rounds < 400:
+    while not game.is_over and rounds < _READING_ROUNDS:
         game = _random_round(_past_peeks(game), rng, 4)
         rounds += 1
     return _past_peeks(game)
+
+
+_READING_ROUNDS: Final = 400  # bidding rounds after which a reading's game is stopped
 
 
 def _until_sale(game: Game, sale: int) -> dict[str, Any]:
@@ -1307,9 +1310,12 @@ def _until_sale(game: Game, sale: int) -> dict[str, Any]:
     return short.to_record()
 
 
-def _describe(outcome: tuple[Any, ...] | None) -> str:
+def _describe(outcome: tuple[Any, ...] | None, game: Game) -> str:
+    """A sale's outcome in words; ``None`` when ``game`` has no such sale."""
     if outcome is None:
-        return "the game has ended"
+        if game.is_over:
+            return "the game has ended"
+        return f"the game was stopped after {_READING_ROUNDS} bidding rounds without an end"
     if outcome[1] is None:
         return f"nobody gets the tile ({outcome[2]})"
     text = f"seat {outcome[1]} wins for {outcome[2]}"
@@ -1330,7 +1336,8 @@ def _reading_difference(
             if x != y:
                 sale = (x or y)[0]
                 return (
-                    f"sale {sale}: {_describe(x)}; under the other reading {_describe(y)}",
+                    f"sale {sale}: {_describe(x, mine)}; under the other reading "
+                    f"{_describe(y, theirs)}",
                     _until_sale(theirs, sale),
                 )
         if mine.is_over and theirs.is_over:

@@ -818,6 +818,8 @@ def test_a_reading_whose_games_never_end_is_compared_up_to_400_rounds(monkeypatc
     assert not any(game.is_over for game, _ in rounds)  # a finished game is not played on
     head, _, theirs = finding.summary.partition("; under the other reading ")
     assert head.startswith("3 players, tie_fallback=highest-untied: sale 0: ")
+    # the rule set's own game has no outcome of sale 0: it was stopped, it did not end
+    assert head.endswith(": sale 0: the game was stopped after 400 bidding rounds without an end")
     assert theirs == told(qe.replay(finding.example.data), 0) == "seat 0 wins for 1"
 
 
