@@ -1158,13 +1158,11 @@ class Game:
         amount: int | None
         reason: str | None
         if bids.count(highest) == 1:  # the common case, settled without settle()
-            winner, amount, fallback, ties, reason = (
-                bids.index(highest),
-                highest,
-                False,
-                sale.ties,
-                None,
-            )
+            winner = bids.index(highest)
+            amount = highest
+            fallback = False
+            ties = sale.ties
+            reason = None
         else:
             outcome = settle(
                 setup.ruleset,
@@ -1181,13 +1179,10 @@ class Game:
                 winner, amount, fallback = outcome.seat, outcome.amount, outcome.fallback
                 ties, reason = outcome.ties, None
             else:
-                winner, amount, fallback, ties, reason = (
-                    None,
-                    None,
-                    False,
-                    outcome.ties,
-                    outcome.reason,
-                )
+                winner = amount = None
+                fallback = False
+                ties = outcome.ties
+                reason = outcome.reason
         return self._finish_sale(
             standing=bids,
             closed=closed,
