@@ -5,16 +5,23 @@ bid as the floor's bidders (``common.FloorBidder``) from ``game.view(seat)``, an
 game is scored. The goals (issue 16): 1 worker at least 0.4x the floor; 2 workers at least
 1.8x one worker on a quiet machine. For comparison the floor's own speed-up in 2 processes
 is measured too: it is what the machine allows at that moment.
+
+The ceiling is ``simulate`` with views that cost nothing: ``Game.view`` replaced, for the
+run, by a record of the three fields the floor's bidders read. No design of the views can
+make ``simulate`` faster than that with the same engine, agents and scoring.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import time
+from collections.abc import Iterator
 
 from common import FloorBidder, floor_games, machine, race, ratio_line
 
+from qe_rules import engine
 from qe_rules.simulate import simulate
 
 
@@ -27,6 +34,47 @@ def measure(players: int, games: int, repeat: int, ruleset: str = "en") -> tuple
     library()
     best = race({"library": library, "floor": floor_games(games)}, repeat)
     return best["library"], best["floor"]
+
+
+class _FreeView:
+    """What the floor's bidders read of a view, and nothing more."""
+
+    __slots__ = ("auctioneer", "opening_bid", "seat")
+
+
+def _free_view(game: engine.Game, seat: int) -> _FreeView:
+    view = _FreeView()
+    view.auctioneer = game.auctioneer
+    view.opening_bid = game.opening_bid
+    view.seat = seat
+    return view
+
+
+@contextlib.contextmanager
+def free_views() -> Iterator[None]:
+    """``Game.view`` made (almost) free for the duration: the ceiling of any view design."""
+    made = engine.Game.view
+    engine.Game.view = _free_view  # type: ignore[assignment,method-assign]
+    try:
+        yield
+    finally:
+        engine.Game.view = made  # type: ignore[method-assign]
+
+
+def measure_ceiling(players: int, games: int, repeat: int) -> dict[str, float]:
+    """The best times of ``simulate`` with real views, with views that cost nothing, and
+    of the floor, for ``games`` games, measured in one race."""
+
+    def library() -> None:
+        simulate("en", players, FloorBidder, games, seed=0)
+
+    def free() -> None:
+        with free_views():
+            library()
+
+    library()
+    free()
+    return race({"views": library, "free views": free, "floor": floor_games(games)}, repeat)
 
 
 def _floor_in_processes(games: int, workers: int) -> None:
@@ -64,6 +112,17 @@ def main() -> None:
         ratio_line(
             f"simulate, 1 worker, {args.players} players", library, floor, args.games, "game"
         )
+    )
+    times = measure_ceiling(args.players, args.games, args.repeat)
+    print(
+        ratio_line(
+            f"simulate, views that cost nothing (the ceiling), {args.players} players",
+            times["free views"],
+            times["floor"],
+            args.games,
+            "game",
+        )
+        + f"; real views take {1 - times['free views'] / times['views']:.0%} of the time"
     )
     start = time.perf_counter()
     library_gain, floor_gain = speedup(

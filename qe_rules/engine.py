@@ -66,6 +66,7 @@ from qe_rules.views import (
     make_player_view,
     make_public_view,
     make_sale_view,
+    make_sale_views,
 )
 
 __all__ = ["Game", "new_game", "replay"]
@@ -340,30 +341,27 @@ class _SaleFacts:
         """The sale as each seat knows it (before any peek), made on first use."""
         if self.views is not None:
             return self.views
-        closed = _by_seat(self.closed)
-        auctioneer, winner, amount = self.auctioneer, self.winner, self.amount
-        first = closed[0]
-        seats = self.seats
-        mine: list[tuple[int, ...]]
-        if len(closed) == 1 and len(first) == seats:  # everyone bid once, by seat
-            mine = [(bid,) for _, bid in first]
+        seats, winner, amount = self.seats, self.winner, self.amount
+        mine: list[tuple[int, ...]] = [()] * seats
+        closed = self.closed
+        if len(closed) == 1:  # most sales: a seat bid at most once
+            for who, bid in closed[0]:
+                mine[who] = (bid,)
         else:
-            mine = [()] * seats
             for rnd in closed:
                 for who, bid in rnd:
                     mine[who] += (bid,)
-        runs = auctioneer if sees_all else -1
-        hidden = None if not self.public else amount
-        views = self.views = [
-            make_sale_view(
-                self,
-                amount=amount if seat in (winner, runs) else hidden,
-                my_bids=mine[seat],
-                bids=closed if seat == runs else (),
-                peeked=False,
-            )
-            for seat in range(seats)
-        ]
+        amounts = [amount if self.public else None] * seats
+        if winner is not None:
+            amounts[winner] = amount
+        bids: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * seats
+        auctioneer = self.auctioneer
+        if sees_all and auctioneer is not None:
+            amounts[auctioneer] = amount
+            bids[auctioneer] = _by_seat(closed)
+        views = self.views = make_sale_views(
+            self, amount=amounts, my_bids=mine, bids=bids, peeked=[False] * seats
+        )
         return views
 
 

@@ -410,3 +410,34 @@ make_sale_view: Final[Callable[..., SaleView]] = _maker(SaleView, SALE_SHARED_FI
 """``make_sale_view(shared, amount=..., my_bids=..., bids=..., peeked=...)``: a
 :class:`SaleView` from the :data:`SALE_SHARED_FIELDS` of ``shared`` (attributes of those
 names) and one seat's own fields."""
+
+
+def _each_maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., list[_View]]:
+    """A constructor of several ``cls`` at once, ``make_each(source, **own)``: each keyword
+    names one of the other fields and gives a sequence with one value per record; the
+    fields named in ``shared`` are read from ``source`` once, for all of them.
+
+    Generated from ``cls._fields`` as :func:`_maker` is. The sequences must be equally long
+    (they are not checked: the engine makes them one item per seat).
+    """
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    unknown = set(shared) - set(fields)
+    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
+    own = [name for name in fields if name not in shared]
+    lines = [f"def make_each(source, *, {', '.join(own)}):"]
+    lines += [f"    {name}_ = source.{name}" for name in shared]
+    lines.append("    made = []")
+    lines.append(f"    for {', '.join(n + '_' for n in own)} in zip({', '.join(own)}):")
+    lines.append(f"        made.append(new(cls, ({', '.join(n + '_' for n in fields)},)))")
+    lines.append("    return made")
+    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+    exec(compile("\n".join(lines) + "\n", f"<make each {cls.__name__}>", "exec"), namespace)
+    make_each: Callable[..., list[_View]] = namespace["make_each"]
+    make_each.__doc__ = f"Several {cls.__name__} sharing the attributes {shared} of a source."
+    return make_each
+
+
+make_sale_views: Final[Callable[..., list[SaleView]]] = _each_maker(SaleView, SALE_SHARED_FIELDS)
+"""``make_sale_views(shared, amount=[...], my_bids=[...], bids=[...], peeked=[...])``: one
+:class:`SaleView` per seat, from the :data:`SALE_SHARED_FIELDS` of ``shared`` and each
+seat's own fields (``amount[seat]`` and so on)."""

@@ -361,3 +361,26 @@ def test_streams_and_views_follow_the_same_rules(game, data):
     assert is_json(public.to_dict(), floats=False)
     assert not any(isinstance(obj, INTERNAL) for obj in reachable(public))
     assert not any(isinstance(obj, INTERNAL) for obj in reachable(stream))
+
+
+def test_the_views_of_a_sale_made_together_are_those_made_one_by_one():
+    """``make_sale_views`` gives, seat by seat, what ``make_sale_view`` gives."""
+    from types import SimpleNamespace
+
+    from qe_rules.views import SALE_SHARED_FIELDS, make_sale_view, make_sale_views
+
+    shared = SimpleNamespace(**{name: f"<{name}>" for name in SALE_SHARED_FIELDS})
+    own = {
+        "amount": [None, 5, None],
+        "my_bids": [(1,), (5,), (0, 2)],
+        "bids": [(), (), (((0, 1), (1, 5), (2, 0)),)],
+        "peeked": [False, False, True],
+    }
+    together = make_sale_views(shared, **own)
+    one_by_one = [
+        make_sale_view(shared, **{name: values[seat] for name, values in own.items()})
+        for seat in range(3)
+    ]
+    assert together == one_by_one
+    assert [view.amount for view in together] == own["amount"]
+    assert all(view.reason == "<reason>" and type(view) is qe.SaleView for view in together)
