@@ -17,7 +17,7 @@ from test_verify_search import brute_force_keys
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
-from qe_rules.events import Awarded, NotAwarded, Tie, ZeroBids
+from qe_rules.events import Awarded, NotAwarded, PeekDeclined, Tie, ZeroBids
 from qe_rules.sales import Award
 from qe_rules.verify import Example, Finding, VerificationReport
 
@@ -805,6 +805,50 @@ def test_random_games_whose_ties_never_end_are_left_out_after_200_rounds(monkeyp
         last = games[-1][1]
         # one opening bid, then every other seat in each of 199 rounds, in the first sale
         assert len(last.moves()) == 1 + (players - 1) * 199 and last.sale == 0
+
+
+def test_random_games_are_left_out_after_200_rounds_whatever_the_tie_fallback(monkeypatch):
+    """A same-players tie streak has a fallback, yet other seats may keep breaking it:
+    every rule set's random games stop after 200 rounds. Here no round ever ends."""
+    calls = []
+
+    def stuck(game, rng, spread):
+        calls.append(game)
+        assert len(calls) <= 200 * 3, "a random game went on past 200 rounds"
+        return game
+
+    monkeypatch.setattr(verify_module, "_random_round", stuck)
+    rules = qe.get_ruleset("en-early:tie_streak=same-players")
+    assert rules.tie_fallback is not qe.TieFallback.NONE
+    findings = qe.verify(rules, checks=["score-sums"], random_games=1).findings
+    assert all("in 0 random games" in f.summary for f in findings)
+    assert len(calls) == 200 * len(rules.player_counts)
+
+
+def test_a_scripted_game_ends_after_the_peek_window_of_the_last_sale():
+    """Under peek_after_last_sale a window opens after the last sale; the scripted game
+    declines it and ends, instead of being refused as unfinished."""
+    rules = qe.get_ruleset("en:peek_after_last_sale=true")
+    sales, price = rules.sales(5), verify_module._simple_price(rules)
+    plan = [(sale % 5, price) for sale in range(sales)]  # each auctioneer wins: no window
+    plan[-1] = ((sales - 1 + 1) % 5, price + 1)  # the last sale won by a bidder: secret
+    game = verify_module._scripted_game(rules, 5, plan)
+    assert game is not None and game.is_over
+    assert {e.sale for e in game.events if isinstance(e, PeekDeclined)} == {sales - 1}
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [("en-early", "zero_rebid_scores"), ("en-early", "zero_bids_score_when_unsold")],
+)
+def test_an_unsold_tile_whose_zero_bids_differ_is_told_so(spec, field):
+    (finding,) = qe.verify(spec, checks=[f"reading:{field}"]).findings
+    head, _, theirs = finding.summary.partition("; under the other reading ")
+    sale = int(head.split(": sale ")[1].split(":")[0])
+    mine = head.split(f"sale {sale}: ")[1]
+    assert mine.startswith("nobody gets the tile") and theirs.startswith("nobody gets the tile")
+    assert mine != theirs
+    assert theirs == told(qe.replay(finding.example.data), sale)
 
 
 def test_a_reading_whose_games_never_end_is_compared_up_to_400_rounds(monkeypatch):
