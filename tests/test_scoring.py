@@ -45,6 +45,21 @@ def test_example_under_en_early_uses_its_diversification_table():
     assert sheet.total == 49
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_en_early_scores_one_set_of_four_industries_as_ten(players):
+    # en-early §Final Scoring, 3-4 players: 10 VP for a set of four. One tile of each other
+    # industry and the token: the only split is one set of four.
+    tiles = ["US-HOU-1", "US-FIN-2", "US-MAN-3"]
+    records = [
+        PlayerRecord("US", "AGRICULTURE", tiles, spent=6),
+        PlayerRecord("EU", "HOUSING", [], spent=0),
+        PlayerRecord("CN", "FINANCE", [], spent=0),
+        PlayerRecord("JP", "MANUFACTURING", [], spent=0),
+    ][:players]
+    assert score_game("en-early", records).sheets[0].diversification == 10
+    assert score_game("en", records).sheets[0].diversification == 8  # en's table: 8 for four
+
+
 def test_diversification_is_the_best_partition_not_greedy():
     # en §Final scoring: 5 players, Agriculture 1, Housing 1, Finance 2, Manufacturing 2
     # (token included) is two sets of three (8 + 8), not one of four and nothing (12).

@@ -125,6 +125,7 @@ def test_a_view_shows_own_bids_and_hides_others():
     assert [h.amount for h in history] == [6, 6, None, None]  # auctioneer and winner
     assert history[0].bids == (((0, 4), (1, 6), (2, 0), (3, 2)),)
     assert history[2].bids == () and history[2].my_bids == (0,)
+    assert history[1].bids == () and history[1].my_bids == (6,)  # the winner sees no bids
     assert history[3].zero_bidders == (2,)
     assert game.view(2).spent == 0 and game.view(1).spent == 6
 
@@ -139,6 +140,43 @@ def test_the_auctioneers_win_is_public_and_scoring_is_public_at_the_end():
     view = game.view(2)
     assert view.industries == game.industries
     assert view.result == game.result()
+
+
+def test_tokens_stay_hidden_through_the_last_sale():
+    game = qe.new_game("en", 4, seed=3)
+    while game.sale < len(game.deck) - 1 or game.phase is not qe.Phase.BIDDING:
+        seat = min(game.to_act)
+        limits = game.bid_limits(seat)
+        game = game.bid(seat, limits.legal(limits.minimum + 1))
+    assert game.sale == 15 and not game.is_over
+    for seat in range(4):
+        assert game.view(seat).industries is None and game.view(seat).result is None
+        assert game.view(seat).industry == game.industries[seat]
+    assert game.public_view().industries is None
+    for seat in sorted(game.to_act):  # different amounts: the sale ends
+        limits = game.bid_limits(seat)
+        game = game.bid(seat, limits.legal(limits.minimum + 2 * seat))
+    assert game.is_over and game.view(0).industries == game.industries
+
+
+def test_a_peek_shows_one_sale_and_no_later_secret_amount():
+    """Seat 2 peeks at sale 0; sale 1's secret amount stays hidden from it, whether its
+    views are taken after every move (histories grown sale by sale) or only at the end."""
+    moves = [("bid", 0, 3), ("bid", 1, 7), ("bid", 2, 1), ("bid", 3, 0), ("bid", 4, 2)]
+    moves += [("peek", 2, None), ("decline-peek", 3, None), ("decline-peek", 4, None)]
+    moves += [("bid", 1, 3), ("bid", 2, 1), ("bid", 3, 9), ("bid", 4, 0), ("bid", 0, 2)]
+    moves += [("decline-peek", 0, None), ("decline-peek", 4, None)]  # seat 2's peek is used
+    for watched in (True, False):
+        game = qe.new_game("en", 5, seed=11)
+        for kind, seat, amount in moves:
+            game = game.apply(qe.Move(kind, seat, amount))
+            if watched:
+                game.views()
+        first, second = game.view(2).history
+        assert (first.winner, first.amount, first.peeked) == (1, 7, True)
+        assert (second.winner, second.amount, second.peeked) == (3, None, False)
+    assert [e.amount for e in game.events_for(2) if isinstance(e, qe.Awarded)] == [None, None]
+    assert [e.amount for e in game.events_for(2) if isinstance(e, Peeked)] == [7]
 
 
 def test_a_tied_seat_learns_who_is_tied():
