@@ -77,6 +77,19 @@ def measure_ceiling(players: int, games: int, repeat: int) -> dict[str, float]:
     return race({"views": library, "free views": free, "floor": floor_games(games)}, repeat)
 
 
+def ceiling_line(players: int, games: int, repeat: int) -> str:
+    """The ceiling as a result line, with the share of ``simulate``'s time its views take."""
+    times = measure_ceiling(players, games, repeat)
+    line = ratio_line(
+        f"simulate, views that cost nothing (the ceiling), {players} players",
+        times["free views"],
+        times["floor"],
+        games,
+        "game",
+    )
+    return line + f"; real views take {1 - times['free views'] / times['views']:.0%} of the time"
+
+
 def _floor_in_processes(games: int, workers: int) -> None:
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         pool.map(_floor_chunk, [games // workers] * workers)
@@ -113,17 +126,7 @@ def main() -> None:
             f"simulate, 1 worker, {args.players} players", library, floor, args.games, "game"
         )
     )
-    times = measure_ceiling(args.players, args.games, args.repeat)
-    print(
-        ratio_line(
-            f"simulate, views that cost nothing (the ceiling), {args.players} players",
-            times["free views"],
-            times["floor"],
-            args.games,
-            "game",
-        )
-        + f"; real views take {1 - times['free views'] / times['views']:.0%} of the time"
-    )
+    print(ceiling_line(args.players, args.games, args.repeat))
     start = time.perf_counter()
     library_gain, floor_gain = speedup(
         args.players, args.games * 8, max(3, args.repeat // 2), args.workers

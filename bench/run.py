@@ -1,9 +1,9 @@
 """Every benchmark in one run, each figure a ratio to the floor measured alongside.
 
 Run: ``python bench/run.py [--quick]``. Prints the machine and the date, then the engine
-API, ``simulate`` (1 worker, and its ceiling with views that cost nothing), the PettingZoo environment, scoring, ``verify --all`` and the
-2-worker speed-up, then how the cost per game grows with players (3, 4, 5; the floor plays
-4) and with games.
+API, ``simulate`` (1 worker, and its ceiling with views that cost nothing), the PettingZoo
+environment, scoring, ``verify --all`` and the 2-worker speed-up, then how the cost per
+game grows with players (3, 4, 5; the floor plays 4) and with games.
 ``--quick`` runs fewer games (a rough check, not figures to record).
 """
 
@@ -29,16 +29,7 @@ def main() -> None:
     print(ratio_line("engine API, 4 players", library, floor, games, "game"))
     library, floor = bench_simulate.measure(4, games, repeat)
     print(ratio_line("simulate, 1 worker, 4 players", library, floor, games, "game"))
-    times = bench_simulate.measure_ceiling(4, games, repeat)
-    print(
-        ratio_line(
-            "simulate, views that cost nothing (the ceiling), 4 players",
-            times["free views"],
-            times["floor"],
-            games,
-            "game",
-        )
-    )
+    print(bench_simulate.ceiling_line(4, games, repeat))
     times = bench_rl.measure(4, games, repeat)
     print(
         ratio_line(

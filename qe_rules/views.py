@@ -357,6 +357,14 @@ _PUBLIC_VIEW_KEYS: Final = PublicView._fields
 _View = TypeVar("_View", bound=tuple[Any, ...])
 
 
+def _split_fields(cls: type[_View], shared: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
+    """The fields of the NamedTuple ``cls``, and those of them not in ``shared``."""
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    unknown = set(shared) - set(fields)
+    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
+    return fields, [name for name in fields if name not in shared]
+
+
 def _maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., _View]:
     """A constructor of the NamedTuple ``cls``, ``make(source, **own)``, that takes the
     fields named in ``shared`` from the attributes of the same names of ``source`` and
@@ -368,10 +376,7 @@ def _maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., _View]:
     generated from ``cls._fields``, as ``collections.namedtuple`` generates ``__new__``,
     so it cannot put a value in the wrong field.
     """
-    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
-    unknown = set(shared) - set(fields)
-    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
-    own = [name for name in fields if name not in shared]
+    fields, own = _split_fields(cls, shared)
     values = ", ".join(f"source.{name}" if name in shared else name for name in fields)
     code = f"def make(source, *, {', '.join(own)}):\n    return new(cls, ({values},))\n"
     namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
@@ -420,10 +425,7 @@ def _each_maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., list
     Generated from ``cls._fields`` as :func:`_maker` is. The sequences must be equally long
     (they are not checked: the engine makes them one item per seat).
     """
-    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
-    unknown = set(shared) - set(fields)
-    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
-    own = [name for name in fields if name not in shared]
+    fields, own = _split_fields(cls, shared)
     lines = [f"def make_each(source, *, {', '.join(own)}):"]
     lines += [f"    {name}_ = source.{name}" for name in shared]
     lines.append("    made = []")
