@@ -4,6 +4,9 @@
 import importlib.util
 
 OPTIONAL = {
+    "qe_rules/learning/pettingzoo_env.py": "pettingzoo",
+    "qe_rules/learning/gymnasium_env.py": "gymnasium",
+    "qe_rules/learning/openspiel_game.py": "pyspiel",
     "qe_rules/rl.py": "pettingzoo",
     "qe_rules/gymnasium_env.py": "gymnasium",
     "qe_rules/openspiel.py": "pyspiel",

@@ -13,7 +13,7 @@ import io
 
 from common import floor_games, machine, race
 
-from qe_rules.cli import main as cli
+from qe_rules.apps.cli import main as cli
 
 FLOOR_GAMES = 2000
 

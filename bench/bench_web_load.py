@@ -103,7 +103,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
             [
-                sys.executable, "-m", "qe_rules.cli", "serve", "--port", str(port),
+                sys.executable, "-m", "qe_rules.apps.cli", "serve", "--port", str(port),
                 "--db", os.path.join(folder, "tables.sqlite3"), "--bot-delay", "0",
             ],
             stdout=subprocess.DEVNULL,

@@ -97,7 +97,7 @@ _PEEKING = getattr(qe.Phase, "PEEKING", None)  # a phase of the engine once peek
 
 
 class FloorBidder:
-    """A :class:`qe_rules.agents.Agent` that bids as the floor's bidders do, from its view."""
+    """A :class:`qe_rules.simulation.agents.Agent` that bids as the floor's bidders do, from its view."""
 
     def __init__(self, seed: int) -> None:
         self.randint = random.Random(seed).randint
@@ -275,6 +275,6 @@ def machine() -> str:
 
 def compiled() -> bool:
     """Whether the hot modules are compiled (``docs/performance.md``, "Compiling with mypyc")."""
-    from qe_rules import scoring
+    from qe_rules.game import scoring
 
     return not scoring.__file__.endswith(".py")

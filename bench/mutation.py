@@ -43,12 +43,12 @@ DOCS = ROOT / "docs" / "testing.md"
 MODULES: dict[str, list[str]] = {
     # module -> the tests each of its mutants may run (mutmut picks those that call it)
     "scoring": [
-        "qe_rules/scoring.py",
+        "qe_rules/game/scoring.py",
         "tests/test_scoring.py",
         "tests/test_scoring_mutants.py",
     ],
     "sales": [
-        "qe_rules/sales.py",
+        "qe_rules/game/sales.py",
         "tests/test_sales_mutants.py",
         "tests/test_peek_window.py",
     ],
@@ -58,7 +58,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_verify_mutants.py",
     ],
     "engine": [
-        "qe_rules/engine.py",
+        "qe_rules/game/engine.py",
         "tests/test_engine.py",
         "tests/test_peek_window.py",
     ],
@@ -144,8 +144,8 @@ def statuses(work: Path, module: str) -> dict[str, str]:
 
 
 def function_of(name: str) -> str:
-    """The function a mutant changes: ``qe_rules.sales.x_settle__mutmut_3`` -> ``settle``,
-    ``qe_rules.sales.xǁBidLimitsǁlegal__mutmut_1`` -> ``BidLimits.legal``."""
+    """The function a mutant changes: ``qe_rules.game.sales.x_settle__mutmut_3`` -> ``settle``,
+    ``qe_rules.game.sales.xǁBidLimitsǁlegal__mutmut_1`` -> ``BidLimits.legal``."""
     local = name.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
     if local.startswith("xǁ"):
         return ".".join(local[2:].split("ǁ"))

@@ -15,9 +15,9 @@ import pickle
 from typing import Any
 
 import qe_rules as qe
-from qe_rules.agents import AGENT_NAMES
-from qe_rules.rulesets import RULESETS
-from qe_rules.simulate import play_game, simulate
+from qe_rules.rules.model import RULESETS
+from qe_rules.simulation.agents import AGENT_NAMES
+from qe_rules.simulation.runs import play_game, simulate
 
 
 def digest() -> str:

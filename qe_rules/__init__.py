@@ -10,36 +10,15 @@ Modules, in the order data flows (a module imports only from modules above it):
 ``svg`` -> ``records`` -> ``engine`` -> tools (``diffs``, ``discrepancies``, ``glossary``,
 ``reports``, ``verify``, ``agents``, ``encode``, ``simulate``, ``plot``, ``terminal``,
 ``rl``, ``gymnasium_env``, ``openspiel``, ``strategies``, ``cli``). Pictures are in
-``qe_rules.svg``, as in ``chess.svg``. The learning environments (``rl``: PettingZoo,
+``qe_rules.present.svg``, as in ``chess.svg``. The learning environments (``rl``: PettingZoo,
 ``gymnasium_env``: Gymnasium, ``openspiel``: OpenSpiel) need their extras and are imported
 by name.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from qe_rules import discrepancies, glossary
-from qe_rules._frozen import FrozenDict
-from qe_rules.agents import (
-    AGENT_NAMES,
-    Agent,
-    AgentFactory,
-    RandomAgent,
-    ValueAgent,
-    ZeroAgent,
-    agent_factory,
-    agent_from_name,
-)
+from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.datafiles import shipped_rulesets
-from qe_rules.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
-from qe_rules.discrepancies import (
-    Discrepancy,
-    DiscrepancyKind,
-    Reading,
-    find_discrepancies,
-    get_discrepancy,
-)
-from qe_rules.engine import Game, new_game, replay
 from qe_rules.errors import (
     GameNotOver,
     IllegalAction,
@@ -49,7 +28,8 @@ from qe_rules.errors import (
     RulesError,
     UnknownRuleSet,
 )
-from qe_rules.events import (
+from qe_rules.game.engine import Game, new_game, replay
+from qe_rules.game.events import (
     Awarded,
     Event,
     GameEnded,
@@ -62,10 +42,7 @@ from qe_rules.events import (
     Tie,
     ZeroBids,
 )
-from qe_rules.glossary import Term, lookup_term, translate_term
-from qe_rules.intervals import Share, wilson_interval
-from qe_rules.questions import Choice, OpenQuestion, get_open_question, open_questions
-from qe_rules.records import (
+from qe_rules.game.records import (
     SCHEMAS,
     GameRecord,
     Move,
@@ -73,7 +50,19 @@ from qe_rules.records import (
     json_schema,
     load_records,
 )
-from qe_rules.rulesets import (
+from qe_rules.game.sales import Award, BidLimits, NoAward, Rebid
+from qe_rules.game.scoring import (
+    GameResult,
+    Gap,
+    PlayerRecord,
+    ScoreSheet,
+    diversification_points,
+    score_game,
+)
+from qe_rules.game.views import Phase, PlayerView, PublicView, SaleView
+from qe_rules.present import svg as _svg  # noqa: F401 (registers the display hooks' pictures)
+from qe_rules.rules.files import shipped_rulesets
+from qe_rules.rules.model import (
     GAP_CODES,
     RULESETS,
     SOURCES,
@@ -97,16 +86,18 @@ from qe_rules.rulesets import (
     get_ruleset,
     load_ruleset,
 )
-from qe_rules.sales import Award, BidLimits, NoAward, Rebid
-from qe_rules.scoring import (
-    GameResult,
-    Gap,
-    PlayerRecord,
-    ScoreSheet,
-    diversification_points,
-    score_game,
+from qe_rules.simulation.agents import (
+    AGENT_NAMES,
+    Agent,
+    AgentFactory,
+    RandomAgent,
+    ValueAgent,
+    ZeroAgent,
+    agent_factory,
+    agent_from_name,
 )
-from qe_rules.simulate import (
+from qe_rules.simulation.intervals import Share, wilson_interval
+from qe_rules.simulation.runs import (
     CHANGE_CAUSES,
     Batch,
     ChangeExample,
@@ -118,7 +109,18 @@ from qe_rules.simulate import (
     play_game,
     simulate,
 )
-from qe_rules.verify import (
+from qe_rules.texts import discrepancies, glossary
+from qe_rules.texts.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
+from qe_rules.texts.discrepancies import (
+    Discrepancy,
+    DiscrepancyKind,
+    Reading,
+    find_discrepancies,
+    get_discrepancy,
+)
+from qe_rules.texts.glossary import Term, lookup_term, translate_term
+from qe_rules.texts.questions import Choice, OpenQuestion, get_open_question, open_questions
+from qe_rules.verification.checks import (
     Coverage,
     Example,
     Finding,
@@ -127,11 +129,10 @@ from qe_rules.verify import (
     check_names,
     verify,
 )
-from qe_rules.views import Phase, PlayerView, PublicView, SaleView
 
 if TYPE_CHECKING:
-    from qe_rules.discrepancies import DISCREPANCIES
-    from qe_rules.glossary import GLOSSARY
+    from qe_rules.texts.discrepancies import DISCREPANCIES
+    from qe_rules.texts.glossary import GLOSSARY
 
 __version__ = "0.1.0.dev0"
 

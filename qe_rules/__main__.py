@@ -2,7 +2,7 @@
 
 import sys
 
-from qe_rules.cli import main
+from qe_rules.apps.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

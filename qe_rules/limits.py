@@ -1,4 +1,4 @@
-"""The limits the library sets on untrusted input.
+"""The limits the library sets on untrusted input, and on games that might not end.
 
 Rule files, game records and score files may come over a network. Every value the
 library reads from them is checked against these limits before any work that grows with
@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "GAME_ROUNDS_CHECKED",
+    "GAME_ROUNDS_COMPARED",
     "MAX_BID",
     "MAX_EXTENDS_DEPTH",
     "MAX_FILE_BYTES",
@@ -23,6 +25,7 @@ __all__ = [
     "MAX_TABLE_COUNT",
     "MAX_TEXT_LENGTH",
     "MAX_TIES_BEFORE_FALLBACK",
+    "ROUNDS_PER_SALE",
 ]
 
 MAX_BID: Final = 1_000_000
@@ -51,3 +54,20 @@ MAX_NESTING: Final = 64
 
 MAX_TEXT_LENGTH: Final = 10_000
 """The longest string accepted in a field of input data (an id, a title, a citation)."""
+
+
+# Round caps: a rule set without a tie fallback can tie forever, so every loop that plays
+# games for the caller stops after a bounded number of bidding rounds.
+
+ROUNDS_PER_SALE: Final = 100
+"""The bidding rounds one sale may take before a simulated game is given up; the learning
+environments truncate after as many by default."""
+
+GAME_ROUNDS_CHECKED: Final = 200
+"""The bidding rounds (an opening bid counts as one) a random game of the verifier's
+property checks may take before it is left out; a game of 5 players without ties takes
+42."""
+
+GAME_ROUNDS_COMPARED: Final = 400
+"""The bidding rounds a game of the verifier's reading comparisons may take before it is
+stopped (and described as stopped, not ended)."""

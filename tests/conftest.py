@@ -9,7 +9,7 @@
 
 import pytest
 from hypothesis import HealthCheck, settings
-from support import THOROUGH, BuiltinReports, remembering
+from tests.support import THOROUGH, BuiltinReports, remembering
 
 import qe_rules as qe
 
@@ -41,4 +41,5 @@ def builtin_reports(verify_once):
 def commands_verify_once(monkeypatch, verify_once):
     """The commands (``verify``, ``docs``) reuse the run's reports: for tests of what a
     command does with a report, not of the verifier (``test_verify.py`` tests that)."""
-    monkeypatch.setattr("qe_rules.cli.verify", verify_once)
+    monkeypatch.setattr("qe_rules.apps.cli.verify", verify_once)
+    monkeypatch.setattr("qe_rules.apps.pages.verify", verify_once)

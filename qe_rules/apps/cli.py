@@ -1,0 +1,936 @@
+"""The ``qe-rules`` command line.
+
+- ``qe-rules variants [--files]``: the built-in rule sets (``--files``: every shipped rule file).
+- ``qe-rules score FILE.json``: score a game's final holdings, from a score file or a
+  finished game's record (``--example`` scores the rulebooks' scoring example).
+- ``qe-rules play``: play a game at the terminal against the built-in agents. Exit status
+  0 at the end of the game, 3 when the input ends (Ctrl-D), 130 on Ctrl-C.
+- ``qe-rules show RECORD.json``: a recorded game sale by sale, every bid included.
+- ``qe-rules rules ID``: every rule of a rule set with its citation.
+- ``qe-rules diff A B``: where two rule sets differ.
+- ``qe-rules discrepancies``: the register of differences between the texts.
+- ``qe-rules glossary [TERM]``: German-English game terms.
+- ``qe-rules verify [ID | FILE.toml | --all] [--thorough]``: search rule sets for rule
+  gaps; exit status 1 on a new gap or a violation.
+- ``qe-rules simulate``: play many games between agents and sum them up.
+- ``qe-rules compare A B ...``: play games once and score them under several rule sets.
+- ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
+  pages; DIR must already hold generated pages unless ``--force`` is given.
+
+A rule set argument is a built-in id, the name of a shipped rule file (listed by
+``qe-rules variants --files``) or a TOML file. Every failure prints one line on stderr,
+never a traceback, and ends with a documented exit status (see ``docs/limits.md``):
+
+- 0: done; 1: findings (``verify`` found a new gap, ``docs --check`` stale pages);
+- 2: a usage or input error (arguments, files, rule sets, records);
+- 3: the output could not be written (a full disk, a folder that cannot be written);
+- 4: an internal error (a bug: please report it with the command line);
+- 5: ``play`` ended by the end of its input (Ctrl-D);
+- 130: interrupted (Ctrl-C); 141: the reader closed the output pipe (ends quietly).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import importlib.metadata
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any, NoReturn, TextIO, TypeVar
+
+import attrs
+
+from qe_rules._util import toml as _toml
+from qe_rules.apps.pages import generated_pages, page_makers
+from qe_rules.apps.terminal import GameStopped, game_text, play_in_terminal
+from qe_rules.errors import RulesError, shown
+from qe_rules.game.engine import Game, replay
+from qe_rules.game.records import RECORD_FORMAT
+from qe_rules.game.scoring import PlayerRecord, score_game
+from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
+from qe_rules.rules.files import data_file, shipped_rulesets
+from qe_rules.rules.model import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
+from qe_rules.simulation.agents import AGENT_NAMES
+from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_stats
+from qe_rules.simulation.runs import (
+    Comparison,
+    PlayedComparison,
+    SimulationStats,
+    check_rows_path,
+    compare,
+    format_comparison,
+    format_stats,
+    measure_open_questions,
+    simulate,
+)
+from qe_rules.texts import reports
+from qe_rules.texts.diffs import diff
+from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
+from qe_rules.texts.glossary import GLOSSARY, lookup_term
+from qe_rules.texts.questions import MEASURED_FILE
+from qe_rules.verification.checks import verification_markdown, verify
+
+__all__ = ["main"]
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_OUTPUT = 3
+EXIT_INTERNAL = 4
+EXIT_END_OF_INPUT = 5
+EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer the pipe ended
+
+
+class _InputError(Exception):
+    """An input problem to report in one line."""
+
+
+class _OutputError(Exception):
+    """The output could not be written; reported in one line."""
+
+
+# --------------------------------------------------------------------------- variants
+
+
+def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    if args.files:
+        rows = [[name, str(path)] for name, path in shipped_rulesets().items()]
+        print("\n".join(reports.table(["name", "file"], rows, left=2)), file=out)
+        return EXIT_OK
+    header = ["id", "language", "players", "source"]
+    rows = [
+        [rs.id, rs.language, reports._counts(rs.player_counts), SOURCES[rs.source].title]
+        for rs in RULESETS.values()
+    ]
+    print("\n".join(reports.table(header, rows, left=len(header))), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- score
+
+
+def _read_json(path: str) -> Any:
+    """A JSON file (``-``: stdin) of at most ``MAX_FILE_BYTES``, refused before the rest
+    of a larger one is read."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _InputError(f"cannot read {shown(path)}: {error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise _InputError(
+            f"{path} is larger than {MAX_FILE_BYTES} bytes (qe_rules.limits.MAX_FILE_BYTES)"
+        )
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise _InputError(f"{path} is nested too deeply to read") from None
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, an int too long
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise _InputError(f"{path} is not valid JSON: {message}") from None
+
+
+def _example() -> Any:
+    text = (
+        resources.files("qe_rules")
+        .joinpath("examples/scoring-example.json")
+        .read_text(encoding="utf-8")
+    )
+    return json.loads(text)
+
+
+_SCORE_FILE_KEYS = ("ruleset", "players", "description")
+
+
+def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRecord], list[str]]:
+    """Read ``{"ruleset": ..., "players": [...]}`` or a bare list of player records."""
+    ruleset = None
+    if isinstance(data, dict):
+        unknown = [key for key in data if key not in _SCORE_FILE_KEYS]
+        if unknown:
+            raise _InputError(
+                f"{where}: unknown key {shown(unknown[0])}; allowed: {', '.join(_SCORE_FILE_KEYS)}"
+            )
+        ruleset = data.get("ruleset")
+        if ruleset is not None and not isinstance(ruleset, str):
+            raise _InputError(f"{where}: 'ruleset' must be a rule set id such as \"en\"")
+        players = data.get("players")
+    else:
+        players = data
+    if not isinstance(players, list):
+        raise _InputError(
+            f"{where}: expected a list of player records, or an object with a 'players' list"
+        )
+    records, names = [], []
+    for seat, entry in enumerate(players):
+        try:
+            records.append(PlayerRecord.from_dict(entry))
+        except RulesError as error:
+            raise _InputError(f"{where}: player {seat}: {error}") from None
+        name = entry.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_TEXT_LENGTH):
+            raise _InputError(
+                f"{where}: player {seat}: 'name' must be a string of at most "
+                f"{MAX_TEXT_LENGTH} characters, got {shown(name)}"
+            )
+        names.append(name or f"seat {seat}")
+    return ruleset, records, names
+
+
+def _is_game_record(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("format") == RECORD_FORMAT
+
+
+def _replayed(data: Any, where: str) -> Game:
+    try:
+        return replay(data)
+    except RulesError as error:
+        raise _InputError(f"{where}: {error}") from None
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    if args.example == (args.file is not None):
+        given = f"both {shown(args.file)} and --example" if args.example else "neither"
+        raise _InputError(
+            f"give a score file (FILE.json, or - for stdin) or --example; got {given}"
+        )
+    where = "the scoring example" if args.example else args.file
+    data = _example() if args.example else _read_json(args.file)
+    if _is_game_record(data):
+        game = _replayed(data, where)
+        if not game.is_over:
+            raise _InputError(
+                f"{where}: the game is not over (it stops during sale {game.sale + 1}); "
+                "only a finished game can be scored"
+            )
+        ruleset = _ruleset_arg(args.ruleset) if args.ruleset else game.ruleset
+        records = list(game.records())
+        names = [f"seat {seat}" for seat in range(game.players)]
+    else:
+        file_ruleset, records, names = _parse_score_file(data, where)
+        ruleset = _ruleset_arg(args.ruleset or file_ruleset or "en")
+    try:
+        result = score_game(ruleset, records)
+    except RulesError as error:
+        raise _InputError(f"{where}: {error}") from None
+    if args.format == "json":
+        json.dump(result.to_dict(), out, indent=2)
+        out.write("\n")
+    else:
+        print(result.score_board(names, ruleset.scoring_order), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- play and show
+
+
+def _read_line() -> str:
+    return sys.stdin.readline()
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    agents = _agents(args.agents)
+    try:
+        game = play_in_terminal(
+            ruleset,
+            args.players,
+            args.seat,
+            agents,
+            seed=args.seed,
+            read_line=_read_line,
+            out=out,
+        )
+    except GameStopped as stopped:
+        saved = ""
+        if args.record:
+            _save_record(stopped.game, args.record)
+            saved = f"; the game so far is saved in {args.record}"
+        print(f"qe-rules: game left ({stopped.reason}){saved}", file=sys.stderr)
+        return EXIT_INTERRUPTED if stopped.reason == "interrupted" else EXIT_END_OF_INPUT
+    if args.record:
+        _save_record(game, args.record)
+        print(f"The game record is saved in {args.record}.", file=out)
+    return EXIT_OK
+
+
+def _save_record(game: Game, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(game.to_record(), handle)
+            handle.write("\n")
+    except OSError as error:
+        raise _InputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    game = _replayed(_read_json(args.file), args.file)
+    print(game_text(game), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- rule sets
+
+
+def _ruleset_arg(text: str) -> RuleSet:
+    """A built-in id, a spec string (``en:tie_streak=same-players``), the name of a
+    shipped rule file, or a TOML file."""
+    if not isinstance(text, str):  # argparse gives a list for some uses of "--"
+        raise _InputError(
+            f"give a rule set as a built-in id, a shipped name or a .toml file, got {shown(text)}"
+        )
+    if text in RULESETS:
+        return RULESETS[text]
+    if ":" in text and text.partition(":")[0] in RULESETS:
+        return get_ruleset(text)
+    if text.endswith(".toml") or os.path.exists(text):
+        return load_ruleset(text)
+    shipped = shipped_rulesets()
+    if text in shipped:
+        return load_ruleset(shipped[text])
+    raise _InputError(
+        f"unknown rule set {shown(text)}: give a built-in id ({', '.join(RULESETS)}), "
+        "a spec string (en:field=value), a shipped name (qe-rules variants --files) "
+        "or a .toml file"
+    )
+
+
+def _emit(out: TextIO, data: Any) -> None:
+    json.dump(data, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    if args.format == "json":
+        _emit(out, ruleset.to_data())
+    elif args.format == "toml":
+        out.write(ruleset.to_toml(base=args.base))
+    elif args.format == "markdown":
+        out.write(reports.ruleset_markdown(ruleset))
+    else:
+        print(reports.ruleset_text(ruleset), file=out)
+    return EXIT_OK
+
+
+def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    change = diff(_ruleset_arg(args.a), _ruleset_arg(args.b))
+    if args.format == "json":
+        _emit(out, change.to_dict())
+    elif args.format == "markdown":
+        out.write(reports.diff_markdown(change))
+    else:
+        print(reports.diff_text(change), file=out)
+    return EXIT_OK
+
+
+def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
+    entries = find_discrepancies(kind=args.kind, source=args.source, topic=args.topic)
+    if args.format == "json":
+        _emit(out, [entry.to_dict() for entry in entries])
+    elif args.format == "markdown":
+        out.write(reports.discrepancies_markdown(entries))
+    else:
+        print(reports.discrepancies_text(entries), file=out)
+    return EXIT_OK
+
+
+def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
+    terms = lookup_term(args.term) if args.term else GLOSSARY
+    if not terms:
+        raise _InputError(f"no glossary term matches {shown(args.term)}; run qe-rules glossary")
+    if args.format == "json":
+        _emit(out, [term.to_dict() for term in terms])
+    else:
+        print(reports.glossary_text(terms), file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- verify
+
+
+def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    if args.all == (args.ruleset is not None):
+        given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
+        raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
+    rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
+    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
+    if args.format == "json":
+        data = [r.to_dict() for r in results]
+        _emit(out, data if args.all else data[0])
+    elif args.format == "markdown":
+        out.write(verification_markdown(results) if args.all else results[0].to_markdown())
+    else:
+        print("\n\n".join(r.to_text() for r in results), file=out)
+    return EXIT_OK if all(r.ok for r in results) else EXIT_FINDINGS
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+class _ProgressBar:
+    """A one-line progress bar on a terminal stream; silent when the stream is piped."""
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        if filled == self.shown and done != total:
+            return
+        self.shown = filled
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _progress(args: argparse.Namespace, label: str) -> _ProgressBar | None:
+    stream = sys.stderr
+    if args.progress == "never" or (args.progress == "auto" and not stream.isatty()):
+        return None
+    return _ProgressBar(stream, label)
+
+
+def _agents(text: str) -> str | list[str]:
+    """The agent names of ``--agents``: one name for every seat, or a list per seat."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in AGENT_NAMES]
+    if not names or unknown:
+        raise _InputError(
+            f"agents are {', '.join(AGENT_NAMES)}, one for every seat or one per seat "
+            f"separated by commas; got {text!r}"
+        )
+    return names if len(names) > 1 else names[0]
+
+
+_Results = TypeVar("_Results", SimulationStats, Comparison)
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    """Refuse a file type for ``--rows`` or ``--plot`` before any game is played."""
+    if args.rows:
+        check_rows_path(args.rows)
+    if args.plot:
+        check_picture_path(args.plot)
+
+
+def _write_extras(
+    args: argparse.Namespace, results: _Results, plot: Callable[[_Results, str], object]
+) -> None:
+    """Write the per-game rows (``--rows``) and the picture (``--plot``) asked for."""
+    if args.rows:
+        results.write_rows(args.rows)
+    if args.plot:
+        plot(results, args.plot)
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset_arg(args.ruleset)
+    _check_extras(args)
+    stats = simulate(
+        ruleset,
+        args.players,
+        _agents(args.agents),
+        args.games,
+        seed=args.seed,
+        workers=args.workers,
+        rows=bool(args.rows or args.plot),
+        progress=_progress(args, "simulating"),
+    )
+    _write_extras(args, stats, plot_stats)
+    if args.format == "json":
+        _emit(out, attrs.evolve(stats, rows=None).to_dict())
+    else:
+        print(format_stats(stats), file=out)
+    return EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    rulesets = [_ruleset_arg(text) for text in args.rulesets]
+    if len(rulesets) < 2:
+        raise _InputError(f"compare needs at least two rule sets; got {len(rulesets)}")
+    if args.examples and not os.path.isdir(args.examples):
+        raise _InputError(f"--examples: {shown(args.examples)} is not an existing folder")
+    _check_extras(args)
+    if args.play == "each" and (args.plot or args.examples):
+        raise _InputError("--play each draws no plot and writes no examples; leave those out")
+    comparison = compare(
+        rulesets,
+        args.players,
+        _agents(args.agents),
+        args.games,
+        seed=args.seed,
+        workers=args.workers,
+        rows=bool(args.rows or args.plot),
+        progress=_progress(args, "comparing"),
+        play=args.play,
+    )
+    if isinstance(comparison, PlayedComparison):
+        if args.rows:
+            comparison.write_rows(args.rows)
+        if args.format == "json":
+            _emit(out, attrs.evolve(comparison, rows=None).to_dict())
+        else:
+            print(comparison, file=out)
+        return EXIT_OK
+    _write_extras(args, comparison, plot_comparison)
+    if args.examples and comparison.examples:
+        for example in comparison.examples:
+            name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
+            _write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
+    if args.format == "json":
+        _emit(out, attrs.evolve(comparison, rows=None).to_dict())
+        return EXIT_OK
+    print(format_comparison(comparison), file=out)
+    if comparison.examples:
+        first = comparison.examples[0]
+        print(
+            f"\nexample game record ({first.ruleset}, {first.cause}, game {first.game}; "
+            "qe.replay accepts it):",
+            file=out,
+        )
+        print(json.dumps(first.record.to_dict(), separators=(",", ":")), file=out)
+        if args.examples:
+            print(f"all example records written to {args.examples}", file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def _write_file(path: str, text: str) -> None:
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
+
+
+def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
+    if args.measure:
+        if args.check:
+            raise _InputError("--measure writes the measured data; leave out --check")
+        data = measure_open_questions(args.games)
+        path = data_file(MEASURED_FILE)
+        header = (
+            "The measured shares of docs/open-questions.md: written by qe-rules docs "
+            "--measure\n(qe_rules.simulation.runs.measure_open_questions). Do not edit."
+        )
+        _write_file(path, _toml.dumps(data, header=header))
+        print(f"wrote {path}", file=out)
+    names = list(page_makers())
+    if os.path.exists(args.folder) and not os.path.isdir(args.folder):
+        raise _InputError(f"{shown(args.folder)} is not a folder")
+    holds_pages = os.path.isdir(args.folder) and any(
+        os.path.isfile(os.path.join(args.folder, name)) for name in names
+    )
+    if not (args.check or args.force or holds_pages):
+        raise _InputError(
+            f"{shown(args.folder)} is not a folder that holds generated pages (such as "
+            f"{names[0]}); give --force to write them there anyway"
+        )
+    stale = []
+    for name, text in generated_pages().items():
+        path = os.path.join(args.folder, name)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                current: str | None = handle.read()
+        except FileNotFoundError:
+            current = None
+        except (OSError, ValueError) as error:  # ValueError: undecodable, or a NUL in the path
+            raise _InputError(
+                f"cannot read {shown(path)}: {getattr(error, 'strerror', error)}"
+            ) from None
+        if current == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            _write_file(path, text)
+            print(f"wrote {path}", file=out)
+    if args.check and stale:
+        print("stale: " + ", ".join(stale), file=out)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    rules = _ruleset_arg(args.ruleset)
+    if args.players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise _InputError(
+            f"--players: {rules.id} is played by {counts} players, not {args.players}"
+        )
+    try:
+        from qe_rules.apps import web
+    except ImportError as error:  # the optional extra is missing
+        raise _InputError(
+            f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
+        ) from None
+    print(f"QE tables at http://{args.host}:{args.port}/ (Ctrl-C stops)", file=out)
+    out.flush()
+    web.serve(
+        host=args.host,
+        port=args.port,
+        database=args.db,
+        ruleset=args.ruleset,
+        players=args.players,
+        bot_delay=args.bot_delay,
+    )
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, with the command's ``--help`` to read."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("qe-rules")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+@functools.cache  # a parser is not changed by parsing: build it once
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="qe-rules",
+        description="The rules of the auction game QE: rule sets, scoring and more.",
+        epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
+        "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
+        "See docs/limits.md.",
+    )
+    parser.add_argument("--version", action="version", version=f"qe-rules {_version()}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="run qe-rules COMMAND --help"
+    )
+
+    variants = commands.add_parser("variants", help="list the built-in rule sets")
+    variants.add_argument(
+        "--files",
+        action="store_true",
+        help="list every rule file the package ships (built-ins and house rules) by name",
+    )
+    variants.set_defaults(run=_cmd_variants)
+
+    score = commands.add_parser(
+        "score",
+        help="score a game's final holdings",
+        description="Score player records read from a JSON file and print the score board.",
+    )
+    score.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE.json",
+        help="player records, or a finished game's record (- for stdin)",
+    )
+    score.add_argument(
+        "--example", action="store_true", help="score the rulebooks' scoring example"
+    )
+    score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
+    score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    score.set_defaults(run=_cmd_score)
+
+    player = commands.add_parser(
+        "play",
+        help="play a game at the terminal against the built-in agents",
+        description="Play one seat of a game; the built-in agents play the others. Each "
+        "turn shows your view and asks for your bid (or, with 5 players, whether to peek). "
+        f"Exit status {EXIT_OK} at the end of the game, {EXIT_END_OF_INPUT} when the input "
+        f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
+    )
+    player.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+    player.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    player.add_argument(
+        "--agents",
+        default="value",
+        help=f"{', '.join(AGENT_NAMES)}: one for every other seat, or one per other seat "
+        "separated by commas (default value)",
+    )
+    player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
+    player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
+    player.set_defaults(run=_cmd_play)
+
+    shower = commands.add_parser(
+        "show",
+        help="print a recorded game sale by sale",
+        description="Replay a game record and print every sale with all its bids (the "
+        "referee's view), then the score board if the game is over.",
+    )
+    shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
+    shower.set_defaults(run=_cmd_show)
+
+    rules = commands.add_parser(
+        "rules",
+        help="show every rule of a rule set with its citation",
+        description="Show a rule set: every rule, its value and where it comes from. "
+        "--format toml writes a file that load_ruleset reads back (with --base, only what "
+        "differs from that built-in rule set).",
+    )
+    rules.add_argument(
+        "ruleset", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
+    rules.add_argument(
+        "--format", choices=("text", "markdown", "json", "toml"), default="text", help=_FORMAT_HELP
+    )
+    rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
+    rules.set_defaults(run=_cmd_rules)
+
+    differ = commands.add_parser(
+        "diff",
+        help="show where two rule sets differ",
+        description="List every rule on which rule set B differs from rule set A, with both "
+        "values and both citations. Exits 0 whether or not they differ.",
+    )
+    differ.add_argument("a", metavar="A", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument("b", metavar="B", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    differ.set_defaults(run=_cmd_diff)
+
+    register = commands.add_parser(
+        "discrepancies",
+        help="list where the QE texts differ or are unclear",
+        description=f"The discrepancy register ({len(DISCREPANCIES)} entries).",
+    )
+    register.add_argument(
+        "--class",
+        dest="kind",
+        choices=[k.value for k in DiscrepancyKind],
+        help="only entries of this class",
+    )
+    register.add_argument("--source", choices=list(SOURCES), help="only entries citing a text")
+    register.add_argument("--topic", choices=list(TOPICS), metavar="TOPIC", help="only a topic")
+    register.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    register.set_defaults(run=_cmd_discrepancies)
+
+    glossary = commands.add_parser(
+        "glossary",
+        help="German-English game terms",
+        description="The glossary, or the terms matching TERM in either language.",
+    )
+    glossary.add_argument(
+        "term", nargs="?", metavar="TERM", help="an English or German term (default: all)"
+    )
+    glossary.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    glossary.set_defaults(run=_cmd_glossary)
+
+    checker = commands.add_parser(
+        "verify",
+        help="search rule sets for rule gaps",
+        description="Run the verifier. Exit status 0 when every finding holds or is a gap "
+        "the rule set acknowledges, 1 when there is a new gap or a violation.",
+    )
+    checker.add_argument(
+        "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
+    checker.add_argument("--all", action="store_true", help="every built-in rule set")
+    checker.add_argument(
+        "--thorough",
+        action="store_true",
+        help="search sales from every auctioneer seat, with a larger bound on paths",
+    )
+    checker.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    checker.set_defaults(run=_cmd_verify)
+
+    def play_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+        command.add_argument(
+            "--agents",
+            default="random",
+            help=f"{', '.join(AGENT_NAMES)}: one for every seat, or one per seat separated "
+            "by commas (default random)",
+        )
+        command.add_argument("--games", type=int, default=1000, help="default 1000")
+        command.add_argument("--seed", type=int, default=0, help="default 0")
+        command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+        command.add_argument(
+            "--format", choices=("text", "json"), default="text", help=_FORMAT_HELP
+        )
+        command.add_argument(
+            "--rows",
+            metavar="FILE",
+            help="write one row per game and seat to FILE (.csv, or .parquet with pyarrow)",
+        )
+        command.add_argument(
+            "--plot",
+            metavar="FILE",
+            help="draw win shares, scores, spends (and causes of changes) to FILE "
+            "(.png, .svg, .pdf; needs matplotlib)",
+        )
+        command.add_argument(
+            "--progress",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="a progress bar on stderr (auto: when stderr is a terminal)",
+        )
+
+    simulator = commands.add_parser(
+        "simulate",
+        help="play many games between agents",
+        description="Play games between agents and print win shares, totals, spends and "
+        "rule gaps. The same seed gives the same numbers for any number of workers.",
+    )
+    simulator.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    play_options(simulator)
+    simulator.set_defaults(run=_cmd_simulate)
+
+    comparer = commands.add_parser(
+        "compare",
+        help="score the same games under several rule sets",
+        description="Play each game once under the first rule set and score it under "
+        "every rule set: how often the winner changes, and why.",
+    )
+    comparer.add_argument(
+        "rulesets", nargs="+", metavar="RULESET", help="ids, spec strings or .toml files"
+    )
+    play_options(comparer)
+    comparer.add_argument(
+        "--examples",
+        metavar="DIR",
+        help="write every example game record to DIR (an existing folder)",
+    )
+    comparer.add_argument(
+        "--play",
+        choices=("first", "each"),
+        default="first",
+        help="first: play under the first rule set and rescore (default); each: play the "
+        "same games under each rule set and report the shares with 95%% intervals",
+    )
+    comparer.set_defaults(run=_cmd_compare)
+
+    docs = commands.add_parser(
+        "docs",
+        help="write the generated documentation pages",
+        description="Write the generated pages (rule sets, reconciliation, verification) "
+        "under DIR, or with --check report the stale ones (exit status 1). DIR must already "
+        "hold generated pages unless --force is given.",
+    )
+    docs.add_argument(
+        "folder", nargs="?", default="docs", metavar="DIR", help="the docs folder (default docs)"
+    )
+    docs.add_argument("--check", action="store_true", help="only report stale pages; write none")
+    docs.add_argument(
+        "--force", action="store_true", help="write even where no generated page is yet"
+    )
+    docs.add_argument(
+        "--measure",
+        action="store_true",
+        help="first measure the share of changed winners of every reading of every open "
+        "question (slow) and write qe_rules/data/open-questions-measured.toml",
+    )
+    docs.add_argument(
+        "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
+    )
+    docs.set_defaults(run=_cmd_docs)
+
+    server = commands.add_parser(
+        "serve",
+        help="serve web tables: play in a browser, one private link per seat",
+        description="Serve QE tables over the web (needs the extra [web]). A host creates "
+        "a table at the start page and gets one private link per seat; agents fill the "
+        "other seats. Tables are stored in the database file and survive a restart.",
+    )
+    server.add_argument("--port", type=int, default=8000, help="default 8000")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    server.add_argument("--ruleset", default="en", metavar="ID", help="the form's default")
+    server.add_argument("--players", type=int, default=4, help="the form's default (4)")
+    server.add_argument(
+        "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"
+    )
+    server.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="how long an agent waits before each move (default 0.5)",
+    )
+    server.set_defaults(run=_cmd_serve)
+    return parser
+
+
+_FORMAT_HELP = "the output format (default text)"
+
+
+def _fail(message: str, status: int) -> int:
+    """Report a failure in one line on stderr."""
+    first = message.splitlines()[0] if message.strip() else "(no message)"
+    with contextlib.suppress(OSError):  # when stderr is gone too, the status is what is left
+        print(f"qe-rules: error: {first}", file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that the interpreter's last flush of a broken
+    stream raises nothing more."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status (0 done, 1 findings, 2 usage or input
+    error, 3 output error, 4 internal error, 130 interrupted, 141 output pipe closed)."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already reported
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    stream = out if out is not None else sys.stdout
+    try:
+        status: int = args.run(args, stream)
+        stream.flush()
+    except (_InputError, RulesError) as error:
+        return _fail(str(error) or type(error).__name__, EXIT_USAGE)
+    except _OutputError as error:
+        return _fail(str(error), EXIT_OUTPUT)
+    except BrokenPipeError:
+        if out is None:
+            _silence_stdout()
+        return EXIT_CLOSED_PIPE
+    except OSError as error:  # writing the output failed: a full disk, a closed device
+        if out is None:
+            _silence_stdout()
+        return _fail(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
+        return _fail(
+            f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
+            EXIT_INTERNAL,
+        )
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

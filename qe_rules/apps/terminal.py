@@ -1,0 +1,217 @@
+"""A whole game played in a terminal by a person against the built-in agents
+(``qe-rules play``). The text renderers it shows are in :mod:`qe_rules.present.text`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, TextIO
+
+from qe_rules.errors import InvalidArgument, RulesError
+from qe_rules.game.engine import Game, new_game
+from qe_rules.game.views import Phase, PlayerView
+from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
+from qe_rules.present.text import bid_range, game_text, sale_text, view_text
+from qe_rules.rules.model import RuleSet
+from qe_rules.simulation.agents import Agent, agent_factory
+
+__all__ = [
+    "GameStopped",
+    "TerminalPlayer",
+    "game_text",
+    "play_in_terminal",
+    "sale_text",
+    "view_text",
+]
+
+
+# --------------------------------------------------------------------------- play
+
+
+class GameStopped(Exception):
+    """The person left the game (end of input or Ctrl-C); ``game`` is where it stopped."""
+
+    def __init__(self, game: Game, reason: str) -> None:
+        super().__init__(reason)
+        self.game = game
+        self.reason = reason
+
+
+_HELP: Final = (
+    "Type a whole number and press Enter to bid; 'v' shows the table again; "
+    "Ctrl-D or Ctrl-C leaves the game."
+)
+
+
+class TerminalPlayer:
+    """One person at a terminal playing ``seat``; the built-in agents play the others.
+
+    ``read_line`` returns one line of input ('' at end of input); ``out`` receives the
+    text. :meth:`play` runs the game to its end and returns it.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        agents: Sequence[Agent | None],
+        *,
+        read_line: Callable[[], str],
+        out: TextIO,
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.agents = agents
+        self.read_line = read_line
+        self.out = out
+        self.reported = 0  # finished sales already told to the person
+
+    def say(self, text: str = "") -> None:
+        """Write a line to the person."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One line from the person; raises :class:`GameStopped` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        try:
+            line = self.read_line()
+        except KeyboardInterrupt:
+            self.say()
+            raise GameStopped(self.game, "interrupted") from None
+        if not line:
+            self.say()
+            raise GameStopped(self.game, "end of input")
+        return line[:MAX_TEXT_LENGTH].strip()
+
+    def play(self) -> Game:
+        """Play to the end of the game; returns the finished game."""
+        self.say(_HELP)
+        while not self.game.is_over:
+            game = self.game
+            if game.phase is Phase.PEEKING:  # the seats in to_act answer the peek
+                self.peek_window()
+                continue
+            self.tell_finished_sales()
+            bids = {}
+            if self.seat in game.to_act:
+                bids[self.seat] = self.ask_bid()
+            for seat in sorted(game.to_act - {self.seat}):
+                agent = self.agents[seat]
+                if agent is not None:
+                    bids[seat] = agent.bid(game.view(seat))  # all from the same state
+            self.game = game.bid_many(bids) if len(bids) > 1 else game.bid(*bids.popitem())
+        self.tell_finished_sales()
+        self.say()
+        self.say(view_text(self.game.view(self.seat)))
+        self.say()
+        self.say(str(self.game.result()))
+        return self.game
+
+    def peek_window(self) -> None:
+        """Every seat in the peek window (``to_act``) peeks or declines, from the same state."""
+        start = self.game
+        for seat in sorted(start.to_act):
+            agent = self.agents[seat]
+            view = start.view(seat)
+            wants = self.ask_peek(view) if agent is None else agent.wants_peek(view)
+            if not wants:
+                self.game = self.game.decline_peek(seat)
+                continue
+            self.game = self.game.peek(seat)
+            if agent is None:
+                last = self.game.view(seat).history[-1]
+                self.say(f"You peeked: seat {last.winner} paid {last.amount} for {last.company}.")
+
+    def ask_peek(self, view: PlayerView) -> bool:
+        """Ask whether to use a peek; yes or no."""
+        self.tell_finished_sales()
+        last = view.history[-1]
+        while True:
+            answer = self.ask(
+                f"Peek at what seat {last.winner} paid for {last.company}? [y/n] "
+            ).lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.say("Answer y (peek) or n (do not peek).")
+
+    def ask_bid(self) -> int:
+        """Show the view and ask for a bid until a legal one is entered."""
+        view = self.game.view(self.seat)
+        self.say()
+        self.say(view_text(view))
+        kind = "opening bid" if view.opening_bid is None and view.auctioneer == self.seat else "bid"
+        if view.tied:
+            kind = "rebid"
+        assert view.company is not None
+        prompt = f"Your {kind} for {view.company} ({bid_range(view)}): "
+        while True:
+            answer = self.ask(prompt)
+            if answer.lower() in ("v", "view"):
+                self.say(view_text(self.game.view(self.seat)))
+                continue
+            if answer in ("?", "h", "help"):
+                self.say(_HELP)
+                continue
+            if answer.isdigit() and len(answer) > len(str(MAX_BID)):
+                self.say(f"A bid is at most {MAX_BID}.")
+                continue
+            try:
+                amount = int(answer)
+            except ValueError:
+                self.say(f"Not a whole number: {answer[:40]!r}. {_HELP}")
+                continue
+            if amount > MAX_BID:
+                self.say(f"A bid is at most {MAX_BID}.")
+                continue
+            try:
+                self.game.verify_bid(self.seat, amount)
+            except RulesError as error:
+                self.say(f"Not allowed: {error}")
+                continue
+            return amount
+
+    def tell_finished_sales(self) -> None:
+        """One line for each sale finished since the last report, as this seat knows it."""
+        history = self.game.view(self.seat).history
+        for sale in history[self.reported :]:
+            self.say(sale_text(sale))
+        self.reported = len(history)
+
+
+def play_in_terminal(
+    ruleset: RuleSet,
+    players: int,
+    seat: int,
+    agents: str | Sequence[str],
+    *,
+    seed: int = 0,
+    read_line: Callable[[], str],
+    out: TextIO,
+) -> Game:
+    """Set up a game (dealt from ``seed``) and let a person play ``seat`` against built-in
+    agents: one name for every other seat, or one name per other seat in seat order.
+
+    Raises :class:`GameStopped` when the person leaves.
+    """
+    game = new_game(ruleset, players, seed=seed)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidArgument(f"--seat is a seat from 0 to {players - 1}, got {seat}")
+    others = [agents] * (players - 1) if isinstance(agents, str) else list(agents)
+    if len(others) != players - 1:
+        raise InvalidArgument(
+            f"give one agent for every other seat, or {players - 1} agents separated by commas"
+        )
+    names = iter(others)
+    seated: list[Agent | None] = [
+        None if s == seat else agent_factory(next(names), ruleset=ruleset)(seed * 8 + s)
+        for s in range(players)
+    ]
+    player = TerminalPlayer(game, seat, seated, read_line=read_line, out=out)
+    try:
+        return player.play()
+    except KeyboardInterrupt:  # while the agents think
+        player.say()
+        raise GameStopped(player.game, "interrupted") from None

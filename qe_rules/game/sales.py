@@ -1,0 +1,217 @@
+"""One sale, as pure functions: which bids are legal, and how a bidding round ends.
+
+The engine and the verifier share these functions, so the verifier explores exactly the
+rules the engine enforces. A sale's bidding rounds are: the first bids (the opening bid
+and the secret bids), then rebids after ties. When a round closes, :func:`settle` says
+what happens: an award, a rebid by some seats, or no award.
+
+>>> import qe_rules as qe
+>>> from qe_rules.game.sales import settle
+>>> en = qe.get_ruleset("en")
+>>> settle(en, (5, 7, 7, 2), ties=0, history=(), last_tile=False)
+Rebid(seats=(1, 2), ties=1)
+>>> settle(en, (5, 6, 6, 2), ties=2, history=(), last_tile=False)
+Award(seat=0, amount=5, fallback=True, ties=3)
+>>> early = qe.get_ruleset("en-early")
+>>> rounds = [[(0, 5), (1, 5), (2, 5)], [(0, 3), (1, 3), (2, 3)], [(0, 4), (1, 4), (2, 4)]]
+>>> settle(early, (4, 4, 4), ties=2, history=rounds, last_tile=False)
+NoAward(reason='no-unique-bid', ties=3)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import attrs
+
+from qe_rules.rules.model import (
+    RebidScope,
+    RuleSet,
+    TiedAuctioneer,
+    TieFallback,
+    TieStreak,
+    UniqueBidPool,
+)
+
+__all__ = [
+    "Award",
+    "BidLimits",
+    "NoAward",
+    "Outcome",
+    "Rebid",
+    "bid_limits",
+    "scoring_zero_bids",
+    "settle",
+]
+
+
+@attrs.frozen
+class Award:
+    """The sale is won by ``seat`` for ``amount``; ``fallback`` if the tie fallback chose it.
+
+    ``ties`` counts the ties in a row before the award (the last one included when the
+    fallback decided).
+    """
+
+    seat: int
+    amount: int
+    fallback: bool = False
+    ties: int = 0
+
+
+@attrs.frozen
+class Rebid:
+    """A tie for the highest bid: ``seats`` bid again; ``ties`` counts ties in a row."""
+
+    seats: tuple[int, ...]
+    ties: int
+
+
+@attrs.frozen
+class NoAward:
+    """The tile is not sold. ``reason`` is ``"last-tile-tie"`` (a rule of the text) or a
+    gap code (``"no-unique-bid"``, ``"no-untied-bid"``) where the text decides nothing."""
+
+    reason: str
+    ties: int
+
+
+Outcome = Award | Rebid | NoAward
+
+
+@attrs.frozen
+class BidLimits:
+    """What a bid may be: at least ``minimum``, and not ``forbidden`` (when set)."""
+
+    minimum: int
+    forbidden: int | None = None
+
+    def allows(self, amount: int) -> bool:
+        """Whether ``amount`` is a legal bid."""
+        return amount >= self.minimum and amount != self.forbidden
+
+    def legal(self, amount: int) -> int:
+        """The smallest legal amount at least ``amount``: raised to the minimum, and one
+        more where that is the forbidden amount.
+
+        >>> limits = BidLimits(minimum=1, forbidden=3)
+        >>> limits.legal(0), limits.legal(3), limits.legal(5)
+        (1, 4, 5)
+        """
+        if amount < self.minimum:
+            amount = self.minimum
+        return amount + 1 if amount == self.forbidden else amount
+
+
+def bid_limits(rules: RuleSet, *, opening: int | None, auctioneer: bool, rebid: bool) -> BidLimits:
+    """The limits on one bid.
+
+    ``opening`` is the sale's opening bid (``None`` while it is awaited, and on a last tile
+    without auctioneer); ``auctioneer`` whether the bidder runs the sale; ``rebid`` whether
+    this is a rebid after a tie. An auctioneer's rebid keeps the opening minimum (the
+    ``early-tied-auctioneer-rebids`` interpretation).
+    """
+    return BidLimits(*limits_of(rules, opening, auctioneer, rebid))
+
+
+def limits_of(
+    rules: RuleSet, opening: int | None, auctioneer: bool, rebid: bool
+) -> tuple[int, int | None]:
+    """:func:`bid_limits` as a plain ``(minimum, forbidden)`` pair, for hot loops."""
+    if auctioneer:
+        if not rebid:
+            return rules.min_opening_bid, None
+        return rules.min_opening_bid, None if rules.rebid_may_equal_opening else opening
+    if opening is None:
+        return rules.min_secret_bid, None
+    may_equal = rules.rebid_may_equal_opening if rebid else rules.secret_bid_may_equal_opening
+    return rules.min_secret_bid, None if may_equal else opening
+
+
+def settle(
+    rules: RuleSet,
+    standing: Sequence[int],
+    *,
+    ties: int,
+    history: Sequence[Sequence[tuple[int, int]]],
+    last_tile: bool,
+    auctioneer: int | None = None,
+    previous_tie: Sequence[int] = (),
+) -> Outcome:
+    """What happens when a bidding round closes.
+
+    ``standing`` holds each seat's current bid (by seat); ``ties`` how many ties in a row
+    came before this comparison; ``history`` every bidding round of the sale so far, each a
+    sequence of ``(seat, amount)`` (used by the ``highest-unique-in-sale`` fallback);
+    ``last_tile`` whether this is a last tile without auctioneer; ``auctioneer`` the
+    auctioneer's seat (for ``tied_auctioneer``); ``previous_tie`` the seats of the
+    previous tie of the sale (for ``tie_streak``).
+
+    >>> import qe_rules as qe
+    >>> same = qe.get_ruleset("en:tie_streak=same-players")
+    >>> settle(same, (5, 6, 4, 6), ties=2, history=(), last_tile=False, previous_tie=(1, 2))
+    Rebid(seats=(1, 3), ties=1)
+    """
+    highest = max(standing)
+    if standing.count(highest) == 1:
+        return Award(standing.index(highest), highest, ties=ties)
+    top = tuple(seat for seat, amount in enumerate(standing) if amount == highest)
+    tie = ties + 1
+    if rules.tie_streak is TieStreak.SAME_PLAYERS and ties and tuple(previous_tie) != top:
+        tie = 1
+    if last_tile and rules.last_tile_tie_awards_nothing:
+        return NoAward("last-tile-tie", tie)
+    fallback = rules.tie_fallback
+    if tie >= rules.ties_before_fallback and fallback is not TieFallback.NONE:
+        if fallback is TieFallback.HIGHEST_UNTIED:
+            counts = Counter(standing)
+            untied = [amount for amount, n in counts.items() if n == 1]
+            if not untied:
+                return NoAward("no-untied-bid", tie)
+            amount = max(untied)
+            return Award(standing.index(amount), amount, fallback=True, ties=tie)
+        if rules.unique_bid_pool is UniqueBidPool.STANDING_BIDS:
+            bids = list(enumerate(standing))
+        else:
+            bids = [bid for rnd in history for bid in rnd]
+        counts = Counter(amount for _, amount in bids)
+        unique = [amount for amount, n in counts.items() if n == 1]
+        if not unique:
+            return NoAward("no-unique-bid", tie)
+        amount = max(unique)
+        seat = next(seat for seat, named in bids if named == amount)
+        return Award(seat, amount, fallback=True, ties=tie)
+    seats = tuple(range(len(standing))) if rules.rebidders is RebidScope.ALL else top
+    if auctioneer in top and rules.tied_auctioneer is TiedAuctioneer.STANDS:
+        seats = tuple(seat for seat in seats if seat != auctioneer)
+    return Rebid(seats, tie)
+
+
+def scoring_zero_bids(
+    rules: RuleSet,
+    standing: Sequence[int],
+    history: Sequence[Sequence[tuple[int, int]]],
+    winner: int | None,
+) -> tuple[int, ...]:
+    """The seats whose zero bid counts at the end of a sale, before the limit per round.
+
+    A seat counts when its standing bid is zero, unless a switch says otherwise: the
+    winner (``zero_bid_winner_scores``), a zero that was a rebid (``zero_rebid_scores``),
+    every seat in a sale that sold nothing (``zero_bids_score_when_unsold``).
+    ``history`` holds the sale's bidding rounds, the first bids first.
+
+    >>> import qe_rules as qe
+    >>> rules = qe.get_ruleset("en-early:zero_rebid_scores=false")
+    >>> scoring_zero_bids(rules, (3, 0, 0), [[(0, 3), (1, 0), (2, 3)], [(2, 0)]], 0)
+    (1,)
+    """
+    if winner is None and not rules.zero_bids_score_when_unsold:
+        return ()
+    seats = [seat for seat, amount in enumerate(standing) if amount == 0]
+    if winner is not None and not rules.zero_bid_winner_scores:
+        seats = [seat for seat in seats if seat != winner]
+    if not rules.zero_rebid_scores and len(history) > 1:
+        rebid = {seat for rnd in history[1:] for seat, _ in rnd}
+        seats = [seat for seat in seats if seat not in rebid]
+    return tuple(seats)

@@ -1,0 +1,846 @@
+"""Final scoring: from each player's holdings to score sheets, eliminations and the winner.
+
+:func:`score_game` works on its own (a scoring-pad app needs nothing else) and is what the
+game engine calls at the end::
+
+    >>> import qe_rules as qe
+    >>> records = [
+    ...     qe.PlayerRecord("US", "AGRICULTURE",
+    ...                     ["JP-FIN-1", "CN-MAN-1", "US-FIN-2", "US-HOU-1", "CN-FIN-4", "EU-MAN-4"],
+    ...                     spent=20, zero_bid_rounds=3),
+    ...     qe.PlayerRecord("EU", "HOUSING", ["EU-FIN-3", "CN-AGR-2", "JP-MAN-2"], spent=31),
+    ...     qe.PlayerRecord("CN", "FINANCE", ["CN-HOU-3", "JP-AGR-3", "EU-AGR-1"], spent=25),
+    ...     qe.PlayerRecord("JP", "MANUFACTURING", ["JP-HOU-4", "US-AGR-4", "US-MAN-3", "EU-HOU-2"],
+    ...                     spent=38),
+    ... ]
+    >>> result = qe.score_game("en", records)
+    >>> sheet = result.sheets[0]
+    >>> sheet.subtotal, sheet.lowest_spend_bonus, sheet.total
+    (39, 6, 45)
+    >>> result.winners, result.sheets[3].eliminated
+    ((0,), True)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, NamedTuple, Protocol
+
+import attrs
+
+from qe_rules._util.display import svg_of
+from qe_rules._util.reading import Fields, flag, listed, parsed, text, whole, wholes
+from qe_rules._util.text import table
+from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
+from qe_rules.rules.model import (
+    RULESETS,
+    BeyondTable,
+    Category,
+    DiversificationSets,
+    FinalTieBreak,
+    RuleSet,
+    get_ruleset,
+)
+
+__all__ = [
+    "GameResult",
+    "Gap",
+    "PlayerRecord",
+    "ScoreSheet",
+    "diversification_points",
+    "score_board_rows",
+    "score_game",
+]
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _to_nation(value: Nation | str) -> Nation:
+    if isinstance(value, Nation):
+        return value
+    if isinstance(value, str):
+        return Nation.parse(value)
+    raise InvalidArgument(f"a nation must be a Nation or its code, got {shown(value)}")
+
+
+def _to_industry(value: Industry | str) -> Industry:
+    if isinstance(value, Industry):
+        return value
+    if isinstance(value, str):
+        return Industry.parse(value)
+    raise InvalidArgument(f"an industry token must be an Industry or its name, got {shown(value)}")
+
+
+def _to_companies(value: Iterable[Company | str]) -> tuple[Company, ...]:
+    if isinstance(value, tuple) and all(type(c) is Company for c in value):
+        return value
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidArgument(f"companies must be a list of tiles, got {shown(value)}")
+    tiles = []
+    for item in value:
+        if isinstance(item, Company):
+            tiles.append(item)
+        elif isinstance(item, str):
+            tiles.append(Company.parse(item))
+        else:
+            raise InvalidArgument(f"a company must be a Company or its code, got {shown(item)}")
+    return tuple(tiles)
+
+
+# The most a player can spend: a winning bid of at most MAX_BID for each of the 21 tiles.
+_MOST = {"spent": len(COMPANIES) * MAX_BID, "zero_bid_rounds": MAX_TABLE_COUNT}
+
+
+def _check_count(instance: PlayerRecord, attribute: attrs.Attribute[int], value: int) -> None:
+    most = _MOST[attribute.name]
+    if type(value) is not int or not 0 <= value <= most:
+        raise InvalidArgument(
+            f"{attribute.name} must be a whole number (int) from 0 to {most} "
+            f"(qe_rules.limits), got {shown(value)}"
+        )
+
+
+@attrs.frozen
+class PlayerRecord:
+    """What one player ends a game with: the scoring input for one seat.
+
+    ``industry`` is the player's face-down industry token; ``spent`` the sum of the
+    player's winning bids; ``zero_bid_rounds`` how many rounds the player scored a zero
+    bid in. Nations, tokens and tiles may be given as their codes.
+
+    >>> PlayerRecord("jp", "fin", ["JP-HOU-4"], spent=7)
+    PlayerRecord(nation=<Nation.JP: 'JP'>, industry=<Industry.FINANCE: 'FIN'>, companies=(Company('JP-HOU-4'),), spent=7, zero_bid_rounds=0)
+    """
+
+    nation: Nation = attrs.field(converter=_to_nation)
+    industry: Industry = attrs.field(converter=_to_industry)
+    companies: tuple[Company, ...] = attrs.field(converter=_to_companies)
+    spent: int = attrs.field(validator=_check_count)
+    zero_bid_rounds: int = attrs.field(default=0, validator=_check_count)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON types; :meth:`from_dict` reads it back."""
+        return {
+            "nation": self.nation.code,
+            "industry": self.industry.name,
+            "companies": [str(c) for c in self.companies],
+            "spent": self.spent,
+            "zero_bid_rounds": self.zero_bid_rounds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayerRecord:
+        """Read a record from a mapping with the keys of :meth:`to_dict`.
+
+        ``zero_bid_rounds`` may be left out (0); a player's ``name`` is allowed and
+        ignored; any other key is an error. Raises :class:`~qe_rules.InvalidArgument`
+        naming what is missing or wrong.
+
+        >>> PlayerRecord.from_dict({"nation": "US", "industry": "FIN", "companies": [],
+        ...                         "spent": 0, "zero_bid_round": 1})
+        Traceback (most recent call last):
+        ...
+        qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
+        unknown = [key for key in data if key not in _RECORD_KEYS]
+        if unknown:
+            raise InvalidArgument(
+                f"unknown key {shown(unknown[0])} in a player record; "
+                f"allowed: {', '.join(_RECORD_KEYS)}"
+            )
+        missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
+        if missing:
+            raise InvalidArgument(f"a player record needs {', '.join(missing)}")
+        return cls(
+            data["nation"],
+            data["industry"],
+            data["companies"],
+            data["spent"],
+            data.get("zero_bid_rounds", 0),
+        )
+
+
+_RECORD_KEYS: Final = ("nation", "industry", "companies", "spent", "zero_bid_rounds", "name")
+
+
+# --------------------------------------------------------------------------- output
+
+
+@attrs.frozen
+class Gap:
+    """A situation the rule set's text does not decide, met in a real game or scoring.
+
+    ``code`` is one of :data:`qe_rules.GAP_CODES`; ``seats`` the seats concerned.
+    """
+
+    code: str
+    message: str
+    seats: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The gap as JSON types; :meth:`from_dict` reads it back."""
+        return {"code": self.code, "message": self.message, "seats": list(self.seats)}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "gap") -> Gap:
+        """Read the output of :meth:`to_dict` (raises :class:`~qe_rules.InvalidArgument`)."""
+        fields = Fields(data, where, ("code", "message", "seats"))
+        return cls(
+            fields.get("code", text), fields.get("message", text), fields.get("seats", wholes)
+        )
+
+
+@attrs.frozen(slots=False)
+class ScoreSheet:
+    """One player's score board.
+
+    ``subtotal`` sums the five point categories; ``total`` adds the lowest-spend bonus.
+    ``eliminated`` is true for the highest spender(s), who cannot win.
+    """
+
+    seat: int
+    nation: Nation
+    companies: int
+    zero_bids: int
+    nationalization: int
+    monopolization: int
+    diversification: int
+    subtotal: int
+    lowest_spend_bonus: int
+    total: int
+    spent: int
+    eliminated: bool
+
+    @classmethod
+    def _scored(cls, **fields: Any) -> ScoreSheet:
+        """A sheet of the fields the scorer computed, given by name.
+
+        This is what the ``__init__`` that attrs writes for this dict-backed class does
+        (it has no defaults, converters or validators), without the class call's handling
+        of twelve keywords, which costs about as much as scoring the seat itself."""
+        sheet = object.__new__(cls)
+        sheet.__dict__.update(fields)
+        return sheet
+
+    def points(self, category: Category) -> int:
+        """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
+        if category is Category.SPENDING:
+            return self.lowest_spend_bonus
+        value: int = getattr(self, category.value)
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sheet as JSON types; :meth:`from_dict` reads it back."""
+        return {**{name: getattr(self, name) for name in _SHEET_KEYS}, "nation": self.nation.code}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "sheet") -> ScoreSheet:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, _SHEET_KEYS)
+        values: dict[str, Any] = {name: fields.get(name, whole) for name in _SHEET_COUNTS}
+        return cls(
+            **values,
+            nation=fields.get("nation", parsed(Nation.parse)),
+            eliminated=fields.get("eliminated", flag),
+        )
+
+
+@attrs.frozen(slots=False)  # a dict-backed frozen class is made faster than a slotted one
+class GameResult:
+    """Everyone's score sheet, the winner(s), and the rule gaps met while scoring.
+
+    ``winners`` holds exactly one seat in a normal game. Where the text names no winner it
+    holds the seats still level (several, or none when everyone is eliminated) and
+    ``gaps`` says why.
+    """
+
+    ruleset: str
+    sheets: tuple[ScoreSheet, ...]
+    winners: tuple[int, ...]
+    gaps: tuple[Gap, ...] = ()
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or ``None`` where the rules name no single winner."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def __str__(self) -> str:
+        return self.score_board()
+
+    def _repr_svg_(self) -> str:
+        return svg_of(self)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="qe-rules">{self._repr_svg_()}</div>'
+
+    def score_board(
+        self,
+        names: Sequence[str] | None = None,
+        scoring_order: Sequence[Category] | None = None,
+    ) -> str:
+        """The score board as text: one column per seat, one row per scoring line, then
+        the winner. ``str(result)`` is ``result.score_board()``.
+
+        ``names`` head the columns (default ``seat 0``, ``seat 1``, ...);
+        ``scoring_order`` orders the rows (default: the built-in rule set's order).
+        """
+        shown_names = _seat_names(self, names)
+        rows = [[label, *values] for label, values in score_board_rows(self, scoring_order)]
+        sheets = self.sheets
+        text = [
+            f"Rule set {self.ruleset}, {len(sheets)} players",
+            "",
+            *table(["", *shown_names], rows),
+            "",
+        ]
+        if self.winner is not None:
+            text.append(f"Winner: {shown_names[self.winner]} ({sheets[self.winner].nation.code})")
+        else:
+            level = ", ".join(shown_names[s] for s in self.winners) or "nobody"
+            text.append(f"No single winner under {self.ruleset}; still level: {level}")
+        text.extend(f"Rule gap {gap}" for gap in self.gaps)
+        return "\n".join(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON types; :meth:`from_dict` reads it back."""
+        return {
+            "ruleset": self.ruleset,
+            "sheets": [sheet.to_dict() for sheet in self.sheets],
+            "winners": list(self.winners),
+            "gaps": [gap.to_dict() for gap in self.gaps],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "result") -> GameResult:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, ("ruleset", "sheets", "winners", "gaps"))
+        return cls(
+            ruleset=fields.get("ruleset", text),
+            sheets=fields.get("sheets", lambda v, at: listed(v, at, ScoreSheet.from_dict)),
+            winners=fields.get("winners", wholes),
+            gaps=fields.get("gaps", lambda v, at: listed(v, at, Gap.from_dict)),
+        )
+
+
+_SHEET_KEYS: Final = tuple(field.name for field in attrs.fields(ScoreSheet))
+_SHEET_COUNTS: Final = tuple(name for name in _SHEET_KEYS if name not in ("nation", "eliminated"))
+
+
+def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:
+    count = len(result.sheets)
+    if names is None:
+        return [f"seat {seat}" for seat in range(count)]
+    if len(names) != count:
+        raise InvalidArgument(f"give one name per seat ({count}), got {len(names)}")
+    return [str(name) for name in names]
+
+
+def score_board_rows(
+    result: GameResult, scoring_order: Sequence[Category] | None = None
+) -> list[tuple[str, list[str]]]:
+    """The rows of the score board, as ``(label, one value per seat)``: the nation, the
+    points categories in ``scoring_order`` (default: the built-in rule set's order, else
+    :class:`Category` order) with the subtotal after the last of them, the spending lines
+    where ``SPENDING`` stands, and the total. Both the text and the picture use them."""
+    if scoring_order is None:
+        builtin = RULESETS.get(result.ruleset)
+        scoring_order = builtin.scoring_order if builtin is not None else tuple(Category)
+    sheets = result.sheets
+    rows: list[tuple[str, list[str]]] = [("nation", [s.nation.code for s in sheets])]
+
+    def line(label: str, value: Callable[[ScoreSheet], object]) -> None:
+        rows.append((label, [str(value(s)) for s in sheets]))
+
+    points = [c for c in scoring_order if c is not Category.SPENDING]
+    for category in scoring_order:
+        if category is Category.SPENDING:
+            line("spent", lambda s: s.spent)
+            line("lowest-spend bonus", lambda s: s.lowest_spend_bonus)
+            line("out (highest spend)", lambda s: "out" if s.eliminated else "-")
+            continue
+        line(
+            category.value.replace("_", " "),
+            functools.partial(ScoreSheet.points, category=category),
+        )
+        if category is points[-1]:
+            line("subtotal", lambda s: s.subtotal)
+    line("total", lambda s: s.total)
+    return rows
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@attrs.frozen
+class ScoringTables:
+    """One rule set's scoring data for one player count, ready for lookups."""
+
+    nations: frozenset[Nation]
+    industries: frozenset[Industry]
+    deck: frozenset[Company]
+    nationalization: tuple[int, ...]  # points by count, beyond-table policy applied
+    nationalization_max: int
+    monopolization: tuple[int, ...]
+    monopolization_max: int
+    set_points: tuple[int, ...]  # diversification points by set size
+    diversification_max: int
+    token_in_monopolization: bool
+    token_in_diversification: bool
+    diversification_sets: DiversificationSets
+    tiles_once_per_category: bool
+    max_zero_bid_rounds: int
+    zero_bid_points: int
+    bonus: int
+    # (tiles by industry in Industry order, the token's index) -> points; filled on use
+    industry_memo: dict[tuple[tuple[int, ...], int], _IndustryPoints] = attrs.field(
+        factory=dict, eq=False
+    )
+
+    def industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
+        """Monopolization and diversification of a seat holding ``counts`` tiles of each
+        industry (in :class:`Industry` order) and the token of industry number ``token``."""
+        found = self.industry_memo.get((counts, token))
+        if found is None:
+            found = self.industry_memo[counts, token] = self._industry_points(counts, token)
+        return found
+
+    def _industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
+        in_monopolization = list(counts)
+        if self.token_in_monopolization:
+            in_monopolization[token] += 1
+        in_diversification = list(counts)
+        if self.token_in_diversification:
+            in_diversification[token] += 1
+        present = sorted((count for count in in_diversification if count > 0), reverse=True)
+        return _IndustryPoints(
+            monopolization=sum(self.monopolization[count] for count in in_monopolization),
+            diversification=_diversification(self, present),
+            beyond_monopolization=tuple(
+                (industry, count)
+                for industry, count in zip(Industry, in_monopolization, strict=True)
+                if count > self.monopolization_max
+            ),
+            distinct=len(present),
+        )
+
+
+class _IndustryPoints(NamedTuple):
+    """One seat's points for its tiles by industry and its token."""
+
+    monopolization: int
+    diversification: int
+    beyond_monopolization: tuple[tuple[Industry, int], ...]  # counts past the table's end
+    distinct: int  # industries counted in diversification
+
+
+def points_by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
+    """A points table as a tuple indexed by count, 0 to ``size``, past its end as ``policy``
+    says (``CAP`` keeps the last value, otherwise 0)."""
+    top = max(table)
+    over = table[top] if policy is BeyondTable.CAP else 0
+    return tuple(table.get(count, 0) if count <= top else over for count in range(size + 1))
+
+
+_CACHE: Final[dict[tuple[RuleSet, int], ScoringTables]] = {}
+TILE_LIMIT: Final = 22  # more than any count a player can reach (21 tiles + a token)
+
+
+def scoring_tables(ruleset: RuleSet, players: int) -> ScoringTables:
+    """What scoring needs of ``ruleset`` at ``players`` players, made once and kept."""
+    key = (ruleset, players)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    policy = ruleset.beyond_table
+    tables = ScoringTables(
+        nations=frozenset(ruleset.nations(players)),
+        industries=frozenset(ruleset.industries(players)),
+        deck=frozenset(ruleset.companies(players)),
+        nationalization=points_by_count(ruleset.nationalization[players], TILE_LIMIT, policy),
+        nationalization_max=max(ruleset.nationalization[players]),
+        monopolization=points_by_count(ruleset.monopolization[players], TILE_LIMIT, policy),
+        monopolization_max=max(ruleset.monopolization[players]),
+        set_points=points_by_count(ruleset.diversification[players], len(Industry), policy),
+        diversification_max=max(ruleset.diversification[players]),
+        token_in_monopolization=Category.MONOPOLIZATION in ruleset.token_categories,
+        token_in_diversification=Category.DIVERSIFICATION in ruleset.token_categories,
+        diversification_sets=ruleset.diversification_sets,
+        tiles_once_per_category=ruleset.tiles_once_per_category,
+        max_zero_bid_rounds=ruleset.max_zero_bid_scorings(players),
+        zero_bid_points=ruleset.zero_bid_points,
+        bonus=ruleset.lowest_spend_bonus[players],
+    )
+    _CACHE[key] = tables
+    return tables
+
+
+@functools.lru_cache(maxsize=65536)
+def _best_diversification(counts: tuple[int, ...], set_points: tuple[int, ...]) -> int:
+    """The most diversification points from items with these per-industry ``counts``.
+
+    Each item (a tile or the token) may be used in at most one set; a set holds items of
+    distinct industries and scores ``set_points[size]``. This is an exact search over
+    every choice of sets, not a greedy one:
+
+    >>> _best_diversification((2, 2, 1, 1), (0, 0, 0, 8, 12, 17))
+    16
+    """
+    present = tuple(sorted((c for c in counts if c > 0), reverse=True))
+    if present != counts:
+        return _best_diversification(present, set_points)
+    best = 0
+    width = len(present)
+    for size in range(1, width + 1):
+        points = set_points[size]
+        if points <= 0:
+            continue
+        for chosen in itertools.combinations(range(width), size):
+            rest = list(present)
+            for index in chosen:
+                rest[index] -= 1
+            best = max(best, points + _best_diversification(tuple(rest), set_points))
+    return best
+
+
+def _largest_first(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
+    """Diversification as people score it by hand: a set of one item of every industry
+    present, scored and removed, again until nothing is left.
+
+    >>> _largest_first((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
+    17
+    """
+    left = [c for c in counts if c > 0]
+    points = 0
+    while left:
+        points += set_points[len(left)]
+        left = [c - 1 for c in left if c > 1]
+    return points
+
+
+def _every_full_set(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
+    """Diversification where a tile may count in several sets (``tiles_once_per_category``
+    false): every set of one item of each industry present scores, and no two such sets
+    hold the same items, so there are as many sets as the product of the counts.
+
+    >>> _every_full_set((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
+    68
+    """
+    present = [c for c in counts if c > 0]
+    return math.prod(present) * set_points[len(present)] if present else 0
+
+
+def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) -> int:
+    """The diversification points of items (tiles, and the token where it counts) with
+    these per-industry ``counts``, by the rule set's ``diversification_sets`` and
+    ``tiles_once_per_category``.
+
+    >>> import qe_rules as qe
+    >>> counts = (2, 2, 1, 1, 1)
+    >>> diversification_points(qe.get_ruleset("en"), 5, counts)
+    20
+    >>> diversification_points(qe.get_ruleset("en:diversification_sets=largest-first"), 5, counts)
+    17
+    """
+    return _diversification(scoring_tables(rules, players), counts)
+
+
+def _diversification(tables: ScoringTables, counts: Sequence[int]) -> int:
+    if not tables.tiles_once_per_category:
+        return _every_full_set(counts, tables.set_points)
+    if tables.diversification_sets is DiversificationSets.LARGEST_FIRST:
+        return _largest_first(counts, tables.set_points)
+    return _best_diversification(tuple(sorted(counts, reverse=True)), tables.set_points)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+class _Holding(Protocol):
+    """What scoring reads of one seat: a :class:`PlayerRecord`, or the engine's seat."""
+
+    @property
+    def nation(self) -> Nation: ...
+    @property
+    def industry(self) -> Industry: ...
+    @property
+    def companies(self) -> Sequence[Company]: ...
+    @property
+    def spent(self) -> int: ...
+    @property
+    def zero_bid_rounds(self) -> int: ...
+
+
+class _Seat(NamedTuple):
+    """One seat of a game the engine played (its holdings need no checks)."""
+
+    nation: Nation
+    industry: Industry
+    companies: Sequence[Company]
+    spent: int
+    zero_bid_rounds: int
+
+
+def score_game(ruleset: RuleSet | str, records: Sequence[PlayerRecord]) -> GameResult:
+    """Score a finished game: one :class:`PlayerRecord` per seat, in seat order.
+
+    Raises :class:`~qe_rules.InvalidArgument` when the records cannot come from one game
+    under this rule set (player count, nations and tokens in play and distinct, tiles in
+    the deck and held once, zero-bid rounds within the game's rounds).
+    """
+    rules = get_ruleset(ruleset)
+    if type(records) is not list and (
+        isinstance(records, str | bytes) or not isinstance(records, Sequence)
+    ):
+        raise InvalidArgument(f"records must be a sequence of PlayerRecord, got {shown(records)}")
+    players = len(records)
+    if players not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise InvalidArgument(
+            f"{rules.id} is played by {counts} players; got {players} player records"
+        )
+    tables = scoring_tables(rules, players)
+    _check_records(rules, tables, records)
+    return _score(rules, tables, records)
+
+
+def score_holdings(
+    rules: RuleSet,
+    nations: Sequence[Nation],
+    industries: Sequence[Industry],
+    holdings: Sequence[Sequence[Company]],
+    spends: Sequence[int],
+    zero_bid_rounds: Sequence[int],
+) -> GameResult:
+    """:func:`score_game` for valid holdings given seat by seat (the engine's), without
+    building player records."""
+    seats = list(map(_Seat, nations, industries, holdings, spends, zero_bid_rounds))
+    return _score(rules, scoring_tables(rules, len(seats)), seats)
+
+
+_INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
+
+
+def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
+    spends = [holding.spent for holding in seats]
+    highest, lowest = max(spends), min(spends)
+    eliminates = rules.eliminate_highest_spender and (
+        spends.count(highest) == 1 or rules.eliminate_all_tied_highest
+    )
+    bonus = tables.bonus if spends.count(lowest) == 1 or rules.lowest_spend_bonus_to_all_tied else 0
+    index = _INDUSTRY_INDEX
+    gaps: list[Gap] = []
+    sheets: list[ScoreSheet] = []
+    leaders: list[int] = []  # the seats with the best total among those not eliminated
+    best = 0
+    for seat, holding in enumerate(seats):
+        nation = holding.nation
+        counts = [0] * len(index)  # tiles by industry, in Industry order
+        own = vp = 0
+        for tile in holding.companies:
+            vp += tile.vp
+            counts[index[tile.industry]] += 1
+            if tile.nation is nation:
+                own += 1
+        if own > tables.nationalization_max:
+            gaps.append(_beyond("nationalization", seat, own, tables.nationalization_max))
+        nationalization = tables.nationalization[own]
+        points = tables.industry_points(tuple(counts), index[holding.industry])
+        for industry, count in points.beyond_monopolization:
+            gaps.append(_beyond("monopolization", seat, count, tables.monopolization_max, industry))
+        if points.distinct > tables.diversification_max:
+            gaps.append(
+                _beyond("diversification", seat, points.distinct, tables.diversification_max)
+            )
+        zero_bids = holding.zero_bid_rounds * tables.zero_bid_points
+        subtotal = vp + zero_bids + nationalization + points.monopolization + points.diversification
+        spent = holding.spent
+        seat_bonus = bonus if spent == lowest else 0
+        eliminated = eliminates and spent == highest
+        total = subtotal + seat_bonus
+        sheets.append(
+            ScoreSheet._scored(
+                seat=seat,
+                nation=nation,
+                companies=vp,
+                zero_bids=zero_bids,
+                nationalization=nationalization,
+                monopolization=points.monopolization,
+                diversification=points.diversification,
+                subtotal=subtotal,
+                lowest_spend_bonus=seat_bonus,
+                total=total,
+                spent=spent,
+                eliminated=eliminated,
+            )
+        )
+        if not eliminated:
+            if not leaders or total > best:
+                leaders, best = [seat], total
+            elif total == best:
+                leaders.append(seat)
+    winners = tuple(leaders) if len(leaders) == 1 else _winners(rules, sheets, gaps)
+    return GameResult(rules.id, tuple(sheets), winners, tuple(gaps))
+
+
+def _beyond(
+    category: str, seat: int, count: int, top: int, industry: Industry | None = None
+) -> Gap:
+    what = f"{count} {industry.label}" if industry else str(count)
+    return Gap(
+        f"{category}-beyond-table",
+        f"seat {seat} reaches {what} in {category}, but the table stops at {top}",
+        (seat,),
+    )
+
+
+def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple[int, ...]:
+    leaders: list[ScoreSheet] = []  # the best totals among the seats not eliminated
+    for sheet in sheets:
+        if sheet.eliminated:
+            continue
+        if not leaders or sheet.total > leaders[0].total:
+            leaders = [sheet]
+        elif sheet.total == leaders[0].total:
+            leaders.append(sheet)
+    if len(leaders) == 1:
+        return (leaders[0].seat,)
+    if not leaders:
+        gaps.append(
+            Gap(
+                "everyone-eliminated",
+                "every player tied for the highest spend, so every player is eliminated",
+                tuple(s.seat for s in sheets),
+            )
+        )
+        return ()
+    best = leaders[0].total
+    if rules.final_tiebreak is FinalTieBreak.LOWER_SPEND:
+        least = min(s.spent for s in leaders)
+        leaders = [s for s in leaders if s.spent == least]
+    seats = tuple(s.seat for s in leaders)
+    if len(seats) > 1:
+        gaps.append(
+            Gap(
+                "tie-after-tiebreak",
+                f"seats {', '.join(map(str, seats))} tie with {best} points"
+                + (
+                    " and equal spend"
+                    if rules.final_tiebreak is FinalTieBreak.LOWER_SPEND
+                    else " and the rule set has no tie-break"
+                ),
+                seats,
+            )
+        )
+    return seats
+
+
+def _piece_name(piece: Nation | Industry) -> str:
+    return piece.code if isinstance(piece, Nation) else piece.label
+
+
+def _check_piece(
+    seat: int,
+    what: str,
+    piece: Nation | Industry,
+    in_play: frozenset[Nation] | frozenset[Industry],
+    seen: dict[Any, int],
+    ordered: Callable[[int], Iterable[Nation | Industry]],
+    players: int,
+) -> None:
+    """A seat's nation or token must be in play and nobody else's; ``ordered`` gives the
+    pieces in play in the rule set's order, for the message."""
+    if piece not in in_play:
+        names = ", ".join(map(_piece_name, ordered(players)))
+        raise InvalidArgument(
+            f"seat {seat}: {what} {_piece_name(piece)} is not in play with {players} players; "
+            f"{what}s in play: {names}"
+        )
+    if piece in seen:
+        raise InvalidArgument(
+            f"seat {seat}: {what} {_piece_name(piece)} is already seat {seen[piece]}'s"
+        )
+    seen[piece] = seat
+
+
+def _check_records(rules: RuleSet, tables: ScoringTables, records: Sequence[PlayerRecord]) -> None:
+    nations: set[Nation] = set()
+    tokens: set[Industry] = set()
+    tiles: list[Company] = []
+    zero_bid_rounds = 0
+    for seat, record in enumerate(records):
+        if not isinstance(record, PlayerRecord):
+            raise InvalidArgument(f"seat {seat}: expected a PlayerRecord, got {shown(record)}")
+        nations.add(record.nation)
+        tokens.add(record.industry)
+        tiles += record.companies
+        if record.zero_bid_rounds > zero_bid_rounds:
+            zero_bid_rounds = record.zero_bid_rounds
+    distinct_tiles = set(tiles)
+    players = len(records)
+    if (
+        len(nations) == players
+        and len(tokens) == players
+        and len(distinct_tiles) == len(tiles)
+        and nations <= tables.nations
+        and tokens <= tables.industries
+        and distinct_tiles <= tables.deck
+        and zero_bid_rounds <= tables.max_zero_bid_rounds
+    ):
+        return
+    _explain_records(rules, tables, records)
+
+
+def _explain_records(
+    rules: RuleSet, tables: ScoringTables, records: Sequence[PlayerRecord]
+) -> None:
+    """Raise the error for the first seat whose record does not fit the game."""
+    players = len(records)
+    seen_nations: dict[Any, int] = {}
+    seen_tokens: dict[Any, int] = {}
+    held: dict[Company, int] = {}
+    for seat, record in enumerate(records):
+        _check_piece(
+            seat, "nation", record.nation, tables.nations, seen_nations, rules.nations, players
+        )
+        _check_piece(
+            seat,
+            "industry token",
+            record.industry,
+            tables.industries,
+            seen_tokens,
+            rules.industries,
+            players,
+        )
+        for tile in record.companies:
+            if tile not in tables.deck:
+                raise InvalidArgument(
+                    f"seat {seat}: {tile} is not in the {players}-player deck of {rules.id}"
+                )
+            if tile in held:
+                owner = held[tile]
+                where = "twice" if owner == seat else f"also by seat {owner}"
+                raise InvalidArgument(f"seat {seat}: {tile} is held {where}")
+            held[tile] = seat
+        if record.zero_bid_rounds > tables.max_zero_bid_rounds:
+            if tables.max_zero_bid_rounds == 0:
+                raise InvalidArgument(
+                    f"seat {seat}: zero bids score nothing with {players} players under "
+                    f"{rules.id}; zero_bid_rounds must be 0, got {record.zero_bid_rounds}"
+                )
+            raise InvalidArgument(
+                f"seat {seat}: {record.zero_bid_rounds} zero-bid rounds, but a "
+                f"{players}-player game allows at most {tables.max_zero_bid_rounds}"
+            )

@@ -1,0 +1,444 @@
+"""What one player may know: :class:`PlayerView` and :class:`SaleView`; what a spectator
+may know: :class:`PublicView`.
+
+``Game.view(seat)`` builds a view from the public state and that seat's own knowledge
+only, ``Game.public_view()`` from the public state alone; a view holds no reference to
+the game. ``to_dict()`` gives JSON types, ready to send to a client, and ``from_dict()``
+reads them back.
+
+Public to everyone: the rule set, seats and nations, the companies each seat won, the
+current company, how many tiles remain (not their order), opening bids, ties and who is
+tied, winners, zero bids where they are revealed (4-5 players), who is in the peek window
+and who peeked or declined, and the amount when the auctioneer won. Known only to the seat: its industry token, its own bids
+and spend, every bid of a sale it ran (once a bidding round is complete), the amounts of
+the companies it won, and an amount it peeked at. At the end of the game the scoring is
+public: every token, spend and score sheet.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple, TypeVar
+
+from qe_rules._util.display import svg_of
+from qe_rules._util.reading import (
+    Fields,
+    bidding_rounds,
+    fail,
+    flag,
+    listed,
+    parsed,
+    text,
+    whole,
+    wholes,
+)
+from qe_rules.components import Company, Industry, Nation
+from qe_rules.game.sales import BidLimits
+from qe_rules.game.scoring import GameResult
+
+__all__ = ["Phase", "PlayerView", "PublicView", "SaleView"]
+
+
+class Phase(enum.Enum):
+    """Where the current sale stands."""
+
+    OPENING = "opening"
+    """Waiting for the auctioneer's opening bid."""
+    BIDDING = "bidding"
+    """Waiting for first secret bids (on a last tile without auctioneer: everyone's)."""
+    REBIDDING = "rebidding"
+    """Waiting for rebids after a tie."""
+    PEEKING = "peeking"
+    """The peek window (5 players): the sale just awarded had a secret amount, and the
+    next opening bid waits until every seat that may peek at it has peeked or declined."""
+    OVER = "over"
+    """The deck is empty."""
+
+
+class SaleView(NamedTuple):
+    """A finished sale as one seat (or a spectator) knows it.
+
+    ``amount`` is ``None`` when the seat may not know it (or nobody won); ``bids`` holds
+    every bid by bidding round, as ``(seat, amount)``, only for the seat that ran the sale.
+    A spectator's sale has no ``my_bids`` and no ``bids``.
+    """
+
+    sale: int
+    round: int
+    company: Company
+    auctioneer: int | None
+    opening_bid: int | None
+    ties: tuple[tuple[int, ...], ...]
+    winner: int | None
+    amount: int | None
+    reason: str | None
+    zero_bidders: tuple[int, ...]
+    my_bids: tuple[int, ...]
+    bids: tuple[tuple[tuple[int, int], ...], ...]
+    peeked: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sale as JSON types; :meth:`from_dict` reads it back."""
+        return {
+            "sale": self.sale,
+            "round": self.round,
+            "company": str(self.company),
+            "auctioneer": self.auctioneer,
+            "opening_bid": self.opening_bid,
+            "ties": [list(t) for t in self.ties],
+            "winner": self.winner,
+            "amount": self.amount,
+            "reason": self.reason,
+            "zero_bidders": list(self.zero_bidders),
+            "my_bids": list(self.my_bids),
+            "bids": [[list(bid) for bid in rnd] for rnd in self.bids],
+            "peeked": self.peeked,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "sale") -> SaleView:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, _SALE_KEYS)
+        get, optional = fields.get, fields.optional
+        return cls(
+            sale=get("sale", whole),
+            round=get("round", whole),
+            company=get("company", _company),
+            auctioneer=optional("auctioneer", whole),
+            opening_bid=optional("opening_bid", whole),
+            ties=get("ties", _seat_lists),
+            winner=optional("winner", whole),
+            amount=optional("amount", whole),
+            reason=optional("reason", text),
+            zero_bidders=get("zero_bidders", wholes),
+            my_bids=get("my_bids", wholes),
+            bids=get("bids", bidding_rounds),
+            peeked=get("peeked", flag),
+        )
+
+
+_SALE_KEYS: Final = SaleView._fields
+_company = parsed(Company.parse)
+_nation = parsed(Nation.parse)
+_industry = parsed(Industry.parse)
+
+
+def _seat_lists(value: Any, where: str) -> tuple[tuple[int, ...], ...]:
+    return listed(value, where, wholes)
+
+
+def _limits(value: Any, where: str) -> BidLimits:
+    fields = Fields(value, where, ("minimum", "forbidden"))
+    return BidLimits(fields.get("minimum", whole), fields.optional("forbidden", whole))
+
+
+def _result(value: Any, where: str) -> GameResult:
+    return GameResult.from_dict(value, where)
+
+
+def _phase(value: Any, where: str) -> Phase:
+    try:
+        return Phase(value)
+    except ValueError:
+        raise fail(where, "one of " + ", ".join(repr(p.value) for p in Phase), value) from None
+
+
+class PlayerView(NamedTuple):
+    """Everything ``seat`` may know about the game now (an immutable record).
+
+    Seats, sales and rounds count from 0. The fields up to ``result`` are public, the same
+    for every seat (they are :class:`PublicView`'s); the rest are the seat's own.
+    ``limits`` is set when the seat is to bid: the smallest legal amount and an amount it
+    may not bid (the opening bid, where the rule set forbids equalling it). ``can_peek``
+    is set when the seat is in the peek window and may peek (phase ``PEEKING``).
+    ``seen_bids`` holds the completed bidding rounds of the current sale when this seat
+    runs it. ``industries`` and ``result`` are set once the game is over.
+    """
+
+    ruleset: str
+    players: int
+    nations: tuple[Nation, ...]
+    first_auctioneer: int
+    sales: int
+    sale: int
+    round: int
+    phase: Phase
+    auctioneer: int | None
+    company: Company | None
+    remaining: int
+    to_act: frozenset[int]
+    opening_bid: int | None
+    tied: tuple[int, ...]
+    ties: int
+    holdings: tuple[tuple[Company, ...], ...]
+    zero_bid_rounds: tuple[int, ...]
+    peeks_used: tuple[int, ...]
+    industries: tuple[Industry, ...] | None
+    result: GameResult | None
+    seat: int
+    industry: Industry
+    spent: int
+    my_bids: tuple[int, ...]
+    seen_bids: tuple[tuple[tuple[int, int], ...], ...]
+    limits: BidLimits | None
+    can_peek: bool
+    history: tuple[SaleView, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.OVER
+
+    def _repr_svg_(self) -> str:
+        return svg_of(self)
+
+    def _repr_html_(self) -> str:
+        return f'<div class="qe-rules">{self._repr_svg_()}</div>'
+
+    @property
+    def to_bid(self) -> bool:
+        """Whether this seat's bid is awaited (in the peek window nobody bids)."""
+        return self.seat in self.to_act and self.phase is not Phase.PEEKING
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON types only (dict, list, str, int, bool, None);
+        :meth:`from_dict` reads it back."""
+        return {
+            "seat": self.seat,
+            **_public_dict(self),
+            "industry": self.industry.name,
+            "spent": self.spent,
+            "my_bids": list(self.my_bids),
+            "seen_bids": [[list(bid) for bid in rnd] for rnd in self.seen_bids],
+            "limits": None
+            if self.limits is None
+            else {"minimum": self.limits.minimum, "forbidden": self.limits.forbidden},
+            "can_peek": self.can_peek,
+            "history": [sale.to_dict() for sale in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PlayerView:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong.
+
+        >>> import qe_rules as qe
+        >>> view = qe.new_game("en", 4, seed=1).view(2)
+        >>> qe.PlayerView.from_dict(view.to_dict()) == view
+        True
+        """
+        fields = Fields(data, "view", _VIEW_KEYS)
+        get, optional = fields.get, fields.optional
+        return cls(
+            **_public_fields(fields),
+            seat=get("seat", whole),
+            industry=get("industry", _industry),
+            spent=get("spent", whole),
+            my_bids=get("my_bids", wholes),
+            seen_bids=get("seen_bids", bidding_rounds),
+            limits=optional("limits", _limits),
+            can_peek=get("can_peek", flag),
+            history=get("history", _history),
+        )
+
+
+class PublicView(NamedTuple):
+    """What someone watching the table knows now: a spectator, a replay viewer, a
+    broadcast. The public fields of :class:`PlayerView`, and the finished sales with only
+    their public amounts (the auctioneer's wins)."""
+
+    ruleset: str
+    players: int
+    nations: tuple[Nation, ...]
+    first_auctioneer: int
+    sales: int
+    sale: int
+    round: int
+    phase: Phase
+    auctioneer: int | None
+    company: Company | None
+    remaining: int
+    to_act: frozenset[int]
+    opening_bid: int | None
+    tied: tuple[int, ...]
+    ties: int
+    holdings: tuple[tuple[Company, ...], ...]
+    zero_bid_rounds: tuple[int, ...]
+    peeks_used: tuple[int, ...]
+    industries: tuple[Industry, ...] | None
+    result: GameResult | None
+    history: tuple[SaleView, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.OVER
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON types only; :meth:`from_dict` reads it back."""
+        return {**_public_dict(self), "history": [sale.to_dict() for sale in self.history]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PublicView:
+        """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(data, "public view", _PUBLIC_VIEW_KEYS)
+        return cls(**_public_fields(fields), history=fields.get("history", _history))
+
+
+def _public_dict(view: PlayerView | PublicView) -> dict[str, Any]:
+    """The public fields of a view as JSON types."""
+    return {
+        "ruleset": view.ruleset,
+        "players": view.players,
+        "nations": [n.code for n in view.nations],
+        "first_auctioneer": view.first_auctioneer,
+        "sales": view.sales,
+        "sale": view.sale,
+        "round": view.round,
+        "phase": view.phase.value,
+        "auctioneer": view.auctioneer,
+        "company": None if view.company is None else str(view.company),
+        "remaining": view.remaining,
+        "to_act": sorted(view.to_act),
+        "opening_bid": view.opening_bid,
+        "tied": list(view.tied),
+        "ties": view.ties,
+        "holdings": [[str(c) for c in held] for held in view.holdings],
+        "zero_bid_rounds": list(view.zero_bid_rounds),
+        "peeks_used": list(view.peeks_used),
+        "industries": None if view.industries is None else [i.name for i in view.industries],
+        "result": None if view.result is None else view.result.to_dict(),
+    }
+
+
+def _public_fields(fields: Fields) -> dict[str, Any]:
+    """The public fields of a view read from JSON, by name."""
+    get, optional = fields.get, fields.optional
+    return {
+        "ruleset": get("ruleset", text),
+        "players": get("players", whole),
+        "nations": get("nations", lambda v, at: listed(v, at, _nation)),
+        "first_auctioneer": get("first_auctioneer", whole),
+        "sales": get("sales", whole),
+        "sale": get("sale", whole),
+        "round": get("round", whole),
+        "phase": get("phase", _phase),
+        "auctioneer": optional("auctioneer", whole),
+        "company": optional("company", _company),
+        "remaining": get("remaining", whole),
+        "to_act": frozenset(get("to_act", wholes)),
+        "opening_bid": optional("opening_bid", whole),
+        "tied": get("tied", wholes),
+        "ties": get("ties", whole),
+        "holdings": get(
+            "holdings", lambda v, at: listed(v, at, lambda h, a: listed(h, a, _company))
+        ),
+        "zero_bid_rounds": get("zero_bid_rounds", wholes),
+        "peeks_used": get("peeks_used", wholes),
+        "industries": optional("industries", lambda v, at: listed(v, at, _industry)),
+        "result": optional("result", _result),
+    }
+
+
+def _history(value: Any, where: str) -> tuple[SaleView, ...]:
+    return listed(value, where, SaleView.from_dict)
+
+
+_VIEW_KEYS: Final = PlayerView._fields
+_PUBLIC_VIEW_KEYS: Final = PublicView._fields
+
+
+# --------------------------------------------------------------------------- making views
+
+_View = TypeVar("_View", bound=tuple[Any, ...])
+
+
+def _split_fields(cls: type[_View], shared: tuple[str, ...]) -> tuple[tuple[str, ...], list[str]]:
+    """The fields of the NamedTuple ``cls``, and those of them not in ``shared``."""
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    unknown = set(shared) - set(fields)
+    assert not unknown, f"{cls.__name__} has no field {sorted(unknown)}"
+    return fields, [name for name in fields if name not in shared]
+
+
+def _maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., _View]:
+    """A constructor of the NamedTuple ``cls``, ``make(source, **own)``, that takes the
+    fields named in ``shared`` from the attributes of the same names of ``source`` and
+    the others as keyword arguments: every field by name, at the cost of a call with only
+    a few arguments.
+
+    The engine makes a view for every decision, and a call with one keyword argument per
+    field (28 for a :class:`PlayerView`) costs three times one with a few. The body is
+    generated from ``cls._fields``, as ``collections.namedtuple`` generates ``__new__``,
+    so it cannot put a value in the wrong field.
+    """
+    fields, own = _split_fields(cls, shared)
+    values = ", ".join(f"source.{name}" if name in shared else name for name in fields)
+    code = f"def make(source, *, {', '.join(own)}):\n    return new(cls, ({values},))\n"
+    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+    exec(compile(code, f"<make {cls.__name__}>", "exec"), namespace)
+    make: Callable[..., _View] = namespace["make"]
+    make.__doc__ = f"A {cls.__name__} from the attributes {shared} of a source and the others."
+    return make
+
+
+PUBLIC_FIELDS: Final = tuple(name for name in PublicView._fields if name != "history")
+"""The fields every seat's view of one state shares (a spectator's too)."""
+
+make_player_view: Final[Callable[..., PlayerView]] = _maker(PlayerView, PUBLIC_FIELDS)
+"""``make_player_view(public, seat=..., industry=..., spent=..., my_bids=...,
+seen_bids=..., limits=..., can_peek=..., history=...)``: a :class:`PlayerView` from the
+:data:`PUBLIC_FIELDS` of ``public`` (attributes of those names) and the seat's own
+fields."""
+
+make_public_view: Final[Callable[..., PublicView]] = _maker(PublicView, PUBLIC_FIELDS)
+"""``make_public_view(public, history=...)``: a :class:`PublicView` likewise."""
+
+SALE_SHARED_FIELDS: Final = (
+    "sale",
+    "round",
+    "company",
+    "auctioneer",
+    "opening_bid",
+    "ties",
+    "winner",
+    "reason",
+    "zero_bidders",
+)
+"""The fields of a :class:`SaleView` that are the same for every seat."""
+
+make_sale_view: Final[Callable[..., SaleView]] = _maker(SaleView, SALE_SHARED_FIELDS)
+"""``make_sale_view(shared, amount=..., my_bids=..., bids=..., peeked=...)``: a
+:class:`SaleView` from the :data:`SALE_SHARED_FIELDS` of ``shared`` (attributes of those
+names) and one seat's own fields."""
+
+
+def _each_maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., list[_View]]:
+    """A constructor of several ``cls`` at once, ``make_each(source, **own)``: each keyword
+    names one of the other fields and gives a sequence with one value per record; the
+    fields named in ``shared`` are read from ``source`` once, for all of them.
+
+    Generated from ``cls._fields`` as :func:`_maker` is. The sequences must be equally long
+    (they are not checked: the engine makes them one item per seat).
+    """
+    fields, own = _split_fields(cls, shared)
+    lines = [f"def make_each(source, *, {', '.join(own)}):"]
+    lines += [f"    {name}_ = source.{name}" for name in shared]
+    lines.append("    made = []")
+    lines.append(f"    for {', '.join(n + '_' for n in own)} in zip({', '.join(own)}):")
+    lines.append(f"        made.append(new(cls, ({', '.join(n + '_' for n in fields)},)))")
+    lines.append("    return made")
+    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+    exec(compile("\n".join(lines) + "\n", f"<make each {cls.__name__}>", "exec"), namespace)
+    make_each: Callable[..., list[_View]] = namespace["make_each"]
+    make_each.__doc__ = f"Several {cls.__name__} sharing the attributes {shared} of a source."
+    return make_each
+
+
+make_sale_views: Final[Callable[..., list[SaleView]]] = _each_maker(SaleView, SALE_SHARED_FIELDS)
+"""``make_sale_views(shared, amount=[...], my_bids=[...], bids=[...], peeked=[...])``: one
+:class:`SaleView` per seat, from the :data:`SALE_SHARED_FIELDS` of ``shared`` and each
+seat's own fields (``amount[seat]`` and so on)."""

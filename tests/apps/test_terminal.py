@@ -1,0 +1,268 @@
+"""Terminal play and text output: ``qe-rules play`` driven through a pseudo-terminal as a
+person would use it, ``qe-rules show`` and ``qe-rules score`` on game records."""
+
+import fcntl
+import io
+import json
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+import qe_rules as qe
+from qe_rules.apps.cli import EXIT_END_OF_INPUT, EXIT_INTERRUPTED, main
+from qe_rules.apps.terminal import game_text, view_text
+from qe_rules.simulation.runs import play_game
+
+PROMPT = re.compile(
+    r"Your (?:opening bid|bid|rebid) for \S+ \(from (\d+) to \d+(?:, not (\d+))?\): $"
+    r"|Peek at what seat \d+ paid for \S+\? \[y/n\] $"
+)
+TIMEOUT = 60  # seconds to wait for one prompt; a game takes well under a second a turn
+
+
+def _own_terminal():
+    """In the child: a new session whose controlling terminal is the pseudo-terminal, so
+    that Ctrl-C reaches the program as SIGINT, as in a shell."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # As a shell starts a job in the foreground: SIGINT with its default action, even when
+    # the tests run where it is ignored (a background job of a non-interactive shell).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Terminal:
+    """``qe-rules ARGS`` running on a pseudo-terminal, read and typed into like a person."""
+
+    def __init__(self, *args, cwd=None):
+        self.master, slave = pty.openpty()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "qe_rules.apps.cli", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            preexec_fn=_own_terminal,
+        )
+        os.close(slave)
+        self.text = ""
+        self.consumed = 0  # the text up to here has been matched
+
+    def read_until(self, pattern):
+        """Read until ``pattern`` matches the text after the last match; the match."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            found = pattern.search(self.text, self.consumed)
+            if found:
+                self.consumed = found.end()
+                return found
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {pattern.pattern!r} after:\n{self.text[-2000:]}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the program ended and closed the terminal
+                    chunk = b""
+                if not chunk:
+                    pytest.fail(f"ended before {pattern.pattern!r}:\n{self.text[-2000:]}")
+                self.text += chunk.decode("utf-8").replace("\r\n", "\n")
+
+    def type(self, line):
+        os.write(self.master, line.encode() + b"\n")
+
+    def finish(self, again=None, every=5.0):
+        """Read to the end of output; the exit status. With ``again``, type it once more
+        whenever the program says nothing for ``every`` seconds (as a person would)."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            left = deadline - time.monotonic()
+            wait = left if again is None else min(left, every)
+            ready = left > 0 and select.select([self.master], [], [], wait)[0]
+            if not ready and again and time.monotonic() < deadline:
+                os.write(self.master, again)
+                continue
+            if not ready:
+                self.process.kill()
+                pytest.fail(f"still running:\n{self.text[-2000:]}")
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            self.text += chunk.decode("utf-8").replace("\r\n", "\n")
+        status = self.process.wait(timeout=TIMEOUT)
+        os.close(self.master)
+        return status
+
+
+def legal_answer(prompt):
+    """The smallest legal bid the prompt allows, or yes to a peek."""
+    if prompt.group(0).startswith("Peek"):
+        return "y"
+    smallest, forbidden = int(prompt.group(1)), prompt.group(2)
+    return str(smallest + 1 if forbidden is not None and smallest == int(forbidden) else smallest)
+
+
+def play_through(terminal, bad_entries=()):
+    """Answer every prompt with a legal amount; the bad entries go first, each once."""
+    pending = list(bad_entries)
+    while True:
+        prompt = terminal.read_until(re.compile(PROMPT.pattern + r"|Winner: .*\n|No single winner"))
+        if not prompt.group(0).startswith(("Your", "Peek")):
+            return
+        if pending and prompt.group(0).startswith("Your"):
+            terminal.type(pending.pop(0))
+            continue
+        terminal.type(legal_answer(prompt))
+
+
+def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
+    record = tmp_path / "game.json"
+    terminal = Terminal(
+        "play", "--players", "4", "--seat", "0", "--agents", "value", "--seed", "3",
+        "--record", str(record),
+    )  # fmt: skip
+    play_through(terminal, bad_entries=["-1", "lots", "9" * 5000])
+    status = terminal.finish()
+    text = terminal.text
+    assert status == 0, text[-2000:]
+    assert "Not allowed: " in text  # the verify_bid message for -1
+    assert "Not a whole number: 'lots'" in text
+    assert "A bid is at most 1000000." in text
+    assert text.count("Sale 16 (") == 1
+    assert "total" in text and re.search(r"Winner: seat \d \([A-Z]{2}\)", text)
+    assert f"The game record is saved in {record}" in text
+    game = qe.replay(json.loads(record.read_text()))
+    assert game.is_over and game.players == 4
+    assert str(game.result()) in text
+
+
+def test_the_verify_message_is_shown_for_an_illegal_bid():
+    game = qe.new_game("en", 4, seed=3)
+    with pytest.raises(qe.RulesError) as error:
+        game.verify_bid(0, -1)
+    terminal = Terminal("play", "--seed", "3")
+    terminal.read_until(PROMPT)
+    terminal.type("-1")
+    terminal.read_until(re.compile(re.escape(f"Not allowed: {error.value}")))
+    terminal.read_until(PROMPT)  # and it asks again
+    os.write(terminal.master, b"\x04")  # Ctrl-D
+    assert terminal.finish() == EXIT_END_OF_INPUT
+
+
+def test_five_players_offer_the_peek_and_show_the_amount():
+    terminal = Terminal("play", "--players", "5", "--seat", "2", "--seed", "1")
+    play_through(terminal)
+    assert terminal.finish() == 0
+    assert re.search(r"Peek at what seat \d paid for \S+\? \[y/n\]", terminal.text)
+    assert re.search(r"You peeked: seat \d paid \d+ for \S+\.", terminal.text)
+
+
+def test_end_of_input_leaves_with_one_line_and_saves_the_game_so_far(tmp_path):
+    record = tmp_path / "partial.json"
+    terminal = Terminal("play", "--record", str(record))
+    terminal.read_until(PROMPT)
+    os.write(terminal.master, b"\x04")
+    assert terminal.finish() == EXIT_END_OF_INPUT
+    assert terminal.text.rstrip().splitlines()[-1] == (
+        f"qe-rules: game left (end of input); the game so far is saved in {record}"
+    )
+    assert not qe.replay(json.loads(record.read_text())).is_over
+
+
+def test_ctrl_c_leaves_with_one_line():
+    terminal = Terminal("play")
+    terminal.read_until(PROMPT)
+    os.write(terminal.master, b"\x03")  # the terminal sends SIGINT
+    # A Ctrl-C that lands just before the program blocks in read() waits for the next
+    # signal (the interpreter checks for signals only between steps), so press it again.
+    assert terminal.finish(again=b"\x03") == EXIT_INTERRUPTED
+    assert terminal.text.rstrip().splitlines()[-1] == "qe-rules: game left (interrupted)"
+    assert "Traceback" not in terminal.text
+    assert signal.SIGINT + 128 == EXIT_INTERRUPTED
+
+
+# --------------------------------------------------------------------------- show, score
+
+
+def run(*argv):
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def finished():
+    return play_game("en", 5, "value", seed=3)
+
+
+def test_show_prints_every_sale_with_every_bid(tmp_path, finished):
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(finished.to_record()))
+    status, text = run("show", str(path))
+    assert status == 0
+    assert text == game_text(finished) + "\n"
+    assert text.count("\nSale ") == sum(1 for e in finished.events if isinstance(e, qe.SaleOpened))
+    secret_bids = [e for e in finished.events if isinstance(e, qe.SecretBid)]
+    assert sum(line.count(" seat ") for line in text.splitlines() if line[:7] == "  bids:") == len(
+        secret_bids
+    )
+    assert str(finished.result()) in text
+
+
+def test_show_of_an_unfinished_game_says_so(tmp_path, finished):
+    data = finished.to_record()
+    data["moves"] = data["moves"][:7]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data))
+    status, text = run("show", str(path))
+    assert status == 0
+    assert "the game is not over" in text
+
+
+def test_score_accepts_a_finished_game_record(tmp_path, finished):
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(finished.to_record()))
+    status, text = run("score", str(path))
+    assert status == 0
+    assert text == str(finished.result()) + "\n"
+    status, text = run("score", str(path), "--format", "json")
+    assert json.loads(text) == finished.result().to_dict()
+
+
+def test_score_under_another_rule_set_rescores_the_holdings(tmp_path):
+    game = play_game("en", 4, "value", seed=5)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(game.to_record()))
+    _, text = run("score", str(path), "--ruleset", "de", "--format", "json")
+    assert json.loads(text) == qe.score_game("de", game.records()).to_dict()
+
+
+def test_score_refuses_an_unfinished_game(tmp_path, finished, capsys):
+    data = finished.to_record()
+    data["moves"] = data["moves"][:7]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data))
+    assert run("score", str(path))[0] == 2
+    assert "the game is not over" in capsys.readouterr().err
+
+
+def test_view_text_shows_only_what_the_seat_knows(finished):
+    for seat in range(5):
+        text = view_text(finished.view(seat))
+        assert f"You: seat {seat}, token {finished.industries[seat].label}" in text
+    early = qe.replay({**finished.to_record(), "moves": finished.to_record()["moves"][:9]})
+    labels = [industry.label for industry in qe.Industry]
+    for seat in range(5):
+        rows = [line for line in view_text(early.view(seat)).splitlines() if line[:5] == "seat "]
+        for other, row in enumerate(rows):
+            shown = [label for label in labels if label in row]
+            assert shown == ([early.industries[seat].label] if other == seat else []), row

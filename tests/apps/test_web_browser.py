@@ -1,0 +1,225 @@
+"""The web table in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+``.ci/run`` installs both. Without them these tests are skipped, with the reason, except
+under ``CI=true``, where a missing browser fails them.
+"""
+
+import json
+import os
+import shutil
+
+import pytest
+from tests.support.web import key, live_server
+
+import qe_rules as qe
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # the extra [browser] is not installed
+    sync_playwright = None
+
+_MISSING = (
+    "Playwright is not installed (pip install '.[browser]')"
+    if sync_playwright is None
+    else f"{CHROMIUM} is missing (apt-get install chromium)"
+    if not shutil.which(CHROMIUM)
+    else None
+)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module's tests (started once: about two seconds);
+    Playwright gives it a fresh profile folder of its own."""
+    if _MISSING:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests need their browser under CI: {_MISSING}")
+        pytest.skip(_MISSING)
+    with sync_playwright() as playwright:
+        started = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield started
+        finally:
+            started.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """A fresh browser context for each test: no cookies, storage or cache of another."""
+    context = chromium.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def _screenshot(page, name):
+    folder = os.environ.get("QE_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, name), full_page=True)
+
+
+def _at_version(page, version):
+    # Polled by timer: pages in the background get no animation frames.
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {version}", polling=50, timeout=20_000
+    )
+
+
+def test_a_person_plays_three_players_against_two_agents_to_the_end(tmp_path, browser):
+    with live_server(tmp_path / "tables.sqlite3") as (base, server):
+        page = browser.new_page()
+        page.goto(base + "/")
+        page.select_option("select[name=players]", "3")
+        page.select_option("select[name=seat1]", "value")
+        page.select_option("select[name=seat2]", "random")
+        page.click("button[type=submit]")
+        page.wait_for_url("**/host/*")
+        page.click("a[href^='/seat/']")
+        page.wait_for_selector("#picture svg")
+        (table,) = server.tables.values()
+        bids = 0
+        while not table.game.is_over:
+            page.wait_for_selector("#bid:not([hidden]), #download:not([hidden])")
+            if page.is_visible("#download"):
+                break
+            if bids == 2:
+                page.fill("#amount", "-3")  # refused by the page, and nothing is sent
+                page.click("#bid-button")
+                assert page.is_visible("#error")
+            if bids == 3:  # a bid the rules forbid: the engine's message, nothing changes
+                limits = table.game.view(0).limits
+                if limits.forbidden is not None:
+                    before = table.game
+                    page.fill("#amount", str(limits.forbidden))
+                    page.click("#bid-button")
+                    page.wait_for_selector("#error:not([hidden])")
+                    assert "may not equal the opening bid" in page.inner_text("#error")
+                    assert table.game is before
+            if bids == 4:
+                _screenshot(page, "seat-3-players.png")
+            version = table.version
+            page.fill("#amount", str(table.game.view(0).limits.legal(bids % 5)))
+            page.click("#bid-button")
+            _at_version(page, version + 1)
+            bids += 1
+        page.wait_for_selector("#download:not([hidden])")
+        assert page.inner_text("#status").startswith("The game is over")
+        assert "Winner" in page.inner_html("#picture") or "winner" in page.inner_html("#picture")
+        _screenshot(page, "seat-3-players-over.png")
+        with page.expect_download() as download:
+            page.click("#record")
+        record = json.loads(download.value.path().read_text(encoding="utf-8"))
+        assert qe.replay(record) == table.game
+        assert bids >= 16
+
+
+def test_four_people_play_to_the_end_and_no_page_shows_another_seats_secret(tmp_path, browser):
+    with live_server(tmp_path / "tables.sqlite3") as (base, server):
+        import httpx
+
+        links = httpx.post(
+            f"{base}/api/tables", json={"ruleset": "en", "players": 4, "seats": ["person"] * 4}
+        ).json()
+        tokens = [key(link) for link in links["seats"]]
+        table = server.tables[links["table"]]
+        pages = []
+        for link in links["seats"]:
+            page = browser.new_page()
+            page.goto(base + link)
+            page.wait_for_selector("#picture svg")
+            pages.append(page)
+        watcher = browser.new_page()
+        watcher.goto(base + links["watch"])
+        counter = 0
+        secret = []  # (seat, amount): every secret bid, each amount unique in the game
+        while not table.game.is_over:
+            game = table.game
+            seat = min(game.to_act)
+            page = pages[seat]
+            page.bring_to_front()  # a page in the background gets no animation frames
+            page.wait_for_selector("#bid:not([hidden])")
+            counter += 1
+            amount = 500_000 + 1000 * seat + counter
+            if game.view(seat).limits.forbidden == amount:
+                amount += 1
+            if game.auctioneer != seat or game.view(seat).opening_bid is not None:
+                secret.append((seat, amount))
+            page.fill("#amount", str(amount))
+            page.click("#bid-button")
+            version = game_version = table.version
+            assert game_version >= 1 or table.game is not game
+            for other, other_page in enumerate(pages):
+                _at_version(other_page, version)
+                if table.game.is_over:
+                    continue
+                content = other_page.content()
+                view = json.dumps(table.game.view(other).to_dict())
+                for owner, bid in secret:
+                    if owner != other and str(bid) in content:
+                        assert str(bid) in view, (other, owner, bid)
+                for owner, token in enumerate(tokens):
+                    if owner != other:
+                        assert token not in content
+            if counter == 6:
+                _screenshot(pages[1], "seat-4-players.png")
+                _screenshot(watcher, "spectator-4-players.png")
+        for page in pages:
+            page.bring_to_front()
+            page.wait_for_selector("#download:not([hidden])")
+            assert page.inner_text("#status").startswith("The game is over")
+        watcher.bring_to_front()
+        watcher.wait_for_selector("#download:not([hidden])")
+        _screenshot(pages[2], "seat-4-players-over.png")
+        assert counter >= 16 * 4
+
+
+def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
+    """With 5 players the page asks whether to peek; the answer shows the amount paid."""
+    with live_server(tmp_path / "tables.sqlite3") as (base, server):
+        import httpx
+
+        links = httpx.post(
+            f"{base}/api/tables",
+            json={"ruleset": "en", "players": 5, "seats": ["person", *["value"] * 4]},
+        ).json()
+        table = server.tables[links["table"]]
+        page = browser.new_page()
+        page.goto(base + links["seats"][0])
+        peeked = None
+        while True:
+            page.wait_for_selector(
+                "#bid:not([hidden]), #peek:not([hidden]), #download:not([hidden])"
+            )
+            if page.is_visible("#download"):
+                break
+            version = table.version
+            if page.is_visible("#peek"):
+                if peeked is None:
+                    _screenshot(page, "seat-5-players-peek.png")
+                    sale = table.game.view(0).history[-1]
+                    page.click("#peek-yes")
+                    peeked = sale
+                else:  # one peek a game: the page asks no more after it
+                    page.click("#peek-no")
+            else:
+                page.click("#bid-button")
+            _at_version(page, version + 1)
+        assert peeked is not None
+        amount = table.game.view(0).history[peeked.sale].amount
+        assert amount is not None
+        assert f"sale {peeked.sale + 1}: seat 0 peeks at the amount ({amount})" in page.inner_text(
+            "#log"
+        )

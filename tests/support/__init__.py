@@ -1,0 +1,161 @@
+"""Helpers shared by the tests."""
+
+import functools
+import gc
+import inspect
+import io
+import os
+from collections.abc import Mapping
+
+from hypothesis import assume, settings
+from hypothesis import strategies as st
+
+import qe_rules as qe
+from qe_rules.game import engine
+
+# The thorough hypothesis profile (see conftest.py): CI=true, as .ci/run sets it, or
+# HYPOTHESIS_PROFILE=ci.
+THOROUGH = bool(os.environ.get("CI")) or os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+
+
+def examples(count, **options):
+    """Settings for a property that needs ``count`` examples: all of them in the thorough
+    ``ci`` profile, a quarter (at least 2) in the quick default profile."""
+    return settings(
+        max_examples=count if THOROUGH else max(2, count // 4), deadline=None, **options
+    )
+
+
+def remembering(verify):
+    """``verify`` (``qe.verify``'s signature) that computes each report once and then
+    returns the same report again. A report is frozen and the verifier is deterministic
+    (``test_the_report_is_deterministic``), so a repeated call would give an equal one.
+    Calls are the same when their rule sets are equal and their other arguments are."""
+    signature = inspect.signature(verify)
+    reports = {}
+
+    @functools.wraps(verify)
+    def remembered(*args, **kwargs):
+        call = signature.bind(*args, **kwargs)
+        call.apply_defaults()
+        try:
+            key = tuple(
+                qe.get_ruleset(value) if name == "ruleset" else _hashable(value)
+                for name, value in call.arguments.items()
+            )
+            hash(key)
+        except (qe.RulesError, TypeError):  # left to verify: its error, or no key
+            return verify(*args, **kwargs)
+        if key not in reports:
+            reports[key] = verify(*args, **kwargs)
+        return reports[key]
+
+    return remembered
+
+
+class BuiltinReports(Mapping):
+    """The reports of ``verify`` on the built-in rule sets, by id, each made when first
+    looked up."""
+
+    def __init__(self, verify):
+        self._verify = verify
+
+    def __getitem__(self, ruleset_id):
+        if ruleset_id not in qe.RULESETS:
+            raise KeyError(ruleset_id)
+        return self._verify(ruleset_id)
+
+    def __iter__(self):
+        return iter(qe.RULESETS)
+
+    def __len__(self):
+        return len(qe.RULESETS)
+
+
+def _hashable(value):
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
+
+# The engine's internal state: nothing a view (or an agent) holds may reach these.
+INTERNAL = (
+    qe.Game,
+    engine._Table,
+    engine._Sale,
+    engine._SaleFacts,
+    engine._Setup,
+    engine._PublicPart,
+)
+
+
+def reachable(root):
+    """Every object reachable from ``root`` (classes excluded)."""
+    seen, todo = set(), [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        yield obj
+        todo.extend(gc.get_referents(obj))
+
+
+def is_json(value, *, floats=True):
+    """Whether ``value`` is made of JSON types only (``floats=False``: and has no float)."""
+    if value is None or isinstance(value, bool | int | str):
+        return True
+    if isinstance(value, float):
+        return floats
+    if isinstance(value, list):
+        return all(is_json(v, floats=floats) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_json(v, floats=floats) for k, v in value.items())
+    return False
+
+
+def cli(*argv):
+    """Run ``qe-rules`` with ``argv``: its exit status and what it printed."""
+    from qe_rules.apps.cli import main
+
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def states(record):
+    """The game of a record after its setup, then after each of its moves."""
+    game = qe.replay({**record, "moves": []})
+    yield game
+    for move in qe.GameRecord.from_dict(record).moves:
+        game = game.apply(move)
+        yield game
+
+
+def with_other_tokens(game, seat, data):
+    """``game``'s record with the other seats' industry tokens drawn again (from theirs
+    and the spare ones): a change ``seat`` may not see until the end."""
+    record = game.to_record()
+    tokens = list(record["industries"])
+    others = [i for i in range(game.players) if i != seat]
+    spare = [i.name for i in game.ruleset.industries(game.players) if i.name not in tokens]
+    shuffled = data.draw(st.permutations([tokens[i] for i in others] + spare))
+    for index, other in enumerate(others):
+        tokens[other] = shuffled[index]
+    assume(tokens != record["industries"])
+    return {**record, "industries": tokens}
+
+
+def with_hidden_tiles_reordered(game, data):
+    """``game``'s record cut after a drawn number of moves, and the same with the tiles
+    not yet revealed at that point in another order: a change no seat may see."""
+    record = game.to_record()
+    cut = data.draw(st.integers(0, len(record["moves"])))
+    partial = qe.replay({**record, "moves": record["moves"][:cut]})
+    assume(not partial.is_over)
+    hidden = record["deck"][partial.sale + 1 :]
+    reordered = data.draw(st.permutations(hidden))
+    assume(list(reordered) != hidden)
+    short = {**record, "moves": record["moves"][:cut]}
+    return short, {**short, "deck": record["deck"][: partial.sale + 1] + list(reordered)}

@@ -1,0 +1,168 @@
+"""The verifier: the gaps it must find, with examples that reproduce them."""
+
+import json
+
+import attrs
+import pytest
+from hypothesis import given
+from tests.support import cli, examples
+
+import qe_rules as qe
+from qe_rules import RULESETS, Verdict
+from qe_rules import strategies as qst
+
+
+@pytest.fixture
+def reports(builtin_reports):
+    return builtin_reports
+
+
+def gaps(report):
+    return {(f.gap, f.players) for f in report.gaps}
+
+
+def test_en_reports_exactly_its_known_gaps(reports):
+    report = reports["en"]
+    assert gaps(report) == {
+        ("monopolization-beyond-table", 3),
+        ("monopolization-beyond-table", 4),
+        ("everyone-eliminated", 3),
+        ("tie-after-tiebreak", 3),
+    }
+    assert report.ok and not report.violations
+    sales = [f for f in report.findings if f.check == "sale-outcomes"]
+    assert [f.verdict for f in sales] == [Verdict.HOLDS] * 3
+
+
+def test_en_early_also_has_sales_without_a_unique_bid(reports):
+    found = gaps(reports["en-early"])
+    assert {("no-unique-bid", n) for n in (3, 4, 5)} <= found
+    assert reports["en-early"].ok
+
+
+# The sale gaps (gap code, players) the search by the four smallest amounts per bid found
+# on the built-in rule sets, before the complete search by order type replaced it.
+SAMPLED_SALE_GAPS = {
+    "en": set(),
+    "en-early": {("no-unique-bid", 3), ("no-unique-bid", 4), ("no-unique-bid", 5)},
+    "de": set(),
+    "de-summary": set(),
+}
+
+
+def test_the_complete_sale_search_finds_the_gaps_of_the_sampled_search(reports):
+    for ruleset, expected in SAMPLED_SALE_GAPS.items():
+        sales = [f for f in reports[ruleset].findings if f.check in ("sale-outcomes", "last-tile")]
+        assert {(f.gap, f.players) for f in sales if f.gap} == expected
+        assert all(f.coverage.exhaustive for f in sales)
+
+
+def test_de_and_de_summary_match_en(reports):
+    assert gaps(reports["de"]) == gaps(reports["en"]) == gaps(reports["de-summary"])
+
+
+def test_the_last_tile_is_a_documented_non_award(reports):
+    (finding,) = [f for f in reports["en"].findings if f.check == "last-tile"]
+    assert finding.verdict is Verdict.HOLDS and finding.players == 3
+    game = qe.replay(finding.example.data)
+    assert game.is_over and game.events[-2].reason == "last-tile-tie"
+
+
+def test_every_example_reproduces_its_gap(reports):
+    for report in reports.values():
+        for finding in report.gaps:
+            example = finding.example
+            assert example is not None, finding
+            if example.kind == "game":
+                game = qe.replay(example.data)
+                assert finding.gap in {g.code for g in game.gaps}
+            else:
+                records = [qe.PlayerRecord.from_dict(p) for p in example.data["players"]]
+                result = qe.score_game(example.data["ruleset"], records)
+                assert finding.gap in {g.code for g in result.gaps}
+
+
+def test_the_smallest_examples(reports):
+    (sale,) = [f for f in reports["en-early"].gaps if f.gap == "no-unique-bid" and f.players == 3]
+    moves = [(m["seat"], m["amount"]) for m in sale.example.data["moves"]]
+    assert len(moves) == 8  # three tied bids, then two rounds of rebids that tie again
+    assert max(amount for _, amount in moves) <= 3
+    (everyone,) = [f for f in reports["en"].gaps if f.gap == "everyone-eliminated"]
+    game = qe.replay(everyone.example.data)
+    assert {r.spent for r in game.records()} == {5}
+
+
+def test_the_report_is_deterministic(reports):
+    assert qe.verify("en-early") == reports["en-early"]
+    assert json.loads(json.dumps(reports["en"].to_dict())) == reports["en"].to_dict()
+
+
+def test_a_table_without_five_industries_is_a_new_gap():
+    rules = attrs.evolve(
+        RULESETS["en"],
+        id="short-table",
+        diversification={3: {3: 4, 4: 8}, 4: {3: 4, 4: 8}, 5: {3: 8, 4: 12}},
+    )
+    report = qe.verify(rules)
+    (finding,) = report.new_gaps
+    assert (finding.gap, finding.players) == ("diversification-beyond-table", 5)
+    assert not report.ok
+
+
+def test_no_fallback_means_endless_ties():
+    rules = attrs.evolve(RULESETS["en"], id="no-fallback", tie_fallback=qe.TieFallback.NONE)
+    report = qe.verify(rules)
+    assert {(f.gap, f.players) for f in report.new_gaps} == {
+        ("endless-ties", 3),
+        ("endless-ties", 4),
+        ("endless-ties", 5),
+    }
+    game = qe.replay(report.new_gaps[0].example.data)
+    assert not game.is_over and game.phase is qe.Phase.REBIDDING
+
+
+def test_a_wrong_stated_deck_size_is_a_violation():
+    rules = attrs.evolve(RULESETS["en"], id="wrong-size", deck_sizes={3: 16, 4: 17, 5: 15})
+    report = qe.verify(rules)
+    assert [(f.check, f.players) for f in report.violations] == [("deck-size", 4)]
+    assert not report.ok
+
+
+@given(qst.ruleset_variations())
+@examples(8)
+def test_any_valid_rule_set_can_be_verified(rules):
+    report = qe.verify(rules, random_games=5)
+    assert report.ruleset == rules.id
+    assert not report.violations
+    for finding in report.gaps:
+        assert finding.gap in qe.GAP_CODES
+        assert finding.acknowledged == (finding.gap in rules.acknowledged_gaps)
+        assert finding.example is not None
+
+
+def test_cli_verify_exit_status(tmp_path, commands_verify_once):
+    status, text = cli("verify", "--all")
+    assert status == 0
+    assert text.count("Verification of") == 4
+    path = tmp_path / "no-div-5.toml"
+    path.write_text(
+        'id = "no-div-5"\nextends = "en"\n[rules.diversification]\n'
+        "3 = { 3 = 4, 4 = 8 }\n4 = { 3 = 4, 4 = 8 }\n5 = { 3 = 8, 4 = 12 }\n",
+        encoding="utf-8",
+    )
+    status, text = cli("verify", str(path))
+    assert status == 1 and "diversification-beyond-table, NEW" in text
+    status, text = cli("verify", str(path), "--format", "json")
+    assert json.loads(text)["ok"] is False
+    path = tmp_path / "no-fallback.toml"
+    path.write_text('id = "no-fallback"\nextends = "en"\n[rules]\ntie_fallback = "none"\n')
+    status, text = cli("verify", str(path))
+    assert status == 1 and text.count("endless-ties, NEW") == 3
+    status, text = cli("verify", "en-early", "--format", "markdown")
+    assert status == 0 and "`no-unique-bid` (acknowledged)" in text
+
+
+def test_cli_verify_arguments(capsys):
+    assert cli("verify")[0] == 2
+    assert "or --all" in capsys.readouterr().err
+    assert cli("verify", "xx")[0] == 2
