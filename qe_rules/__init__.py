@@ -121,15 +121,14 @@ from qe_rules.texts.discrepancies import (
 )
 from qe_rules.texts.glossary import Term, lookup_term, translate_term
 from qe_rules.texts.questions import Choice, OpenQuestion, get_open_question, open_questions
-from qe_rules.verification.checks import (
+from qe_rules.verification.report import (
     Coverage,
     Example,
     Finding,
     Verdict,
     VerificationReport,
-    check_names,
-    verify,
 )
+from qe_rules.verification.suite import check_names, checks, verify
 
 if TYPE_CHECKING:
     from qe_rules.texts.discrepancies import DISCREPANCIES
@@ -237,6 +236,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "Verdict",
     "VerificationReport",
     "check_names",
+    "checks",
     "verify",
     # simulation: agents, simulations, comparisons and intervals
     "AGENT_NAMES",

@@ -45,7 +45,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules.apps.pages import generated_pages, page_makers
+from qe_rules.apps.pages import generated_pages, page_makers, verification_markdown
 from qe_rules.apps.terminal import GameStopped, game_text, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
@@ -72,7 +72,7 @@ from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
 from qe_rules.texts.questions import MEASURED_FILE
-from qe_rules.verification.checks import verification_markdown, verify
+from qe_rules.verification.suite import verify
 
 __all__ = ["main"]
 

@@ -7,10 +7,11 @@ when a page in the repository differs from what this module makes.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
-from qe_rules.rules.files import read_data
+from qe_rules.limits import MAX_TIES_BEFORE_FALLBACK
+from qe_rules.rules.files import data_file, read_data, read_text
 from qe_rules.rules.model import RULESETS
 from qe_rules.simulation.intervals import Share
 from qe_rules.texts import reports
@@ -22,9 +23,13 @@ from qe_rules.texts.questions import (
     measurement_base,
     open_questions,
 )
-from qe_rules.verification.checks import verification_markdown, verify
+from qe_rules.texts.reports import GENERATED_NOTE
+from qe_rules.verification.readings import READING_GAMES
+from qe_rules.verification.report import Coverage, VerificationReport
+from qe_rules.verification.sale_search import SALE_SEARCH_PATHS, THOROUGH_SALE_SEARCH_PATHS
+from qe_rules.verification.suite import verify
 
-__all__ = ["generated_pages", "open_questions_markdown", "page_makers"]
+__all__ = ["generated_pages", "open_questions_markdown", "page_makers", "verification_markdown"]
 
 
 def page_makers() -> dict[str, Callable[[], str]]:
@@ -113,3 +118,92 @@ def open_questions_markdown() -> str:
 def _measure_meta() -> dict[str, Any]:
     data = read_data(MEASURED_FILE)
     return {key: data.get(key, "?") for key in ("players", "games", "seed")}
+
+
+def verification_markdown(reports: Sequence[VerificationReport]) -> str:
+    """``docs/verification.md``: the reports of the built-in rule sets, and how to read
+    them."""
+    lines = [
+        "# Verification of the built-in rule sets",
+        "",
+        GENERATED_NOTE,
+        "",
+        "`qe.verify(ruleset)` (or `qe-rules verify ID`) searches a rule set for the places "
+        "where its text decides nothing. Each finding *holds*, is a *gap* (the rules leave "
+        "the situation open; an example shows it) or is *violated* (the rule set "
+        "contradicts itself, or a property breaks). A gap that the rule set's "
+        "interpretations acknowledge is *acknowledged*: the library has chosen a reading "
+        "and documents it. Any other gap is *new*, and makes `qe-rules verify` exit with "
+        "status 1, so a translator can run it in CI on a TOML file.",
+        "",
+        "The checks: `deck-size`, `deck-nations`, `deck-industries` (the deck matches the "
+        "text); `table-coverage` (every scoring table covers every count a player can "
+        "reach); `sale-outcomes` (a complete search of one sale by the order type of its "
+        "bids, every tie and rebid path, every player count: see below); `last-tile` (the "
+        "auctioneer-less last tile, by the same search); `one-winner` "
+        "(scripted games, fewest players first, searched for games without a single "
+        "winner); `zero-bid-limit` and `score-sums` (properties over random games); "
+        f"`reading:<field>` (each other reading of each open question, in {READING_GAMES} "
+        "games of small random bids per player count: *differs* when it changes an award, "
+        "a price, a zero-bid scoring, the scores or the winner; see "
+        "[Open questions](open-questions.md)).",
+        "",
+        "Examples are concrete: a game example is a game record (`qe.replay` accepts it; "
+        "the JSON report holds it), a scoring example is a score file for `qe-rules score`.",
+        "",
+        "Each finding says how far its check searched (the *search* column; "
+        "`Finding.coverage` in Python, `coverage` in the JSON report): *exhaustive* is a "
+        "proof within the stated bounds; *sampled* names the sample size. The deck and "
+        "table checks read the rule data and are exhaustive; the sale search is "
+        "exhaustive unless its bound on paths cut it; `one-winner`, the property checks "
+        "and the readings are sampled.",
+        "",
+        *_sale_search_method(),
+        *_search_counts(reports),
+    ]
+    for report in reports:
+        lines.append(report.to_markdown())
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _search_counts(reports: Sequence[VerificationReport]) -> list[str]:
+    """A table of the paths the sale search settled, per rule set and player count."""
+    lines = [
+        "| rule set | players | sale paths | last-tile paths | exhaustive |",
+        "|---|---|---|---|---|",
+    ]
+    for report in reports:
+        rows: dict[int, dict[str, Coverage]] = {}
+        for finding in report.findings:
+            if finding.check in ("sale-outcomes", "last-tile") and finding.coverage:
+                assert finding.players is not None
+                rows.setdefault(finding.players, {})[finding.check] = finding.coverage
+        for players, found in sorted(rows.items()):
+            sale, last = found.get("sale-outcomes"), found.get("last-tile")
+            exhaustive = all(c.exhaustive for c in found.values())
+            lines.append(
+                f"| `{report.ruleset}` | {players} | {sale.size if sale else ''} | "
+                f"{last.size if last else ''} | {'yes' if exhaustive else 'no'} |"
+            )
+    return [*lines, ""]
+
+
+SALE_SEARCH_METHOD: Final = "verification-method.md"
+"""The argument for the complete sale search, a section of ``docs/verification.md``: a
+Markdown file in the package's data folder (``qe_rules/data/``), so that an installed
+package makes the page too. Its paragraphs may wrap; ``{NAME}`` fields (with Python's
+format specs) take the values of the search's bounds."""
+
+
+def _sale_search_method() -> list[str]:
+    """The lines of :data:`SALE_SEARCH_METHOD`: one line per paragraph, each followed by an
+    empty line, with the bounds filled in."""
+    text = read_text(data_file(SALE_SEARCH_METHOD)).format(
+        MAX_TIES_BEFORE_FALLBACK=MAX_TIES_BEFORE_FALLBACK,
+        SALE_SEARCH_PATHS=SALE_SEARCH_PATHS,
+        THOROUGH_SALE_SEARCH_PATHS=THOROUGH_SALE_SEARCH_PATHS,
+    )
+    lines = []
+    for paragraph in text.strip().split("\n\n"):
+        lines += [" ".join(line.strip() for line in paragraph.splitlines()), ""]
+    return lines

@@ -9,7 +9,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules.game.sales import (
@@ -22,6 +21,7 @@ from qe_rules.game.sales import (
     settle,
 )
 from qe_rules.rules.model import RebidScope
+from tests.support import examples
 
 EN = qe.get_ruleset("en")  # ties_before_fallback 3, highest-untied fallback, tied rebid
 EARLY = qe.get_ruleset("en-early")  # highest-unique-in-sale fallback over every bid

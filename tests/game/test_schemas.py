@@ -9,10 +9,10 @@ import jsonschema
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
+from tests.support import examples
 
 SETTINGS = examples(40)
 VALIDATORS = {

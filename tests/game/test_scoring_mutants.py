@@ -10,13 +10,13 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, Category, GameResult, Gap, PlayerRecord, ScoreSheet, score_game
 from qe_rules import strategies as qst
 from qe_rules.game.scoring import diversification_points, score_holdings
 from qe_rules.limits import MAX_BID
+from tests.support import examples
 
 EN = RULESETS["en"]
 

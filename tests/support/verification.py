@@ -1,15 +1,15 @@
-"""Planted faults: every check of ``qe.verify`` reports its own deliberately broken rule
-set, engine, scorer or settlement.
+"""Helpers shared by the verifier's tests (``tests/verification/``): the planted faults
+of every check, a search of every whole amount to compare the sale search with, random
+streams that always draw the same, and what every finding must keep.
 
-Each fault is planted for one test only (a changed rule set, or a function replaced with
-``monkeypatch``); the library itself is never changed. A check that cannot fail would let a
-broken rule through unnoticed, so a check without a planted fault here fails
-:func:`test_every_check_has_a_planted_fault`.
+The faults are planted for one test only (a changed rule set, or a function replaced with
+``monkeypatch``); the library itself is never changed.
 """
 
-import importlib
+import itertools
 from collections import Counter
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
@@ -17,17 +17,14 @@ import pytest
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
-from qe_rules.game.events import ZeroBids
-from qe_rules.game.sales import Award, Rebid
+from qe_rules.game import engine as engine_module
+from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
+from qe_rules.game.sales import Award, Rebid, limits_of, settle
 from qe_rules.texts.questions import open_questions
-
-verify_module = importlib.import_module(
-    "qe_rules.verification.checks"
-)  # qe_rules.verify is the function
-engine_module = importlib.import_module("qe_rules.game.engine")
+from qe_rules.verification import games, play, readings, sale_search
 
 EN = RULESETS["en"]
-real_settle = verify_module.settle
+real_settle = sale_search.settle
 
 
 @attrs.frozen
@@ -50,7 +47,7 @@ def _broken_settle(
     def settle(rules: qe.RuleSet, standing: Any, **kwargs: Any) -> Any:
         return change(standing, real_settle(rules, standing, **kwargs))
 
-    monkeypatch.setattr(verify_module, "settle", settle)
+    monkeypatch.setattr(sale_search, "settle", settle)
     return EN
 
 
@@ -75,7 +72,7 @@ def _award_never_bid_after_six_amounts(monkeypatch: pytest.MonkeyPatch) -> qe.Ru
             return attrs.evolve(out, amount=out.amount + 1000)
         return out
 
-    monkeypatch.setattr(verify_module, "settle", settle)
+    monkeypatch.setattr(sale_search, "settle", settle)
     return qe.get_ruleset("en:tie_fallback=highest-unique-in-sale")
 
 
@@ -113,7 +110,7 @@ def _last_tile_tie_awarded(monkeypatch: pytest.MonkeyPatch) -> qe.RuleSet:
     def settle(rules: qe.RuleSet, standing: Any, **kwargs: Any) -> Any:
         return real_settle(awarding if kwargs["last_tile"] else rules, standing, **kwargs)
 
-    monkeypatch.setattr(verify_module, "settle", settle)
+    monkeypatch.setattr(sale_search, "settle", settle)
     return EN
 
 
@@ -278,72 +275,126 @@ FAULTS: tuple[Fault, ...] = (
 )
 
 
-def test_every_check_has_a_planted_fault():
-    assert {fault.check for fault in FAULTS} == set(verify_module.check_names())
+def brute_force_keys(search, rules, players, auctioneer, top):
+    """The order types a search over every whole amount up to ``top`` reaches."""
+    scale = sale_search.SCALE
+    others = [s for s in range(players) if s != auctioneer]
+
+    def amounts(lead, opening, rebid):
+        minimum, forbidden = limits_of(rules, opening, lead, rebid)
+        return [a * scale for a in range(minimum, top + 1) if a * scale != forbidden]
+
+    frontier = []
+    for opening in [None] if auctioneer is None else amounts(True, None, False):
+        for combo in itertools.product(*(amounts(False, opening, False) for _ in others)):
+            bids = dict(zip(others, combo, strict=True))
+            if opening is not None:
+                bids[auctioneer] = opening
+            standing = tuple(bids[s] for s in range(players))
+            frontier.append((standing, 0, (tuple(sorted(bids.items())),), opening, ()))
+    seen, keys = set(), set()
+    while frontier:
+        following = []
+        for standing, ties, rounds, opening, tied in frontier:
+            named = tuple(sorted(Counter(a for r in rounds for _, a in r).items()))
+            if (standing, ties, named, opening, tied) in seen:
+                continue
+            seen.add((standing, ties, named, opening, tied))
+            points = search.points(standing, opening, rounds)
+            keys.add(search.key(standing, ties, rounds, opening, tied, points))
+            outcome = settle(
+                rules,
+                standing,
+                ties=ties,
+                history=rounds,
+                last_tile=auctioneer is None,
+                auctioneer=auctioneer,
+                previous_tie=tied,
+            )
+            if not isinstance(outcome, Rebid) or len(rounds) > search.rounds_limit:
+                continue
+            now_tied = tuple(s for s, a in enumerate(standing) if a == max(standing))
+            choices = (amounts(s == auctioneer, opening, True) for s in outcome.seats)
+            for combo in itertools.product(*choices):
+                new = list(standing)
+                rebids = tuple(zip(outcome.seats, combo, strict=True))
+                for seat, amount in rebids:
+                    new[seat] = amount
+                following.append((tuple(new), outcome.ties, (*rounds, rebids), opening, now_tied))
+        frontier = following
+    return keys
 
 
-def test_the_checks_named_are_the_checks_run():
-    report = qe.verify("en", random_games=2)
-    assert {f.check for f in report.findings} == set(verify_module.check_names())
+def with_thresholds(opening, secret=0):
+    """``en`` with other minimums: thresholds with room for whole amounts between them."""
+    return attrs.evolve(
+        EN, id=f"opening-{opening}-secret-{secret}", min_opening_bid=opening, min_secret_bid=secret
+    )
 
 
-def _shows(fault: Fault, finding: qe.Finding, rules: qe.RuleSet) -> None:
-    """The finding's example shows the fault (with the fault still planted)."""
-    example = finding.example
-    if fault.check.startswith("deck-") or fault.check == "last-tile":
-        assert example is None  # the rule set or the sale search is the example
+def told(game, sale):
+    """How a reading finding tells the outcome of ``sale`` in ``game``."""
+    text = None
+    for event in game.events:
+        if getattr(event, "sale", None) != sale:
+            continue
+        if isinstance(event, Awarded):
+            text = f"seat {event.seat} wins for {event.amount}"
+        elif isinstance(event, NotAwarded):
+            text = f"nobody gets the tile ({event.reason})"
+        elif isinstance(event, ZeroBids):
+            text += f", zero bids scored by {list(event.scoring) or 'nobody'}"
+    return text
+
+
+def shows_its_check(finding, rules):
+    """What every finding keeps: a coverage, the rule fields it is about, a player count
+    where the check runs per player count, and an example of the kind it names."""
+    assert isinstance(finding.coverage, qe.Coverage), finding
+    assert finding.fields and set(finding.fields) <= set(attrs.fields_dict(qe.RuleSet)), finding
+    if not finding.check.startswith("reading:") and finding.check != "one-winner":
+        assert finding.players in rules.player_counts, finding
+    if finding.example is None:
         return
-    assert example is not None
-    if example.kind == "scoring":
-        records = [qe.PlayerRecord.from_dict(p) for p in example.data["players"]]
-        assert finding.gap in {g.code for g in qe.score_game(rules, records).gaps}
-        return
-    game = qe.replay(example.data)
-    if fault.check == "zero-bid-limit":
-        scored = Counter(
-            (seat, e.round) for e in game.events if isinstance(e, ZeroBids) for seat in e.scoring
+    if finding.example.kind == "scoring":
+        assert finding.example.data["ruleset"] == rules.id
+    else:
+        assert finding.example.kind == "game"
+        assert qe.replay(finding.example.data).players == finding.players or (
+            finding.players is None
         )
-        limit_broken = game.players not in EN.zero_bid_player_counts or max(scored.values()) > 1
-        assert scored and limit_broken
-    elif fault.check == "score-sums":
-        assert any(s.total != s.subtotal + s.lowest_spend_bonus for s in game.result().sheets)
-    elif fault.check == "one-winner":
-        assert finding.gap in {g.code for g in game.result().gaps}
-    elif fault.check == "sale-outcomes":
-        assert game.moves()  # the bids of the sale whose settlement broke a property
 
 
-@pytest.mark.parametrize("fault", FAULTS, ids=lambda fault: f"{fault.check}: {fault.name}")
-def test_every_check_reports_its_planted_fault(fault, monkeypatch):
-    rules = fault.plant(monkeypatch)
-    report = qe.verify(rules, random_games=5, checks=[fault.check])
-    fired = [f for f in report.findings if f.verdict is fault.verdict and fault.words in f.summary]
-    assert fired, report.to_text()
-    assert {f.check for f in report.findings} == {fault.check}
-    _shows(fault, fired[0], rules)
+class SameDraws:
+    """A stand-in for the verifier's seeded random streams: every draw is the same, so
+    every seat bids its minimum plus one."""
+
+    def __init__(self, seed):
+        pass
+
+    def randrange(self, stop):
+        return 1
+
+    def random(self):
+        return 0.9
 
 
-@pytest.mark.parametrize("fault", FAULTS[:4], ids=lambda fault: fault.check)
-def test_the_static_checks_hold_without_their_fault(fault):
-    report = qe.verify(EN, checks=[fault.check])
-    assert report.findings
-    assert Verdict.VIOLATED not in {f.verdict for f in report.findings}
+def played_rounds(monkeypatch):
+    """Make every random bid the same, and keep each random bidding round: the game it
+    started from and the game after it."""
+    rounds = []
+    real = play.random_round
+
+    def random_round(game, rng, spread):
+        after = real(game, rng, spread)
+        rounds.append((game, after))
+        return after
+
+    for module in (games, readings):  # the modules that play random games
+        monkeypatch.setattr(module, "random", SimpleNamespace(Random=SameDraws))
+        monkeypatch.setattr(module, "random_round", random_round)
+    return rounds
 
 
-def test_the_search_and_property_checks_hold_without_a_fault():
-    checks = ["sale-outcomes", "last-tile", "zero-bid-limit", "score-sums"]
-    report = qe.verify(EN, random_games=5, checks=checks)
-    assert {f.check for f in report.findings} == set(checks)
-    assert {f.verdict for f in report.findings} == {Verdict.HOLDS}
-
-
-def test_one_winner_holds_for_everyone_eliminated_when_ties_are_spared():
-    rules = attrs.evolve(EN, id="spare-ties", eliminate_all_tied_highest=False)
-    report = qe.verify(rules, checks=["one-winner"])
-    assert "everyone-eliminated" not in {f.gap for f in report.findings}
-
-
-def test_a_reading_of_what_a_seat_sees_changes_no_outcome_without_a_fault():
-    report = qe.verify(EN, checks=["reading:peek_shows"])
-    assert report.findings
-    assert {f.verdict for f in report.findings} == {Verdict.HOLDS}
+# the auctioneer opens at 1, every other seat must bid 2 (not the opening bid): they tie
+ENDLESS = attrs.evolve(EN, id="endless", min_opening_bid=0, tie_fallback=qe.TieFallback.NONE)

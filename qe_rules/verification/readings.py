@@ -1,0 +1,159 @@
+"""The ``reading:<field>`` checks: each other reading of each open question against the
+rule set's own, in the same games of small random bids.
+
+``READING_GAMES`` and ``reading_checks`` are internal to the package;
+:func:`qe_rules.verify` runs the checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection, Iterator
+from typing import Any, Final
+
+from qe_rules.game.engine import Game, new_game, replay
+from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
+from qe_rules.limits import GAME_ROUNDS_COMPARED
+from qe_rules.rules.model import RuleSet
+from qe_rules.texts.questions import open_questions
+from qe_rules.verification.play import past_peeks, random_round
+from qe_rules.verification.report import Coverage, Example, Finding, Verdict, holds
+
+__all__: list[str] = []
+
+READING_GAMES: Final = 64
+"""Games per player count in which each reading of an open question is compared."""
+
+
+def _sale_outcomes(game: Game) -> list[tuple[Any, ...]]:
+    """Each finished sale's outcome: the owner and price, or why nobody owns the tile,
+    and who scored a zero bid."""
+    out: list[tuple[Any, ...]] = []
+    for event in game.events:
+        if isinstance(event, Awarded):
+            out.append((event.sale, event.seat, event.amount))
+        elif isinstance(event, NotAwarded):
+            out.append((event.sale, None, event.reason))
+        elif isinstance(event, ZeroBids) and out:
+            out[-1] = (*out[-1], event.scoring)
+    return out
+
+
+def _reading_game(rules: RuleSet, players: int, index: int) -> Game:
+    """Game ``index`` of the comparison of readings: small random bids (so that ties are
+    frequent) from a random stream that depends only on the player count and the index,
+    so that two readings see the same bids until their games part."""
+    rng = random.Random(f"verify-readings-{players}-{index}")
+    game = new_game(rules, players, seed=f"readings-{players}-{index}")
+    rounds = 0
+    while not game.is_over and rounds < GAME_ROUNDS_COMPARED:
+        game = random_round(past_peeks(game), rng, 4)
+        rounds += 1
+    return past_peeks(game)
+
+
+def _until_sale(game: Game, sale: int) -> dict[str, Any]:
+    """The record of ``game`` cut after sale ``sale`` ends: a short example."""
+    record = game.to_record()
+    short = replay({**record, "moves": []})
+    for move in game.moves():
+        if short.is_over or any(
+            isinstance(e, Awarded | NotAwarded) and e.sale == sale for e in short.events
+        ):
+            break
+        short = short.apply(move)
+    return short.to_record()
+
+
+def _describe(outcome: tuple[Any, ...] | None, game: Game) -> str:
+    """A sale's outcome in words; ``None`` when ``game`` has no such sale."""
+    if outcome is None:
+        if game.is_over:
+            return "the game has ended"
+        return f"the game was stopped after {GAME_ROUNDS_COMPARED} bidding rounds without an end"
+    if outcome[1] is None:
+        text = f"nobody gets the tile ({outcome[2]})"
+    else:
+        text = f"seat {outcome[1]} wins for {outcome[2]}"
+    if len(outcome) > 3:  # zero bids were scored (or might have been) in this sale
+        text += f", zero bids scored by {list(outcome[3]) or 'nobody'}"
+    return text
+
+
+def _reading_difference(
+    rules: RuleSet, other: RuleSet, players: int
+) -> tuple[str, dict[str, Any]] | None:
+    """How ``other`` changes the first differing game of the comparison, if any: a
+    description and an example game record under ``other``."""
+    for index in range(READING_GAMES):
+        mine, theirs = _reading_game(rules, players, index), _reading_game(other, players, index)
+        a, b = _sale_outcomes(mine), _sale_outcomes(theirs)
+        for x, y in itertools.zip_longest(a, b):
+            if x != y:
+                sale = (x or y)[0]
+                return (
+                    f"sale {sale}: {_describe(x, mine)}; under the other reading "
+                    f"{_describe(y, theirs)}",
+                    _until_sale(theirs, sale),
+                )
+        if mine.is_over and theirs.is_over:
+            left, right = mine.result(), theirs.result()
+            if left.winners != right.winners:
+                return (
+                    f"the same sales, but the winners are {list(left.winners)}; under the "
+                    f"other reading {list(right.winners)}",
+                    theirs.to_record(),
+                )
+            if [s.total for s in left.sheets] != [s.total for s in right.sheets]:
+                return (
+                    f"the same sales, but the totals are {[s.total for s in left.sheets]}; "
+                    f"under the other reading {[s.total for s in right.sheets]}",
+                    theirs.to_record(),
+                )
+    return None
+
+
+def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Iterator[Finding]:
+    """For each open question (of ``fields``, if given), each other reading against the
+    rule set's own: whether it changes an award, a price, a zero-bid scoring, the scores
+    or the winner."""
+    for question in open_questions():
+        field = question.field
+        if fields is not None and field not in fields:
+            continue
+        for other in question.variants(rules):
+            if other is rules:
+                continue
+            shown_value = other.id.rpartition(f"{field}=")[2]
+            check = f"reading:{field}"
+            found = False
+            coverage = Coverage(
+                False,
+                READING_GAMES * len(rules.player_counts),
+                f"games of small random bids ({READING_GAMES} per player count, "
+                "fewest players first, until one differs)",
+            )
+            for players in rules.player_counts:
+                difference = _reading_difference(rules, other, players)
+                if difference is not None:
+                    summary, record = difference
+                    yield Finding(
+                        check,
+                        Verdict.DIFFERS,
+                        f"{players} players, {field}={shown_value}: {summary}",
+                        (field,),
+                        players,
+                        example=Example("game", record),
+                        coverage=coverage,
+                    )
+                    found = True
+                    break
+            if not found:
+                yield holds(
+                    check,
+                    f"{field}={shown_value} changes no award, price, score or winner in "
+                    f"{READING_GAMES} games per player count",
+                    (field,),
+                    coverage=coverage,
+                )
