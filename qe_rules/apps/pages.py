@@ -12,6 +12,7 @@ from typing import Any
 
 from qe_rules.rules.files import read_data
 from qe_rules.rules.model import RULESETS
+from qe_rules.simulation.comparison import compare
 from qe_rules.simulation.intervals import Share
 from qe_rules.texts import reports
 from qe_rules.texts.discrepancies import get_discrepancy
@@ -21,10 +22,11 @@ from qe_rules.texts.questions import (
     measured_shares,
     measurement_base,
     open_questions,
+    readings_to_measure,
 )
 from qe_rules.verification.checks import verification_markdown, verify
 
-__all__ = ["generated_pages", "open_questions_markdown", "page_makers"]
+__all__ = ["generated_pages", "measure_open_questions", "open_questions_markdown", "page_makers"]
 
 
 def page_makers() -> dict[str, Callable[[], str]]:
@@ -42,6 +44,29 @@ def page_makers() -> dict[str, Callable[[], str]]:
 def generated_pages() -> dict[str, str]:
     """Every generated documentation page, by path relative to ``docs/``."""
     return {name: make() for name, make in page_makers().items()}
+
+
+def measure_open_questions(games: int, *, seed: int = 0, players: int = 4) -> dict[str, Any]:
+    """The data of ``qe_rules/data/open-questions-measured.toml``: for every reading of
+    every open question (see :func:`qe_rules.texts.questions.readings_to_measure`) and for
+    random and value agents, how many of ``games`` games change their winner when played
+    under that reading instead of the base rule set's (``compare(..., play="each")``)."""
+    readings = []
+    for question, base, value in readings_to_measure():
+        other = question.spec(base, value)
+        for agents in ("random", "value"):
+            played = compare([base, other], players, agents, games, seed=seed, play="each")
+            readings.append(
+                {
+                    "field": question.field,
+                    "base": base,
+                    "reading": other.split("=", 1)[1],
+                    "agents": agents,
+                    "games": games,
+                    "changed": played.winner_changed[1].count,
+                }
+            )
+    return {"players": players, "games": games, "seed": seed, "readings": readings}
 
 
 def _reading_text(question: OpenQuestion, value: Any) -> str:

@@ -13,7 +13,7 @@ from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import svg
-from qe_rules.simulation.runs import play_game
+from qe_rules.simulation.play import play_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 RSVG = shutil.which("rsvg-convert")
