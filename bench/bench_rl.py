@@ -21,7 +21,7 @@ from collections.abc import Callable
 from common import floor_games, machine, race, ratio_line
 
 from qe_rules.rl import QEEnv, env
-from qe_rules.simulation.runs import simulate
+from qe_rules.simulation.stats import simulate
 
 
 def play(env: QEEnv, games: int) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from common import FloorBidder, floor_games, machine, race, ratio_line
 
 from qe_rules.game import engine
-from qe_rules.simulation.runs import simulate
+from qe_rules.simulation.stats import simulate
 
 
 def measure(players: int, games: int, repeat: int, ruleset: str = "en") -> tuple[float, float]:

@@ -17,7 +17,8 @@ from typing import Any
 import qe_rules as qe
 from qe_rules.rules.model import RULESETS
 from qe_rules.simulation.agents import AGENT_NAMES
-from qe_rules.simulation.runs import play_game, simulate
+from qe_rules.simulation.play import play_game
+from qe_rules.simulation.stats import simulate
 
 
 def digest() -> str:

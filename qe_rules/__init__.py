@@ -97,19 +97,17 @@ from qe_rules.simulation.agents import (
     agent_factory,
     agent_from_name,
 )
-from qe_rules.simulation.intervals import Share, wilson_interval
-from qe_rules.simulation.runs import (
+from qe_rules.simulation.comparison import (
     CHANGE_CAUSES,
-    Batch,
     ChangeExample,
     Comparison,
-    GameRow,
     PlayedComparison,
-    SimulationStats,
     compare,
-    play_game,
-    simulate,
 )
+from qe_rules.simulation.intervals import Share, wilson_interval
+from qe_rules.simulation.play import play_game
+from qe_rules.simulation.rows import GameRow
+from qe_rules.simulation.stats import Batch, SimulationStats, simulate
 from qe_rules.texts import discrepancies, glossary
 from qe_rules.texts.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
 from qe_rules.texts.discrepancies import (

@@ -45,7 +45,12 @@ from typing import Any, NoReturn, TextIO, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules.apps.pages import generated_pages, page_makers, verification_markdown
+from qe_rules.apps.pages import (
+    generated_pages,
+    measure_open_questions,
+    page_makers,
+    verification_markdown,
+)
 from qe_rules.apps.terminal import GameStopped, game_text, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
@@ -55,18 +60,10 @@ from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
 from qe_rules.rules.files import data_file, shipped_rulesets
 from qe_rules.rules.model import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES
+from qe_rules.simulation.comparison import Comparison, PlayedComparison, compare
 from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_stats
-from qe_rules.simulation.runs import (
-    Comparison,
-    PlayedComparison,
-    SimulationStats,
-    check_rows_path,
-    compare,
-    format_comparison,
-    format_stats,
-    measure_open_questions,
-    simulate,
-)
+from qe_rules.simulation.rows import check_rows_path
+from qe_rules.simulation.stats import SimulationStats, simulate
 from qe_rules.texts import reports
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
@@ -456,7 +453,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "json":
         _emit(out, attrs.evolve(stats, rows=None).to_dict())
     else:
-        print(format_stats(stats), file=out)
+        print(stats.to_text(), file=out)
     return EXIT_OK
 
 
@@ -496,7 +493,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "json":
         _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
-    print(format_comparison(comparison), file=out)
+    print(comparison.to_text(), file=out)
     if comparison.examples:
         first = comparison.examples[0]
         print(
@@ -532,7 +529,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
         path = data_file(MEASURED_FILE)
         header = (
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
-            "--measure\n(qe_rules.simulation.runs.measure_open_questions). Do not edit."
+            "--measure\n(qe_rules.apps.pages.measure_open_questions). Do not edit."
         )
         _write_file(path, _toml.dumps(data, header=header))
         print(f"wrote {path}", file=out)

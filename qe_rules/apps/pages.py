@@ -13,6 +13,7 @@ from typing import Any, Final
 from qe_rules.limits import MAX_TIES_BEFORE_FALLBACK
 from qe_rules.rules.files import data_file, read_data, read_text
 from qe_rules.rules.model import RULESETS
+from qe_rules.simulation.comparison import compare
 from qe_rules.simulation.intervals import Share
 from qe_rules.texts import reports
 from qe_rules.texts.discrepancies import get_discrepancy
@@ -22,6 +23,7 @@ from qe_rules.texts.questions import (
     measured_shares,
     measurement_base,
     open_questions,
+    readings_to_measure,
 )
 from qe_rules.texts.reports import GENERATED_NOTE
 from qe_rules.verification.readings import READING_GAMES
@@ -29,7 +31,13 @@ from qe_rules.verification.report import Coverage, VerificationReport
 from qe_rules.verification.sale_search import SALE_SEARCH_PATHS, THOROUGH_SALE_SEARCH_PATHS
 from qe_rules.verification.suite import verify
 
-__all__ = ["generated_pages", "open_questions_markdown", "page_makers", "verification_markdown"]
+__all__ = [
+    "generated_pages",
+    "measure_open_questions",
+    "open_questions_markdown",
+    "page_makers",
+    "verification_markdown",
+]
 
 
 def page_makers() -> dict[str, Callable[[], str]]:
@@ -47,6 +55,29 @@ def page_makers() -> dict[str, Callable[[], str]]:
 def generated_pages() -> dict[str, str]:
     """Every generated documentation page, by path relative to ``docs/``."""
     return {name: make() for name, make in page_makers().items()}
+
+
+def measure_open_questions(games: int, *, seed: int = 0, players: int = 4) -> dict[str, Any]:
+    """The data of ``qe_rules/data/open-questions-measured.toml``: for every reading of
+    every open question (see :func:`qe_rules.texts.questions.readings_to_measure`) and for
+    random and value agents, how many of ``games`` games change their winner when played
+    under that reading instead of the base rule set's (``compare(..., play="each")``)."""
+    readings = []
+    for question, base, value in readings_to_measure():
+        other = question.spec(base, value)
+        for agents in ("random", "value"):
+            played = compare([base, other], players, agents, games, seed=seed, play="each")
+            readings.append(
+                {
+                    "field": question.field,
+                    "base": base,
+                    "reading": other.split("=", 1)[1],
+                    "agents": agents,
+                    "games": games,
+                    "changed": played.winner_changed[1].count,
+                }
+            )
+    return {"players": players, "games": games, "seed": seed, "readings": readings}
 
 
 def _reading_text(question: OpenQuestion, value: Any) -> str:

@@ -457,7 +457,7 @@ def score_board(result: GameResult, names: Sequence[str] | None = None) -> str:
     per scoring line; the winner's column is highlighted, an eliminated total struck.
 
     >>> import qe_rules as qe
-    >>> from qe_rules.simulation.runs import play_game
+    >>> from qe_rules.simulation.play import play_game
     >>> picture = score_board(play_game("en", 3, "zero", seed=1).result())
     >>> "Score board" in picture and "total" in picture
     True

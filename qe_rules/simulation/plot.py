@@ -1,9 +1,9 @@
 """Pictures of simulations and comparisons (needs the ``plot`` extra, matplotlib).
 
-:func:`plot_stats` draws a :class:`~qe_rules.simulation.runs.SimulationStats`: each seat's win
+:func:`plot_stats` draws a :class:`~qe_rules.simulation.stats.SimulationStats`: each seat's win
 share with its 95% interval, the other shares (no single winner, lowest spender won, rule
 gaps) with theirs, and the distributions of each seat's final total and spend.
-:func:`plot_comparison` draws a :class:`~qe_rules.simulation.runs.Comparison`: each seat's win
+:func:`plot_comparison` draws a :class:`~qe_rules.simulation.comparison.Comparison`: each seat's win
 share under each rule set, how often and why the winner changes, and the distributions
 of totals under each rule set and of spends. The distributions need the per-game rows
 (``rows=True``); without them those panels say so. The file type follows the name's
@@ -17,8 +17,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from qe_rules.errors import InvalidArgument
+from qe_rules.simulation.comparison import CHANGE_CAUSES, Comparison
 from qe_rules.simulation.intervals import Share
-from qe_rules.simulation.runs import CHANGE_CAUSES, Comparison, GameRow, SimulationStats
+from qe_rules.simulation.rows import GameRow
+from qe_rules.simulation.stats import SimulationStats
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

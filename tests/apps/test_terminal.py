@@ -19,7 +19,7 @@ import pytest
 import qe_rules as qe
 from qe_rules.apps.cli import EXIT_END_OF_INPUT, EXIT_INTERRUPTED, main
 from qe_rules.apps.terminal import game_text, view_text
-from qe_rules.simulation.runs import play_game
+from qe_rules.simulation.play import play_game
 
 PROMPT = re.compile(
     r"Your (?:opening bid|bid|rebid) for \S+ \(from (\d+) to \d+(?:, not (\d+))?\): $"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import svg
-from qe_rules.simulation.runs import play_game
+from qe_rules.simulation.play import play_game
 from tests.support import examples
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -24,7 +24,7 @@ from qe_rules.simulation.agents import (
     agent_from_name,
     agent_label,
 )
-from qe_rules.simulation.runs import play_game
+from qe_rules.simulation.play import play_game
 from tests.support import INTERNAL, examples, reachable, states
 
 RULESETS = sorted(qe.RULESETS)
@@ -262,7 +262,7 @@ def test_value_agent_values_its_nation_and_industries():
 
 
 def test_value_agent_wins_more_than_random_and_zero_agents():
-    from qe_rules.simulation.runs import simulate
+    from qe_rules.simulation.stats import simulate
 
     stats = simulate("en", 4, ["value", "random", "random", "zero"], 150, seed=2)
     share = stats.agent_win_share

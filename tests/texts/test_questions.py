@@ -73,3 +73,23 @@ def test_the_open_questions_page_names_every_question_and_reading():
         for entry in question.register:
             assert f"`{entry}`" in page
     assert "not measured" not in page
+
+
+def test_the_measurement_covers_every_reading_and_the_data_file_names_its_maker():
+    from qe_rules.apps.pages import measure_open_questions
+    from qe_rules.rules.files import data_file
+    from qe_rules.texts.questions import MEASURED_FILE, readings_to_measure
+
+    data = measure_open_questions(2, seed=1)
+    assert (data["players"], data["games"], data["seed"]) == (4, 2, 1)
+    expected = [
+        (question.field, base, question.spec(base, value).split("=", 1)[1], agents)
+        for question, base, value in readings_to_measure()
+        for agents in ("random", "value")
+    ]
+    found = [(r["field"], r["base"], r["reading"], r["agents"]) for r in data["readings"]]
+    assert found == expected
+    assert all(0 <= r["changed"] <= r["games"] == 2 for r in data["readings"])
+    with open(data_file(MEASURED_FILE), encoding="utf-8") as handle:
+        header = handle.read(300)
+    assert "(qe_rules.apps.pages.measure_open_questions)" in header

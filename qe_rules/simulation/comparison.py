@@ -1,0 +1,706 @@
+"""Rule sets compared: :func:`compare` plays games once and scores each under several rule
+sets, to show how often and why the winner changes (a :class:`Comparison`), or plays the
+same games under each rule set (a :class:`PlayedComparison`).
+
+>>> from qe_rules.simulation.comparison import compare
+>>> c = compare(["en", "en-early"], 4, "random", 20, seed=1)
+>>> c.games, c.changes[0]
+(20, 0)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, Literal, NamedTuple, overload
+
+import attrs
+
+from qe_rules._util.frozen import FrozenDict
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.engine import Game
+from qe_rules.game.events import NotAwarded
+from qe_rules.game.records import GameRecord
+from qe_rules.game.scoring import GameResult, score_game
+from qe_rules.rules.model import Category, RuleSet
+from qe_rules.simulation._text import interval_text, percent
+from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.intervals import Share
+from qe_rules.simulation.play import (
+    AgentSpec,
+    Progress,
+    _check_agents,
+    _check_executor,
+    _check_int,
+    _check_progress,
+    _check_rows,
+    _check_rules,
+    _check_seed,
+    _factories,
+    _play,
+)
+from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_from, _rows_of, write_rows
+from qe_rules.simulation.runner import _local, _Run, _run, _Task
+from qe_rules.simulation.stats import (
+    Batch,
+    _add,
+    _add_counts,
+    _Batched,
+    _batches_from,
+    _batches_text,
+    _check_same,
+    _coalesce,
+)
+from qe_rules.texts.reports import table
+
+__all__ = [
+    "CHANGE_CAUSES",
+    "ChangeExample",
+    "Comparison",
+    "PlayedComparison",
+    "compare",
+    "format_comparison",
+]
+
+CHANGE_CAUSES: Final[tuple[str, ...]] = (
+    *(category.value for category in Category),
+    "elimination",
+    "tie-break",
+)
+"""What a change of winner between two rule sets is put down to: a scoring category
+whose points differ (``spending`` is the lowest-spend bonus), a different elimination,
+or, when neither differs, the tie-break."""
+
+
+def _causes(base: GameResult, other: GameResult) -> tuple[str, ...]:
+    """Why two scorings of the same holdings can name different winners."""
+    pairs = list(zip(base.sheets, other.sheets, strict=True))
+    found = [
+        category.value
+        for category in Category
+        if any(a.points(category) != b.points(category) for a, b in pairs)
+    ]
+    if any(a.eliminated != b.eliminated for a, b in pairs):
+        found.append("elimination")
+    return tuple(found) or ("tie-break",)
+
+
+@attrs.frozen(kw_only=True)
+class ChangeExample:
+    """A game whose winner changes from the first rule set to ``ruleset`` with ``cause``
+    among the causes. ``record`` replays it (``qe.replay(example.record)``)."""
+
+    ruleset: str
+    cause: str
+    game: int
+    """The game's number in the run of ``seed``."""
+    winners: tuple[int, ...]
+    """The winners under the first rule set."""
+    other_winners: tuple[int, ...]
+    """The winners under ``ruleset``."""
+    record: GameRecord
+    seed: int = 0
+    """The seed of the run the game is from."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The example as JSON types; ``record`` is ``Game.to_record()``."""
+        return {
+            "ruleset": self.ruleset,
+            "cause": self.cause,
+            "seed": self.seed,
+            "game": self.game,
+            "winners": list(self.winners),
+            "other_winners": list(self.other_winners),
+            "record": self.record.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChangeExample:
+        """The example from :meth:`to_dict`."""
+        return cls(
+            ruleset=data["ruleset"],
+            cause=data["cause"],
+            seed=data.get("seed", 0),
+            game=data["game"],
+            winners=tuple(data["winners"]),
+            other_winners=tuple(data["other_winners"]),
+            record=GameRecord.from_dict(data["record"]),
+        )
+
+
+class _Scored(NamedTuple):
+    """One game of a comparison: its winners and the causes of a change, per rule set."""
+
+    winners: tuple[tuple[int, ...], ...]
+    causes: tuple[tuple[str, ...], ...]
+
+
+class _Compared(NamedTuple):
+    """A chunk of a comparison: its games, the first example of each rule set and cause
+    (by rule-set number), and the rows when asked for."""
+
+    scored: list[_Scored]
+    examples: dict[tuple[int, str], tuple[int, dict[str, Any]]]
+    rows: list[GameRow]
+
+
+def _compare_chunk(task: _Task) -> _Compared:
+    rulesets = [_local(rules) for rules in task.rulesets]
+    first = rulesets[0]
+    factories = _factories(task.specs, first)
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
+    done = _Compared([], {}, [])
+    for index in range(task.start, task.stop):
+        game = _play(first, task.players, factories, task.seed, index)
+        records = game.records()
+        results = [game.result()]
+        for rules in rulesets[1:]:
+            try:
+                results.append(score_game(rules, records))
+            except InvalidArgument as error:
+                raise InvalidArgument(
+                    f"rule set {rules.id!r} cannot score the games of {first.id!r} with "
+                    f"{task.players} players: {error}"
+                ) from None
+        base = results[0]
+        causes = tuple(
+            () if result.winners == base.winners else _causes(base, result) for result in results
+        )
+        done.scored.append(_Scored(tuple(result.winners for result in results), causes))
+        for number, found in enumerate(causes):
+            for cause in found:
+                if (number, cause) not in done.examples:
+                    done.examples[number, cause] = (index, game.to_record())
+        if task.rows:
+            for result, found in zip(results, causes, strict=True):
+                done.rows.extend(
+                    _rows_of(
+                        task.seed, index, result, game, labels, found, winner_changed=bool(found)
+                    )
+                )
+    return done
+
+
+def _first_examples(
+    examples: Iterable[ChangeExample], rulesets: Sequence[str]
+) -> tuple[ChangeExample, ...]:
+    """The first game (by seed and game number) of each rule set and cause, in the order
+    of the rule sets and :data:`CHANGE_CAUSES`."""
+    firsts: dict[tuple[str, str], ChangeExample] = {}
+    for example in sorted(examples, key=lambda e: (e.seed, e.game)):
+        firsts.setdefault((example.ruleset, example.cause), example)
+    return tuple(
+        sorted(
+            firsts.values(),
+            key=lambda e: (rulesets.index(e.ruleset), CHANGE_CAUSES.index(e.cause)),
+        )
+    )
+
+
+@attrs.frozen(kw_only=True)
+class Comparison(_Batched):
+    """What :func:`compare` found: each game played once, scored under every rule set.
+
+    Lists with one item per rule set are in the order of ``rulesets``; the first rule
+    set is the one the games were played under, and the others are compared with it.
+    Every share has a 95% Wilson interval (``*_ci95``); comparisons of other games merge
+    exactly (:meth:`merge`).
+    """
+
+    rulesets: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    batches: tuple[Batch, ...]
+    """The games compared, as runs of game numbers per seed, in order."""
+    winners: tuple[tuple[tuple[int, ...], ...], ...]
+    """For each game, in the order of ``batches``, the winners under each rule set."""
+    changes: tuple[int, ...]
+    """For each rule set, the games whose winners differ from the first rule set's."""
+    any_changes: int
+    """The games whose winners differ under at least one rule set."""
+    causes: tuple[FrozenDict[str, int], ...]
+    """For each rule set, the changed games per cause (a game may have several)."""
+    examples: tuple[ChangeExample, ...]
+    """The first game of each rule set and cause."""
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game, rule set and seat, in game order, when asked for (``rows=True``)."""
+
+    @property
+    def change_share(self) -> tuple[float, ...]:
+        """For each rule set, the share of games whose winner differs from the first's."""
+        return tuple(count / self.games for count in self.changes)
+
+    @property
+    def change_ci95(self) -> tuple[tuple[float, float], ...]:
+        """The 95% interval of each :attr:`change_share`."""
+        return tuple(Share(count, self.games).ci95 for count in self.changes)
+
+    @property
+    def any_change_share(self) -> float:
+        """The share of games whose winner differs under at least one rule set."""
+        return self.any_changes / self.games
+
+    @property
+    def any_change_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`any_change_share`."""
+        return Share(self.any_changes, self.games).ci95
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON types; ``ci95`` holds the 95% interval of each share as
+        ``[low, high]``, under the share's key. ``rows`` is there only when they were kept."""
+        data: dict[str, Any] = {
+            "rulesets": list(self.rulesets),
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "batches": [list(batch) for batch in self.batches],
+            "changes": list(self.changes),
+            "change_share": list(self.change_share),
+            "any_changes": self.any_changes,
+            "any_change_share": self.any_change_share,
+            "ci95": {
+                "change_share": [list(ci) for ci in self.change_ci95],
+                "any_change_share": list(self.any_change_ci95),
+            },
+            "causes": [dict(causes) for causes in self.causes],
+            "examples": [example.to_dict() for example in self.examples],
+            "winners": [[list(w) for w in game] for game in self.winners],
+        }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        """The comparison from :meth:`to_dict` (the figures are computed again from the
+        counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``."""
+        try:
+            return cls(
+                rulesets=tuple(data["rulesets"]),
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                batches=_batches_from(data),
+                winners=tuple(tuple(tuple(w) for w in game) for game in data.get("winners", ())),
+                changes=tuple(data["changes"]),
+                any_changes=data["any_changes"],
+                causes=tuple(
+                    FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found)
+                    for found in data["causes"]
+                ),
+                examples=tuple(ChangeExample.from_dict(e) for e in data["examples"]),
+                rows=_rows_from(data),
+            )
+        except (KeyError, TypeError, AttributeError) as error:
+            raise InvalidArgument(f"not a comparison of Comparison.to_dict(): {error!r}") from None
+
+    def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
+        pieces = []
+        offset = 0
+        for batch in self.batches:
+            size = batch.stop - batch.start
+            pieces.append((batch, self.winners[offset : offset + size]))
+            offset += size
+        return pieces
+
+    def merge(self, other: Comparison) -> Comparison:
+        """Both comparisons' games together, exactly as one comparison of them all would
+        give: of the same rule sets, players and agents, and of different games.
+
+        >>> args = (["en", "en-early"], 4, "random", 10)
+        >>> halves = [compare(*args, seed=3, start=s) for s in (0, 10)]
+        >>> halves[0].merge(halves[1]) == compare(["en", "en-early"], 4, "random", 20, seed=3)
+        True
+        """
+        _check_same("rule sets", self.rulesets, other.rulesets)
+        _check_same("players", self.players, other.players)
+        _check_same("agents", self.agents, other.agents)
+        batches = _coalesce((*self.batches, *other.batches))
+        pieces = sorted(self._winners_by_batch() + other._winners_by_batch())
+        return Comparison(
+            rulesets=self.rulesets,
+            players=self.players,
+            agents=self.agents,
+            batches=batches,
+            winners=tuple(game for _, winners in pieces for game in winners),
+            changes=_add(self.changes, other.changes),
+            any_changes=self.any_changes + other.any_changes,
+            causes=tuple(
+                _add_counts(mine, theirs, CHANGE_CAUSES)
+                for mine, theirs in zip(self.causes, other.causes, strict=True)
+            ),
+            examples=_first_examples((*self.examples, *other.examples), self.rulesets),
+            rows=_merged_rows(self.rows, other.rows),
+        )
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("this comparison kept no rows: compare with rows=True")
+        write_rows(self.rows, path)
+
+    def to_text(self) -> str:
+        """The comparison as a plain-text report: for each rule set after the first, its
+        winner changes with their 95% interval and causes, then the first example games."""
+        first = self.rulesets[0]
+        lines = [
+            f"{self.games} games of {first} with {self.players} players, {_batches_text(self.batches)}, "
+            f"agents {', '.join(self.agents)}",
+            f"scored under {', '.join(self.rulesets)}",
+            "",
+        ]
+        if len(self.rulesets) == 1:
+            return "\n".join([*lines, "no other rule set to compare with"])
+        used = [cause for cause in CHANGE_CAUSES if any(cause in found for found in self.causes)]
+        lines += table(
+            ("rule set", "winner changes", "share", "(95%)", *used),
+            (
+                (
+                    self.rulesets[number],
+                    self.changes[number],
+                    percent(self.change_share[number]),
+                    interval_text(self.change_ci95[number]),
+                    *(self.causes[number].get(cause, 0) for cause in used),
+                )
+                for number in range(1, len(self.rulesets))
+            ),
+        )
+        lines += [
+            "",
+            f"under any of them: {self.any_changes} ({percent(self.any_change_share)}, 95% interval "
+            f"{interval_text(self.any_change_ci95)})",
+        ]
+        if self.examples:
+            lines += ["", "examples (game number: winners before -> after)"]
+            lines += [
+                f"  {e.ruleset}, {e.cause}: game {e.game}: {list(e.winners)} -> {list(e.other_winners)}"
+                for e in self.examples
+            ]
+        return "\n".join(lines)
+
+    __str__ = to_text
+
+
+def _check_comparable(rulesets: Sequence[RuleSet], players: int) -> None:
+    first = rulesets[0]
+    for rules in rulesets[1:]:
+        problem = None
+        if players not in rules.player_counts:
+            problem = f"it is not played by {players} players"
+        elif not set(first.companies(players)) <= set(rules.companies(players)):
+            problem = "its deck lacks tiles of the first rule set's deck"
+        elif not set(first.nations(players)) <= set(rules.nations(players)):
+            problem = "it lacks nations of the first rule set"
+        elif not set(first.industries(players)) <= set(rules.industries(players)):
+            problem = "it lacks industry tokens of the first rule set"
+        if problem:
+            raise InvalidArgument(
+                f"rule set {rules.id!r} cannot score the games of {first.id!r} with "
+                f"{players} players: {problem}"
+            )
+
+
+@attrs.frozen(kw_only=True)
+class PlayedComparison:
+    """What :func:`compare` with ``play="each"`` found: the same games (same setups, same
+    agent seeds) played under each rule set, not only rescored.
+
+    Each tuple has one :class:`~qe_rules.Share` per rule set, in the order of
+    ``rulesets``, each with its 95% Wilson interval; the first rule set is the one the
+    others are compared with (its changes are 0 of ``games``).
+    """
+
+    rulesets: tuple[str, ...]
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    start: int
+    games: int
+    winner_changed: tuple[Share, ...]
+    """Games whose winners differ from those under the first rule set."""
+    awarded_differently: tuple[Share, ...]
+    """Games in which some tile ends with another owner (or with none) than under the
+    first rule set."""
+    unsold: tuple[Share, ...]
+    """Games in which some tile is sold to nobody."""
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game, rule set and seat, in game order, when asked for (``rows=True``):
+    each from the game as played under that rule set. ``winner_changed`` compares its
+    winners with the first rule set's game; ``causes`` is empty (the games differ in
+    play, not only in scoring)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON types; each share has ``ci95: [low, high]``."""
+        data = {
+            "play": "each",
+            "rulesets": list(self.rulesets),
+            "players": self.players,
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "start": self.start,
+            "games": self.games,
+            "winner_changed": [share.to_dict() for share in self.winner_changed],
+            "awarded_differently": [share.to_dict() for share in self.awarded_differently],
+            "unsold": [share.to_dict() for share in self.unsold],
+        }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
+        """The comparison from :meth:`to_dict` (the shares' figures are recomputed).
+
+        >>> each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
+        >>> PlayedComparison.from_dict(each.to_dict()) == each
+        True
+        """
+        try:
+            return cls(
+                rulesets=tuple(data["rulesets"]),
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                seed=data["seed"],
+                start=data["start"],
+                games=data["games"],
+                winner_changed=tuple(Share.from_dict(s) for s in data["winner_changed"]),
+                awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
+                unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
+                rows=_rows_from(dict(data)),
+            )
+        except (KeyError, TypeError) as error:
+            raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("this comparison kept no rows: compare with rows=True")
+        write_rows(self.rows, path)
+
+    def to_text(self) -> str:
+        """The comparison as a plain-text report: for each rule set, its three shares with
+        their 95% intervals."""
+        lines = [
+            f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
+            f"played under each rule set; compared with {self.rulesets[0]}:"
+        ]
+        for number, rid in enumerate(self.rulesets):
+            parts = []
+            for label, shares in (
+                ("winner changed", self.winner_changed),
+                ("tile awarded differently", self.awarded_differently),
+                ("unsold tile", self.unsold),
+            ):
+                share = shares[number]
+                low, high = share.ci95
+                parts.append(f"{label} {share.value:.1%} [{low:.1%}, {high:.1%}]")
+            lines.append(f"  {rid}: " + "; ".join(parts))
+        return "\n".join(lines)
+
+    __str__ = to_text
+
+
+def _owners(game: Game) -> tuple[frozenset[Any], ...]:
+    return tuple(frozenset(record.companies) for record in game.records())
+
+
+class _PlayedChunk(NamedTuple):
+    """A chunk of a played comparison, per rule set: the games whose winners changed,
+    whose tiles were awarded differently and with an unsold tile; and the rows when
+    asked for."""
+
+    winners: list[int]
+    awards: list[int]
+    unsold: list[int]
+    rows: list[GameRow]
+
+
+def _played_chunk(task: _Task) -> _PlayedChunk:
+    rulesets = [_local(rules) for rules in task.rulesets]
+    factories = [_factories(task.specs, rules) for rules in rulesets]
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
+    count = len(rulesets)
+    done = _PlayedChunk([0] * count, [0] * count, [0] * count, [])
+    for index in range(task.start, task.stop):
+        played = [
+            _play(rules, task.players, made, task.seed, index)
+            for rules, made in zip(rulesets, factories, strict=True)
+        ]
+        first_winners, first_owners = played[0].result().winners, _owners(played[0])
+        for number, game in enumerate(played):
+            result = game.result()
+            changed = result.winners != first_winners
+            done.winners[number] += changed
+            done.awards[number] += _owners(game) != first_owners
+            done.unsold[number] += any(isinstance(e, NotAwarded) for e in game.events)
+            if task.rows:
+                done.rows.extend(
+                    _rows_of(task.seed, index, result, game, labels, winner_changed=changed)
+                )
+    return done
+
+
+def _compare_played(run: _Run, parts: Sequence[_PlayedChunk]) -> PlayedComparison:
+    def shares(counts: Callable[[_PlayedChunk], list[int]]) -> tuple[Share, ...]:
+        return tuple(
+            Share(sum(found), run.games) for found in zip(*map(counts, parts), strict=True)
+        )
+
+    return PlayedComparison(
+        rulesets=tuple(rules.id for rules in run.rulesets),
+        players=run.players,
+        agents=tuple(agent_label(spec) for spec in run.specs),
+        seed=run.seed,
+        start=run.start,
+        games=run.games,
+        winner_changed=shares(lambda part: part.winners),
+        awarded_differently=shares(lambda part: part.awards),
+        unsold=shares(lambda part: part.unsold),
+        rows=tuple(row for part in parts for row in part.rows) if run.rows else None,
+    )
+
+
+@overload
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = ...,
+    workers: int = ...,
+    executor: concurrent.futures.Executor | None = ...,
+    rows: bool = ...,
+    progress: Progress | None = ...,
+    play: Literal["first"] = ...,
+) -> Comparison: ...
+
+
+@overload
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = ...,
+    workers: int = ...,
+    executor: concurrent.futures.Executor | None = ...,
+    rows: bool = ...,
+    progress: Progress | None = ...,
+    play: Literal["each"],
+) -> PlayedComparison: ...
+
+
+def compare(
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = 0,
+    workers: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    rows: bool = False,
+    progress: Progress | None = None,
+    play: Literal["first", "each"] = "first",
+) -> Comparison | PlayedComparison:
+    """Play ``games`` games under the first rule set and score each one's final holdings
+    under every rule set, to see how often and why the winner changes.
+
+    With ``play="each"`` every game is played under each rule set instead (the same
+    setups and agent seeds), and a :class:`PlayedComparison` gives the shares of games
+    whose winner changes, whose tiles are awarded differently and with an unsold tile,
+    each with its 95% interval. ``workers``, ``executor``, ``rows`` and ``progress``
+    work for both: the same seed gives the same numbers whatever runs the games.
+
+    >>> each = compare(["en-early", "en-early:unique_bid_pool=standing-bids"], 4,
+    ...                "random", 20, seed=1, play="each")
+    >>> each.games, each.winner_changed[0].count
+    (20, 0)
+
+    Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
+    :func:`simulate` does under the first rule set. A rule set that cannot score the
+    games (another deck, player count, nations or tokens) raises
+    :class:`~qe_rules.InvalidArgument` naming it.
+    """
+    if isinstance(rulesets, str | RuleSet) or not isinstance(rulesets, Sequence):
+        raise InvalidArgument(f"rulesets is a list of rule sets or ids, got {shown(rulesets)}")
+    if not rulesets:
+        raise InvalidArgument("rulesets: give at least one rule set")
+    chosen = tuple(_check_rules(rules) for rules in rulesets)
+    players = chosen[0].check_players(players)
+    _check_comparable(chosen, players)
+    specs = _check_agents(agents, players)
+    games = _check_int(games, "games", 1)
+    seed = _check_seed(seed)
+    start = _check_int(start, "start", 0)
+    workers = _check_int(workers, "workers", 1)
+    executor = _check_executor(executor)
+    rows = _check_rows(rows)
+    progress = _check_progress(progress)
+    if play not in ("first", "each"):
+        raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
+    run = _Run(chosen, players, specs, games, seed, start, rows)
+    if play == "each":
+        return _compare_played(run, _run(_played_chunk, run, workers, executor, progress))
+    parts: list[_Compared] = _run(_compare_chunk, run, workers, executor, progress)
+    winners: list[tuple[tuple[int, ...], ...]] = []
+    changes = [0] * len(chosen)
+    any_changes = 0
+    causes: list[dict[str, int]] = [{} for _ in chosen]
+    ids = tuple(rules.id for rules in chosen)
+    for part in parts:
+        for row in part.scored:
+            winners.append(row.winners)
+            changed = False
+            for number, reasons in enumerate(row.causes):
+                if reasons:
+                    changed = True
+                    changes[number] += 1
+                    for cause in reasons:
+                        causes[number][cause] = causes[number].get(cause, 0) + 1
+            any_changes += changed
+    examples = [
+        ChangeExample(
+            ruleset=ids[number],
+            cause=cause,
+            seed=seed,
+            game=game,
+            winners=winners[game - start][0],
+            other_winners=winners[game - start][number],
+            record=GameRecord.from_dict(record),
+        )
+        for part in parts
+        for (number, cause), (game, record) in part.examples.items()
+    ]
+    return Comparison(
+        rulesets=ids,
+        players=players,
+        agents=tuple(agent_label(spec) for spec in specs),
+        batches=(Batch(seed, start, start + games),),
+        winners=tuple(winners),
+        changes=tuple(changes),
+        any_changes=any_changes,
+        causes=tuple(
+            FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
+        ),
+        examples=_first_examples(examples, ids),
+        rows=tuple(row for part in parts for row in part.rows) if rows else None,
+    )
+
+
+def format_comparison(comparison: Comparison) -> str:
+    """:class:`Comparison` as a plain-text report: ``comparison.to_text()``, which this
+    name is kept for (deprecated)."""
+    warnings.warn(
+        "format_comparison(c) is deprecated: use c.to_text() or str(c)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return comparison.to_text()

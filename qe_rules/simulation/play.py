@@ -1,0 +1,183 @@
+"""One game of a run: the checks of a run's arguments, and the game loop that plays a game
+between agents from ``(seed, game number)`` alone.
+
+>>> from qe_rules.simulation.play import play_game
+>>> game = play_game("en", 4, ["value", "random", "random", "zero"], seed=1, index=3)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.engine import Game, new_game
+from qe_rules.game.views import Phase
+from qe_rules.limits import ROUNDS_PER_SALE
+from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory
+
+__all__ = ["ROUNDS_PER_SALE", "AgentSpec", "Progress", "play_game"]
+
+
+AgentSpec = str | AgentFactory
+"""An agent as a name (``"random"``, ``"zero"``, ``"value"``) or a factory taking a seed."""
+
+Progress = Callable[[int, int], object]
+"""Called with ``(games done, games in all)`` as a run goes on."""
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def _check_int(value: object, what: str, least: int) -> int:
+    if type(value) is not int or value < least:
+        raise InvalidArgument(f"{what} is a whole number >= {least}, got {shown(value)}")
+    return value
+
+
+def _check_seed(seed: object) -> int:
+    if type(seed) is not int:
+        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
+    return seed
+
+
+def _check_rules(ruleset: object) -> RuleSet:
+    if not isinstance(ruleset, RuleSet | str):
+        raise InvalidArgument(f"a rule set is a RuleSet or a rule set id, got {shown(ruleset)}")
+    return get_ruleset(ruleset)
+
+
+def _check_agents(agents: object, players: int) -> tuple[AgentSpec, ...]:
+    if isinstance(agents, str) or callable(agents):
+        specs: tuple[Any, ...] = (agents,) * players
+    elif isinstance(agents, Sequence) and not isinstance(agents, bytes):
+        specs = tuple(agents)
+        if len(specs) != players:
+            raise InvalidArgument(
+                f"agents: give one per seat ({players}) or one for every seat, got {len(specs)}"
+            )
+    else:
+        raise InvalidArgument(
+            f"agents is an agent (a name or a factory) or a list of one per seat, got {shown(agents)}"
+        )
+    for spec in specs:
+        if isinstance(spec, str):
+            agent_factory(spec)  # raises for an unknown name
+        elif not callable(spec):
+            raise InvalidArgument(
+                f"an agent is a name ({', '.join(AGENT_NAMES)}) or a factory called with a "
+                f"seed, got {shown(spec)}"
+            )
+    return specs
+
+
+def _check_progress(progress: object) -> Progress | None:
+    if progress is not None and not callable(progress):
+        raise InvalidArgument(
+            f"progress is a function of (done, total) or None, got {shown(progress)}"
+        )
+    return progress
+
+
+def _check_executor(executor: object) -> concurrent.futures.Executor | None:
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise InvalidArgument(
+            "executor is a concurrent.futures.Executor (a process or thread pool, Dask's "
+            f"Client.get_executor(), ...) or None, got {shown(executor)}"
+        )
+    return executor
+
+
+def _check_rows(rows: object) -> bool:
+    if type(rows) is not bool:
+        raise InvalidArgument(f"rows is True or False, got {shown(rows)}")
+    return rows
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def _game_seeds(seed: int, index: int, players: int) -> tuple[int, int, int]:
+    """The deck seed, first auctioneer and agent seed of game ``index`` of a run."""
+    digest = hashlib.blake2b(f"qe-rules/simulate:{seed}:{index}".encode(), digest_size=16).digest()
+    extra = int.from_bytes(digest[8:], "big")
+    return int.from_bytes(digest[:8], "big"), extra % players, extra >> 8
+
+
+def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]:
+    return [agent_factory(spec, ruleset=rules) if isinstance(spec, str) else spec for spec in specs]
+
+
+def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
+    """The peek window: ask every seat in it whether it will peek, all from the same
+    state, and play each answer."""
+    start = game
+    for seat in sorted(start.to_act):
+        if agents[seat].wants_peek(start.view(seat)):
+            game = game.peek(seat)
+        else:
+            game = game.decline_peek(seat)
+    return game
+
+
+def _play(
+    rules: RuleSet, players: int, factories: Sequence[AgentFactory], seed: int, index: int
+) -> Game:
+    game_seed, first, agent_seed = _game_seeds(seed, index, players)
+    game = new_game(rules, players, seed=game_seed, first_auctioneer=first)
+    agents = [factory(agent_seed * 8 + seat) for seat, factory in enumerate(factories)]
+    bid_of = [agent.bid for agent in agents]
+    peeks = rules.has_peek(players)
+    rounds = 0  # bidding rounds since the last opening bid
+    while True:
+        to_act = game.to_act
+        if not to_act:
+            return game
+        if peeks and game.phase is Phase.PEEKING:
+            game = _peeks(game, agents)
+        elif len(to_act) == 1:  # an opening bid (with 2 players, also the secret bid)
+            rounds = 0
+            (seat,) = to_act
+            game = game.bid(seat, bid_of[seat](game.view(seat)))
+        else:
+            rounds += 1
+            if rounds > ROUNDS_PER_SALE:
+                raise InvalidArgument(
+                    f"game {index} does not end: sale {game.sale} is still tied after "
+                    f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
+                    "without end (no tie fallback), and these agents keep tying"
+                )
+            # secret bids are made at the same time: every bidder sees the same state
+            bids: dict[int, int] = {}
+            view = game.view
+            for seat in to_act:  # a loop: a comprehension is a function call in Python 3.11
+                bids[seat] = bid_of[seat](view(seat))
+            game = game.bid_many(bids)
+
+
+def play_game(
+    ruleset: RuleSet | str,
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    *,
+    seed: int,
+    index: int = 0,
+) -> Game:
+    """Play game number ``index`` of a run with ``seed``, exactly as :func:`simulate` does,
+    and return the finished :class:`~qe_rules.Game`.
+
+    >>> game = play_game("en", 3, "zero", seed=1)
+    >>> game.is_over, [record.spent for record in game.records()]
+    (True, [5, 5, 5])
+    """
+    rules = _check_rules(ruleset)
+    players = rules.check_players(players)
+    specs = _check_agents(agents, players)
+    _check_seed(seed)
+    _check_int(index, "index", 0)
+    return _play(rules, players, _factories(specs, rules), seed, index)

@@ -1,0 +1,639 @@
+"""Statistics of a run: :func:`simulate` plays games between agents and sums them up in a
+:class:`SimulationStats`, whose runs of other games merge exactly.
+
+>>> import qe_rules as qe
+>>> from qe_rules.simulation.stats import simulate
+>>> stats = simulate("en", 4, ["value", "random", "random", "zero"], 20, seed=1)
+>>> stats.games, sum(stats.wins) + stats.no_winner_games
+(20, 20)
+
+Each game's setup (deck, nations, tokens, first auctioneer) and its agents' seeds come
+from ``(seed, game number)`` alone, so the same seed gives the same numbers whatever the
+number of worker processes or the executor that runs them. The seating is as given: seat 0
+is ``agents[0]``. Statistics are sums of whole numbers: runs of other games (other seeds,
+or other game numbers of the same seed, with ``start``) merge exactly.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import os
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import attrs
+
+from qe_rules._util.frozen import FrozenDict
+from qe_rules.errors import InvalidArgument
+from qe_rules.game.engine import Game
+from qe_rules.rules.model import RuleSet
+from qe_rules.simulation._text import interval_text, labelled, percent, share_text
+from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.intervals import Share
+from qe_rules.simulation.play import (
+    AgentSpec,
+    Progress,
+    _check_agents,
+    _check_executor,
+    _check_int,
+    _check_progress,
+    _check_rows,
+    _check_rules,
+    _check_seed,
+    _factories,
+    _play,
+)
+from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_from, _rows_of, write_rows
+from qe_rules.simulation.runner import _local, _Run, _run, _Task
+from qe_rules.texts.reports import table
+
+__all__ = ["Batch", "SimulationStats", "format_stats", "simulate"]
+
+
+# --------------------------------------------------------------------------- batches
+
+
+class Batch(NamedTuple):
+    """Games ``start`` to ``stop`` (not included) of a run with ``seed``."""
+
+    seed: int
+    start: int
+    stop: int
+
+
+def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
+    """Batches in order, joined where one ends where the next begins; overlaps raise."""
+    joined: list[Batch] = []
+    for batch in sorted(batches):
+        if joined and joined[-1].seed == batch.seed and batch.start < joined[-1].stop:
+            raise InvalidArgument(
+                f"games {batch.start} to {joined[-1].stop - 1} of seed {batch.seed} are in "
+                "both runs; merge runs of different games (another seed, or another start)"
+            )
+        if joined and joined[-1].seed == batch.seed and batch.start == joined[-1].stop:
+            joined[-1] = joined[-1]._replace(stop=batch.stop)
+        else:
+            joined.append(batch)
+    return tuple(joined)
+
+
+def _batches_text(batches: Sequence[Batch]) -> str:
+    return ", ".join(
+        f"seed {b.seed}"
+        if b.start == 0 and len(batches) == 1
+        else f"seed {b.seed} games {b.start}-{b.stop - 1}"
+        for b in batches
+    )
+
+
+def _check_same(what: str, mine: object, theirs: object) -> None:
+    if mine != theirs:
+        raise InvalidArgument(f"only runs with the same {what} merge: {mine!r} and {theirs!r}")
+
+
+def _batches_from(data: dict[str, Any]) -> tuple[Batch, ...]:
+    if "batches" in data:
+        return tuple(Batch(*batch) for batch in data["batches"])
+    return (Batch(data["seed"], 0, data["games"]),)
+
+
+def _add(mine: Sequence[int], theirs: Sequence[int]) -> tuple[int, ...]:
+    return tuple(a + b for a, b in zip(mine, theirs, strict=True))
+
+
+def _add_counts(
+    mine: Mapping[str, int], theirs: Mapping[str, int], order: Sequence[str] | None = None
+) -> FrozenDict[str, int]:
+    counts = dict(mine)
+    for key, count in theirs.items():
+        counts[key] = counts.get(key, 0) + count
+    keys = sorted(counts) if order is None else [key for key in order if key in counts]
+    return FrozenDict((key, counts[key]) for key in keys)
+
+
+class _Batched:
+    """The games of statistics: ``batches`` of game numbers per seed."""
+
+    __slots__ = ()
+    batches: tuple[Batch, ...]
+
+    @property
+    def games(self) -> int:
+        """The number of games."""
+        return sum(batch.stop - batch.start for batch in self.batches)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the (first) run."""
+        return self.batches[0].seed
+
+
+# --------------------------------------------------------------------------- the tally
+
+
+class _Tally:
+    """Integer sums over games; adding them in any order gives the same statistics."""
+
+    __slots__ = (
+        "gap_codes",
+        "gap_games",
+        "lowest_spender_wins",
+        "no_winner",
+        "rows",
+        "spend_squares",
+        "spend_sums",
+        "total_squares",
+        "total_sums",
+        "unsold",
+        "winning_totals",
+        "wins",
+    )
+
+    def __init__(self, players: int) -> None:
+        self.wins = [0] * players
+        self.no_winner = 0
+        self.gap_games = 0
+        self.gap_codes: dict[str, int] = {}
+        self.lowest_spender_wins = 0
+        self.unsold = 0
+        self.winning_totals = 0
+        self.total_sums = [0] * players
+        self.total_squares = [0] * players
+        self.spend_sums = [0] * players
+        self.spend_squares = [0] * players
+        self.rows: list[GameRow] = []
+
+    def add(self, game: Game) -> None:
+        result = game.result()
+        sheets = result.sheets
+        for seat, sheet in enumerate(sheets):
+            total, spent = sheet.total, sheet.spent
+            self.total_sums[seat] += total
+            self.total_squares[seat] += total * total
+            self.spend_sums[seat] += spent
+            self.spend_squares[seat] += spent * spent
+        winner = result.winner
+        if winner is None:
+            self.no_winner += 1
+        else:
+            self.wins[winner] += 1
+            winning = sheets[winner]
+            self.winning_totals += winning.total
+            if winning.spent == min([sheet.spent for sheet in sheets]):
+                self.lowest_spender_wins += 1
+        gaps = game.gaps
+        if gaps:
+            self.gap_games += 1
+            for code in {gap.code for gap in gaps}:
+                self.gap_codes[code] = self.gap_codes.get(code, 0) + 1
+        self.unsold += game.sale - sum(map(len, game.holdings))
+
+    def merge(self, other: _Tally) -> None:
+        self.no_winner += other.no_winner
+        self.gap_games += other.gap_games
+        self.lowest_spender_wins += other.lowest_spender_wins
+        self.unsold += other.unsold
+        self.winning_totals += other.winning_totals
+        for code, count in other.gap_codes.items():
+            self.gap_codes[code] = self.gap_codes.get(code, 0) + count
+        for mine, theirs in (
+            (self.wins, other.wins),
+            (self.total_sums, other.total_sums),
+            (self.total_squares, other.total_squares),
+            (self.spend_sums, other.spend_sums),
+            (self.spend_squares, other.spend_squares),
+        ):
+            for seat, value in enumerate(theirs):
+                mine[seat] += value
+        self.rows += other.rows
+
+
+def _simulate_chunk(task: _Task) -> _Tally:
+    rules = _local(task.rulesets[0])
+    factories = _factories(task.specs, rules)
+    tally = _Tally(task.players)
+    labels = [agent_label(spec) for spec in task.specs] if task.rows else []
+    for index in range(task.start, task.stop):
+        game = _play(rules, task.players, factories, task.seed, index)
+        tally.add(game)
+        if task.rows:
+            tally.rows += _rows_of(task.seed, index, game.result(), game, labels)
+    return tally
+
+
+def _mean(total: int, count: int) -> float:
+    return total / count if count else 0.0
+
+
+def _stdev(total: int, squares: int, count: int) -> float:
+    """The standard deviation of ``count`` values from their sum and sum of squares."""
+    if not count:
+        return 0.0
+    return math.sqrt(max(count * squares - total * total, 0)) / count
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@attrs.frozen(kw_only=True)
+class SimulationStats(_Batched):
+    """What :func:`simulate` found: counts and sums over ``games`` games.
+
+    Counts are kept as whole numbers; shares, means and standard deviations are
+    properties computed from them, and every share has a 95% Wilson interval (the
+    ``*_ci95`` properties, see :mod:`qe_rules.simulation.intervals`). A game has a single winner or
+    none (``winner`` of the result is ``None``: a tie the rules leave open, or everyone
+    eliminated). Runs of other games merge exactly (:meth:`merge`).
+    """
+
+    ruleset: str
+    players: int
+    agents: tuple[str, ...]
+    """Each seat's agent, by name."""
+    batches: tuple[Batch, ...]
+    """The games summed up, as runs of game numbers per seed, in order."""
+    wins: tuple[int, ...]
+    """Games won by each seat alone."""
+    no_winner_games: int
+    gap_games: int
+    """Games with at least one rule gap (``game.gaps``), in play or in scoring."""
+    gap_codes: FrozenDict[str, int]
+    """For each gap code, the games that met it."""
+    lowest_spender_wins: int
+    """Games won by a seat whose spend is the lowest of the game (ties included)."""
+    unsold_sales: int
+    """Sales that ended without a buyer, over all games."""
+    winning_totals: int
+    """The winners' totals added up, over the games with a single winner."""
+    total_sums: tuple[int, ...]
+    total_squares: tuple[int, ...]
+    spend_sums: tuple[int, ...]
+    spend_squares: tuple[int, ...]
+    rows: tuple[GameRow, ...] | None = None
+    """One row per game and seat, in game order, when asked for (``rows=True``)."""
+
+    def _share(self, count: int, parts: int = 1) -> Share:
+        return Share(count, self.games, parts=parts)
+
+    @property
+    def win_share(self) -> tuple[float, ...]:
+        """Each seat's share of the games it won alone."""
+        return tuple(wins / self.games for wins in self.wins)
+
+    @property
+    def win_ci95(self) -> tuple[tuple[float, float], ...]:
+        """The 95% interval of each seat's :attr:`win_share`."""
+        return tuple(self._share(wins).ci95 for wins in self.wins)
+
+    def _agent_wins(self) -> dict[str, Share]:
+        seats: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for agent, won in zip(self.agents, self.wins, strict=True):
+            seats[agent] = seats.get(agent, 0) + 1
+            wins[agent] = wins.get(agent, 0) + won
+        return {agent: self._share(wins[agent], seats[agent]) for agent in seats}
+
+    @property
+    def agent_win_share(self) -> dict[str, float]:
+        """For each agent kind, the share of its seats' games that it won: the wins of its
+        seats divided by games times its seats (1 / players is an even share)."""
+        return {agent: share.value for agent, share in self._agent_wins().items()}
+
+    @property
+    def agent_win_ci95(self) -> dict[str, tuple[float, float]]:
+        """The 95% interval of each :attr:`agent_win_share`: the interval of the share of
+        games the agent's seats won, divided by its seats."""
+        return {agent: share.ci95 for agent, share in self._agent_wins().items()}
+
+    @property
+    def no_winner_share(self) -> float:
+        """The share of games with no single winner."""
+        return self.no_winner_games / self.games
+
+    @property
+    def no_winner_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`no_winner_share`."""
+        return self._share(self.no_winner_games).ci95
+
+    @property
+    def gap_share(self) -> float:
+        """The share of games that met a rule gap."""
+        return self.gap_games / self.games
+
+    @property
+    def gap_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`gap_share`."""
+        return self._share(self.gap_games).ci95
+
+    @property
+    def lowest_spender_win_share(self) -> float:
+        """The share of games won by a lowest spender."""
+        return self.lowest_spender_wins / self.games
+
+    @property
+    def lowest_spender_win_ci95(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`lowest_spender_win_share`."""
+        return self._share(self.lowest_spender_wins).ci95
+
+    @property
+    def unsold_mean(self) -> float:
+        """Unsold sales per game."""
+        return self.unsold_sales / self.games
+
+    @property
+    def winning_total_mean(self) -> float | None:
+        """The mean total of a single winner (``None`` if no game had one)."""
+        won = self.games - self.no_winner_games
+        return self.winning_totals / won if won else None
+
+    @property
+    def total_mean(self) -> float:
+        """The mean final total of a seat, over every seat of every game."""
+        return _mean(sum(self.total_sums), self.games * self.players)
+
+    @property
+    def total_stdev(self) -> float:
+        """The standard deviation of a seat's final total, over every seat of every game."""
+        return _stdev(sum(self.total_sums), sum(self.total_squares), self.games * self.players)
+
+    @property
+    def spend_mean(self) -> float:
+        """The mean spend of a seat, over every seat of every game."""
+        return _mean(sum(self.spend_sums), self.games * self.players)
+
+    @property
+    def spend_stdev(self) -> float:
+        """The standard deviation of a seat's spend, over every seat of every game."""
+        return _stdev(sum(self.spend_sums), sum(self.spend_squares), self.games * self.players)
+
+    @property
+    def seat_total_mean(self) -> tuple[float, ...]:
+        """Each seat's mean final total."""
+        return tuple(_mean(total, self.games) for total in self.total_sums)
+
+    @property
+    def seat_total_stdev(self) -> tuple[float, ...]:
+        """The standard deviation of each seat's final total."""
+        return tuple(
+            _stdev(total, squares, self.games)
+            for total, squares in zip(self.total_sums, self.total_squares, strict=True)
+        )
+
+    @property
+    def seat_spend_mean(self) -> tuple[float, ...]:
+        """Each seat's mean spend."""
+        return tuple(_mean(spent, self.games) for spent in self.spend_sums)
+
+    @property
+    def seat_spend_stdev(self) -> tuple[float, ...]:
+        """The standard deviation of each seat's spend."""
+        return tuple(
+            _stdev(spent, squares, self.games)
+            for spent, squares in zip(self.spend_sums, self.spend_squares, strict=True)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts and the figures computed from them, as JSON types.
+
+        ``ci95`` holds the 95% interval of every share, as ``[low, high]``, under the
+        share's own key and in its shape (a list per seat, a mapping per agent). ``rows``
+        is there only when the rows were kept.
+        """
+        data = {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "batches": [list(batch) for batch in self.batches],
+            "wins": list(self.wins),
+            "win_share": list(self.win_share),
+            "agent_win_share": self.agent_win_share,
+            "no_winner_games": self.no_winner_games,
+            "no_winner_share": self.no_winner_share,
+            "gap_games": self.gap_games,
+            "gap_share": self.gap_share,
+            "gap_codes": dict(self.gap_codes),
+            "lowest_spender_wins": self.lowest_spender_wins,
+            "lowest_spender_win_share": self.lowest_spender_win_share,
+            "unsold_sales": self.unsold_sales,
+            "unsold_mean": self.unsold_mean,
+            "winning_totals": self.winning_totals,
+            "winning_total_mean": self.winning_total_mean,
+            "total_sums": list(self.total_sums),
+            "total_squares": list(self.total_squares),
+            "spend_sums": list(self.spend_sums),
+            "spend_squares": list(self.spend_squares),
+            "total_mean": self.total_mean,
+            "total_stdev": self.total_stdev,
+            "spend_mean": self.spend_mean,
+            "spend_stdev": self.spend_stdev,
+            "seat_total_mean": list(self.seat_total_mean),
+            "seat_total_stdev": list(self.seat_total_stdev),
+            "seat_spend_mean": list(self.seat_spend_mean),
+            "seat_spend_stdev": list(self.seat_spend_stdev),
+            "ci95": {
+                "win_share": [list(ci) for ci in self.win_ci95],
+                "agent_win_share": {a: list(ci) for a, ci in self.agent_win_ci95.items()},
+                "no_winner_share": list(self.no_winner_ci95),
+                "gap_share": list(self.gap_ci95),
+                "lowest_spender_win_share": list(self.lowest_spender_win_ci95),
+            },
+        }
+        if self.rows is not None:
+            data["rows"] = [row._asdict() for row in self.rows]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SimulationStats:
+        """The statistics from :meth:`to_dict` (the figures are computed again from the
+        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``."""
+        try:
+            return cls(
+                ruleset=data["ruleset"],
+                players=data["players"],
+                agents=tuple(data["agents"]),
+                batches=_batches_from(data),
+                wins=tuple(data["wins"]),
+                no_winner_games=data["no_winner_games"],
+                gap_games=data["gap_games"],
+                gap_codes=FrozenDict(sorted(data["gap_codes"].items())),
+                lowest_spender_wins=data["lowest_spender_wins"],
+                unsold_sales=data["unsold_sales"],
+                winning_totals=data["winning_totals"],
+                total_sums=tuple(data["total_sums"]),
+                total_squares=tuple(data["total_squares"]),
+                spend_sums=tuple(data["spend_sums"]),
+                spend_squares=tuple(data["spend_squares"]),
+                rows=_rows_from(data),
+            )
+        except (KeyError, TypeError, AttributeError) as error:
+            raise InvalidArgument(
+                f"not the statistics of SimulationStats.to_dict(): {error!r}"
+            ) from None
+
+    def merge(self, other: SimulationStats) -> SimulationStats:
+        """The statistics of both runs' games together, exactly as one run of them all
+        would give: the runs must be of the same rule set, players and agents, and of
+        different games (another seed, or other game numbers with ``start``).
+
+        >>> whole = simulate("en", 3, "random", 20, seed=1)
+        >>> halves = [simulate("en", 3, "random", 10, seed=1, start=s) for s in (0, 10)]
+        >>> halves[0].merge(halves[1]) == whole
+        True
+        """
+        _check_same("rule set", self.ruleset, other.ruleset)
+        _check_same("players", self.players, other.players)
+        _check_same("agents", self.agents, other.agents)
+        return SimulationStats(
+            ruleset=self.ruleset,
+            players=self.players,
+            agents=self.agents,
+            batches=_coalesce((*self.batches, *other.batches)),
+            wins=_add(self.wins, other.wins),
+            no_winner_games=self.no_winner_games + other.no_winner_games,
+            gap_games=self.gap_games + other.gap_games,
+            gap_codes=_add_counts(self.gap_codes, other.gap_codes),
+            lowest_spender_wins=self.lowest_spender_wins + other.lowest_spender_wins,
+            unsold_sales=self.unsold_sales + other.unsold_sales,
+            winning_totals=self.winning_totals + other.winning_totals,
+            total_sums=_add(self.total_sums, other.total_sums),
+            total_squares=_add(self.total_squares, other.total_squares),
+            spend_sums=_add(self.spend_sums, other.spend_sums),
+            spend_squares=_add(self.spend_squares, other.spend_squares),
+            rows=_merged_rows(self.rows, other.rows),
+        )
+
+    def write_rows(self, path: str | os.PathLike[str]) -> None:
+        """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
+        if self.rows is None:
+            raise InvalidArgument("these statistics kept no rows: simulate with rows=True")
+        write_rows(self.rows, path)
+
+    def to_text(self) -> str:
+        """The statistics as a plain-text report: a table of seats, a table of agents and
+        the shares with their 95% intervals."""
+        lines = [
+            f"{self.games} games of {self.ruleset} with {self.players} players, "
+            f"{_batches_text(self.batches)}",
+            "",
+        ]
+        lines += table(
+            ("seat", "agent", "wins", "share", "(95%)", "total", "(sd)", "spend", "(sd)"),
+            (
+                (
+                    seat,
+                    self.agents[seat],
+                    self.wins[seat],
+                    percent(self.win_share[seat]),
+                    interval_text(self.win_ci95[seat]),
+                    f"{self.seat_total_mean[seat]:.1f}",
+                    f"{self.seat_total_stdev[seat]:.1f}",
+                    f"{self.seat_spend_mean[seat]:.1f}",
+                    f"{self.seat_spend_stdev[seat]:.1f}",
+                )
+                for seat in range(self.players)
+            ),
+            left=2,
+        )
+        lines.append("")
+        intervals = self.agent_win_ci95
+        lines += table(
+            ("agent", "seats", "win share per seat", "(95%)"),
+            (
+                (agent, self.agents.count(agent), percent(share), interval_text(intervals[agent]))
+                for agent, share in self.agent_win_share.items()
+            ),
+        )
+        winning = self.winning_total_mean
+        gaps = ", ".join(f"{code} {count}" for code, count in self.gap_codes.items())
+        lines.append("")
+        lines += labelled(
+            [
+                ("total points", f"mean {self.total_mean:.1f}, sd {self.total_stdev:.1f}"),
+                ("spend", f"mean {self.spend_mean:.1f}, sd {self.spend_stdev:.1f}"),
+                ("winning total", "-" if winning is None else f"mean {winning:.1f}"),
+                ("no single winner", share_text(self.no_winner_share, self.no_winner_ci95)),
+                (
+                    "lowest spender won",
+                    share_text(self.lowest_spender_win_share, self.lowest_spender_win_ci95),
+                ),
+                ("unsold sales", f"{self.unsold_mean:.2f} per game"),
+                ("rule gaps", share_text(self.gap_share, self.gap_ci95)),
+                *([("gap codes", gaps)] if gaps else []),
+            ]
+        )
+        return "\n".join(lines)
+
+    __str__ = to_text
+
+
+def simulate(
+    ruleset: RuleSet | str,
+    players: int,
+    agents: AgentSpec | Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int,
+    start: int = 0,
+    workers: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    rows: bool = False,
+    progress: Progress | None = None,
+) -> SimulationStats:
+    """Play ``games`` games and sum them up.
+
+    ``agents`` gives each seat's agent, by name or factory (see :data:`AgentSpec`), or
+    one for every seat. The games are numbers ``start`` to ``start + games`` of the run
+    with ``seed``. With ``workers`` > 1 the games are shared between that many
+    processes; with an ``executor`` (any :class:`concurrent.futures.Executor`, such as
+    Dask's ``Client.get_executor()``) it runs them, in chunks sized for ``workers`` of
+    its workers, and is left running. The numbers are the same either way. ``rows=True``
+    keeps one :class:`GameRow` per game and seat. ``progress``, if given, is called with
+    ``(games done, games)`` as chunks of games finish.
+    """
+    rules = _check_rules(ruleset)
+    players = rules.check_players(players)
+    specs = _check_agents(agents, players)
+    games = _check_int(games, "games", 1)
+    seed = _check_seed(seed)
+    start = _check_int(start, "start", 0)
+    workers = _check_int(workers, "workers", 1)
+    executor = _check_executor(executor)
+    rows = _check_rows(rows)
+    progress = _check_progress(progress)
+    tally = _Tally(players)
+    run = _Run((rules,), players, specs, games, seed, start, rows)
+    for part in _run(_simulate_chunk, run, workers, executor, progress):
+        tally.merge(part)
+    return SimulationStats(
+        ruleset=rules.id,
+        players=players,
+        agents=tuple(agent_label(spec) for spec in specs),
+        batches=(Batch(seed, start, start + games),),
+        wins=tuple(tally.wins),
+        no_winner_games=tally.no_winner,
+        gap_games=tally.gap_games,
+        gap_codes=FrozenDict(sorted(tally.gap_codes.items())),
+        lowest_spender_wins=tally.lowest_spender_wins,
+        unsold_sales=tally.unsold,
+        winning_totals=tally.winning_totals,
+        total_sums=tuple(tally.total_sums),
+        total_squares=tuple(tally.total_squares),
+        spend_sums=tuple(tally.spend_sums),
+        spend_squares=tuple(tally.spend_squares),
+        rows=tuple(tally.rows) if rows else None,
+    )
+
+
+def format_stats(stats: SimulationStats) -> str:
+    """:class:`SimulationStats` as a plain-text report: ``stats.to_text()``, which this
+    name is kept for (deprecated)."""
+    warnings.warn(
+        "format_stats(stats) is deprecated: use stats.to_text() or str(stats)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return stats.to_text()
