@@ -313,7 +313,7 @@ def _emit(out: TextIO, data: Any) -> None:
 def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
     if args.format == "json":
-        _emit(out, ruleset.to_data())
+        _emit(out, ruleset.to_dict())
     elif args.format == "toml":
         out.write(ruleset.to_toml(base=args.base))
     elif args.format == "markdown":

@@ -197,7 +197,7 @@ class GameRecord:
         data = {
             "format": RECORD_FORMAT,
             "version": self.version,
-            "ruleset": self.ruleset.id if builtin == self.ruleset else self.ruleset.to_data(),
+            "ruleset": self.ruleset.id if builtin == self.ruleset else self.ruleset.to_dict(),
             "players": self.players,
             "deck": [str(c) for c in self.deck],
             "nations": [n.code for n in self.nations],
@@ -274,7 +274,7 @@ def _ruleset(value: Any) -> RuleSet:
         if isinstance(value, Mapping):
             if not all(isinstance(key, str) for key in value):
                 raise InvalidRecord(f"the keys of a rule set are strings, got {shown(value)}")
-            return RuleSet.from_data(value)
+            return RuleSet.from_dict(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
     raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {shown(value)}")

@@ -84,8 +84,10 @@ def layer_violations(package=PACKAGE):
                 continue
             if target not in LAYERS:
                 found.append(f"{path.relative_to(package)}:{line} imports {module}, in no layer")
-            elif unit != "__init__" and _level(target) >= _level(unit) or (
-                unit == "__init__" and _level(target) > FACADE_LEVEL
+            elif (
+                unit != "__init__"
+                and _level(target) >= _level(unit)
+                or (unit == "__init__" and _level(target) > FACADE_LEVEL)
             ):
                 found.append(f"{path.relative_to(package)}:{line} imports {module}")
     return found

@@ -281,12 +281,12 @@ def fuzz_cli(rng: random.Random) -> None:
 
 
 def fuzz_ruleset_loader(rng: random.Random, folder: str) -> None:
-    """``RuleSet.from_toml``, ``from_data`` and ``load_ruleset`` on hostile text or data."""
-    data = mutated(rng, qe.get_ruleset(rng.choice(list(qe.RULESETS))).to_data())
+    """``RuleSet.from_toml``, ``from_dict`` and ``load_ruleset`` on hostile text or data."""
+    data = mutated(rng, qe.get_ruleset(rng.choice(list(qe.RULESETS))).to_dict())
     pick = rng.randrange(4)
     with contextlib.suppress(qe.RulesError):
         if pick == 0:
-            qe.RuleSet.from_data(data)
+            qe.RuleSet.from_dict(data)
         elif pick == 1:
             qe.RuleSet.from_toml(value(rng))
         else:
