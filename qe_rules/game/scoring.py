@@ -31,6 +31,7 @@ from typing import Any, Final, NamedTuple, Protocol
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
 from qe_rules._util.reading import Fields, flag, listed, parsed, text, whole, wholes
 from qe_rules._util.text import table
@@ -201,17 +202,20 @@ class Gap:
         )
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class ScoreSheet:
     """One player's score board.
 
+    ``company_points`` are the points of the company tiles (the ``companies`` category);
     ``subtotal`` sums the five point categories; ``total`` adds the lowest-spend bonus.
-    ``eliminated`` is true for the highest spender(s), who cannot win.
+    ``eliminated`` is true for the highest spender(s), who cannot win. The plain data of
+    :meth:`to_dict` and the repr call ``company_points`` by its category name,
+    ``companies``.
     """
 
     seat: int
     nation: Nation
-    companies: int
+    company_points: int
     zero_bids: int
     nationalization: int
     monopolization: int
@@ -233,23 +237,37 @@ class ScoreSheet:
         sheet.__dict__.update(fields)
         return sheet
 
+    def __repr__(self) -> str:
+        values = ", ".join(f"{key}={getattr(self, name)!r}" for key, name in _SHEET_FIELDS)
+        return f"ScoreSheet({values})"
+
+    @property
+    def companies(self) -> int:
+        """Deprecated name of :attr:`company_points` (a player record's ``companies`` are
+        tiles; a sheet's are points)."""
+        renamed("ScoreSheet.companies", "ScoreSheet.company_points")
+        return self.company_points
+
     def points(self, category: Category) -> int:
         """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
-        if category is Category.SPENDING:
-            return self.lowest_spend_bonus
-        value: int = getattr(self, category.value)
+        value: int = getattr(self, _CATEGORY_FIELDS[category])
         return value
 
     def to_dict(self) -> dict[str, Any]:
         """The sheet as JSON types; :meth:`from_dict` reads it back."""
-        return {**{name: getattr(self, name) for name in _SHEET_KEYS}, "nation": self.nation.code}
+        return {
+            **{key: getattr(self, name) for key, name in _SHEET_FIELDS},
+            "nation": self.nation.code,
+        }
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "sheet") -> ScoreSheet:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, where, _SHEET_KEYS)
-        values: dict[str, Any] = {name: fields.get(name, whole) for name in _SHEET_COUNTS}
+        values: dict[str, Any] = {
+            name: fields.get(key, whole) for key, name in _SHEET_FIELDS if key in _SHEET_COUNTS
+        }
         return cls(
             **values,
             nation=fields.get("nation", parsed(Nation.parse)),
@@ -335,7 +353,17 @@ class GameResult:
         )
 
 
-_SHEET_KEYS: Final = tuple(field.name for field in attrs.fields(ScoreSheet))
+# (plain-data key, field): the keys keep the category name "companies" for company_points
+_SHEET_FIELDS: Final = tuple(
+    ("companies" if field.name == "company_points" else field.name, field.name)
+    for field in attrs.fields(ScoreSheet)
+)
+_SHEET_KEYS: Final = tuple(key for key, _ in _SHEET_FIELDS)
+_CATEGORY_FIELDS: Final = {
+    **{category: category.value for category in Category},
+    Category.COMPANIES: "company_points",
+    Category.SPENDING: "lowest_spend_bonus",
+}
 _SHEET_COUNTS: Final = tuple(name for name in _SHEET_KEYS if name not in ("nation", "eliminated"))
 
 
@@ -674,7 +702,7 @@ def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> 
             ScoreSheet._scored(
                 seat=seat,
                 nation=nation,
-                companies=vp,
+                company_points=vp,
                 zero_bids=zero_bids,
                 nationalization=nationalization,
                 monopolization=points.monopolization,

@@ -49,6 +49,7 @@ from qe_rules.rules.values import (
     BOOL,
     CATEGORY_ORDER,
     CATEGORY_SET,
+    COMPANY_LIST,
     COUNT,
     DECK_SIZE,
     GAP_CODES,
@@ -84,7 +85,6 @@ from qe_rules.rules.values import (
     enum_kind,
     per_players,
 )
-from qe_rules.rules.values import COMPANIES as COMPANY_LIST
 
 __all__ = [
     "GAP_CODES",

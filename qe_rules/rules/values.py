@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
@@ -528,8 +529,9 @@ def _piece_kind(parse: Callable[[str], Any], what: str, write: Callable[[Any], s
     return FieldKind(lambda v: [write(x) for x in v], decode, check, _freeze_list)
 
 
-COMPANIES: Final = _piece_kind(Company.parse, "company", str)
-"""A list of company tiles, written as codes such as ``"US-FIN-2"``."""
+COMPANY_LIST: Final = _piece_kind(Company.parse, "company", str)
+"""A list of company tiles, written as codes such as ``"US-FIN-2"`` (not to be confused
+with :data:`qe_rules.components.COMPANIES`, the tuple of all tiles)."""
 NATIONS: Final = _piece_kind(Nation.parse, "nation", lambda n: n.code)
 """A list of nations, written as codes such as ``"US"``."""
 INDUSTRIES: Final = _piece_kind(Industry.parse, "industry", lambda i: i.name)
@@ -589,3 +591,11 @@ CATEGORY_SET: Final = FieldKind(
     lambda v: frozenset(v) if isinstance(v, Iterable) and not isinstance(v, str) else v,
 )
 """A set of scoring categories, written sorted."""
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated name ``COMPANIES`` of :data:`COMPANY_LIST`."""
+    if name == "COMPANIES":
+        renamed("qe_rules.rules.values.COMPANIES", "COMPANY_LIST")
+        return COMPANY_LIST
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

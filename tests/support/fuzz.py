@@ -25,6 +25,7 @@ from typing import Any
 import qe_rules as qe
 from qe_rules import limits
 from qe_rules.apps.cli import main
+from tests.support import scoring_example
 
 # ------------------------------------------------------------------ hostile values
 
@@ -202,13 +203,7 @@ def fuzz_lookups(rng: random.Random) -> None:
         rng.choice(calls)()
 
 
-SCORE_FILE = json.loads(
-    (
-        __import__("importlib.resources").resources.files("qe_rules")
-        / "examples"
-        / "scoring-example.json"
-    ).read_text(encoding="utf-8")
-)
+SCORE_FILE = scoring_example()
 
 
 def score_file_text(rng: random.Random) -> bytes:
