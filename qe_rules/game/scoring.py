@@ -33,7 +33,16 @@ import attrs
 
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
-from qe_rules._util.reading import Fields, flag, listed, parsed, text, whole, wholes
+from qe_rules._util.reading import (
+    FIRST_KEY,
+    Fields,
+    flag,
+    listed,
+    parsed,
+    text,
+    whole,
+    wholes,
+)
 from qe_rules._util.text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
@@ -149,26 +158,22 @@ class PlayerRecord:
         ...
         qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
         """
-        if not isinstance(data, Mapping):
-            raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
-        unknown = [key for key in data if key not in _RECORD_KEYS]
-        if unknown:
-            raise InvalidArgument(
-                f"unknown key {shown(unknown[0])} in a player record; "
-                f"allowed: {', '.join(_RECORD_KEYS)}"
-            )
-        missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
-        if missing:
-            raise InvalidArgument(f"a player record needs {', '.join(missing)}")
+        fields = Fields(data, "a player record", _RECORD_KEYS[:4], _RECORD_KEYS[4:], keys=FIRST_KEY)
         return cls(
-            data["nation"],
-            data["industry"],
-            data["companies"],
-            data["spent"],
-            data.get("zero_bid_rounds", 0),
+            fields.get("nation", _as_given),
+            fields.get("industry", _as_given),
+            fields.get("companies", _as_given),
+            fields.get("spent", _as_given),
+            fields.get("zero_bid_rounds", _as_given, 0),
         )
 
 
+def _as_given(value: Any, where: str) -> Any:
+    """A value the constructor converts and checks (and names in its errors)."""
+    return value
+
+
+# the required keys, then the optional ones
 _RECORD_KEYS: Final = ("nation", "industry", "companies", "spent", "zero_bid_rounds", "name")
 
 
