@@ -25,7 +25,7 @@ from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Readers
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
+from qe_rules.errors import InvalidRuleSet, shown
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TEXT_LENGTH, MAX_TIES_BEFORE_FALLBACK
 
 __all__ = [

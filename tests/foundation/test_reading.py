@@ -48,7 +48,7 @@ def test_an_error_inside_a_value_names_where_it_is():
 
 def test_integer_takes_any_sign_but_not_a_bool():
     assert ARGUMENTS.integer(-3, "x") == -3
-    with pytest.raises(qe.InvalidArgument, match="^x must be a whole number, got True$"):
+    with pytest.raises(qe.InvalidArgument, match=r"^x must be a whole number, got True$"):
         ARGUMENTS.integer(True, "x")
 
 
