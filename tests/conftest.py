@@ -9,9 +9,9 @@
 
 import pytest
 from hypothesis import HealthCheck, settings
-from tests.support import THOROUGH, BuiltinReports, remembering
 
 import qe_rules as qe
+from tests.support import THOROUGH, BuiltinReports, remembering
 
 settings.register_profile(
     "ci",

@@ -5,10 +5,10 @@ import random
 
 import httpx
 import pytest
-from tests.support.web import StreamReader, game_at, key, live_server
 
 import qe_rules as qe
 from qe_rules.apps import web
+from tests.support.web import StreamReader, game_at, key, live_server
 
 
 def _draw_for(rng, seat):

@@ -9,9 +9,9 @@ import os
 import shutil
 
 import pytest
-from tests.support.web import key, live_server
 
 import qe_rules as qe
+from tests.support.web import key, live_server
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [

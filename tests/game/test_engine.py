@@ -9,11 +9,11 @@ from hypothesis import event as note_event
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import Awarded, NotAwarded, Phase, SaleOpened, Tie, ZeroBids
 from qe_rules import strategies as qst
+from tests.support import examples
 
 EN = qe.get_ruleset("en")
 EARLY = qe.get_ruleset("en-early")

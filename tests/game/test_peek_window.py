@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import Phase
 from qe_rules import strategies as qst
 from qe_rules.game import engine
+from tests.support import examples
 
 DATA = Path(__file__).parents[1] / "data"
 V1_RECORD = DATA / "game-v1-5-players-peeks.json"

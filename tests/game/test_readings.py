@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 from hypothesis import given
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
 from qe_rules.apps.cli import main as qe_cli
 from qe_rules.game.views import Phase
+from tests.support import examples
 
 
 def awarded(game):

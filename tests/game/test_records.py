@@ -8,10 +8,10 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import strategies as qst
+from tests.support import examples
 
 SETTINGS = examples(60)
 

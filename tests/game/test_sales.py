@@ -9,7 +9,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules.game.sales import (
@@ -22,6 +21,7 @@ from qe_rules.game.sales import (
     settle,
 )
 from qe_rules.rules.model import RebidScope
+from tests.support import examples
 
 pytestmark = pytest.mark.kills_mutants  # every test here was written against a mutant
 

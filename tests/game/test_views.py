@@ -12,6 +12,10 @@ import random
 import pytest
 from hypothesis import assume, given, reject
 from hypothesis import strategies as st
+
+import qe_rules as qe
+from qe_rules import Awarded, NotAwarded, OpeningBid, PeekDeclined, Peeked, SecretBid, Tie, ZeroBids
+from qe_rules import strategies as qst
 from tests.support import (
     INTERNAL,
     examples,
@@ -21,10 +25,6 @@ from tests.support import (
     with_hidden_tiles_reordered,
     with_other_tokens,
 )
-
-import qe_rules as qe
-from qe_rules import Awarded, NotAwarded, OpeningBid, PeekDeclined, Peeked, SecretBid, Tie, ZeroBids
-from qe_rules import strategies as qst
 
 SETTINGS = examples(60)
 

@@ -3,10 +3,10 @@
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from tests.support import examples, states, with_hidden_tiles_reordered, with_other_tokens
 
 import qe_rules as qe
 from qe_rules import strategies as qst
+from tests.support import examples, states, with_hidden_tiles_reordered, with_other_tokens
 
 np = pytest.importorskip("numpy", reason="the encoding needs the rl extra (numpy)")
 encode = pytest.importorskip("qe_rules.learning.encode")

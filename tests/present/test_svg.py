@@ -9,11 +9,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import svg
 from qe_rules.simulation.runs import play_game
+from tests.support import examples
 
 SVG = "{http://www.w3.org/2000/svg}"
 RSVG = shutil.which("rsvg-convert")

@@ -8,10 +8,11 @@ line). Time and memory bounds (2 s, 200 MB per input) are measured by the long r
 """
 
 import pytest
-from tests.support.fuzz import scratch_folder, targets
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tests.support import examples
+from tests.support.fuzz import scratch_folder, targets
 
 TARGETS = targets(scratch_folder())
 # The CI budget: a few seconds per target (a quarter of it in the quick default profile).

@@ -10,12 +10,12 @@ import sys
 
 import attrs
 import pytest
-from tests.support.fuzz import HUGE, deep, run_cli
 
 import qe_rules as qe
 from qe_rules import limits
 from qe_rules.apps import cli
 from qe_rules.errors import shown
+from tests.support.fuzz import HUGE, deep, run_cli
 
 verify_module = importlib.import_module(
     "qe_rules.verification.checks"

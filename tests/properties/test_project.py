@@ -80,14 +80,12 @@ def layer_violations(package=PACKAGE):
                 found.append(f"{path.relative_to(package)}:{line} imports the facade")
                 continue
             target = _unit(module)
-            if target == unit or target == "__init__" and unit == "__init__":
+            if target == unit or (target == "__init__" and unit == "__init__"):
                 continue
             if target not in LAYERS:
                 found.append(f"{path.relative_to(package)}:{line} imports {module}, in no layer")
-            elif (
-                unit != "__init__"
-                and _level(target) >= _level(unit)
-                or (unit == "__init__" and _level(target) > FACADE_LEVEL)
+            elif (unit != "__init__" and _level(target) >= _level(unit)) or (
+                unit == "__init__" and _level(target) > FACADE_LEVEL
             ):
                 found.append(f"{path.relative_to(package)}:{line} imports {module}")
     return found

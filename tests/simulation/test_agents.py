@@ -11,7 +11,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import INTERNAL, examples, reachable, states
 
 import qe_rules as qe
 from qe_rules import strategies as qst
@@ -26,6 +25,7 @@ from qe_rules.simulation.agents import (
     agent_label,
 )
 from qe_rules.simulation.runs import play_game
+from tests.support import INTERNAL, examples, reachable, states
 
 RULESETS = sorted(qe.RULESETS)
 

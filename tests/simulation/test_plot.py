@@ -1,10 +1,10 @@
 """Pictures of simulations and comparisons (qe_rules.simulation.plot); they were also looked at."""
 
 import pytest
-from tests.support import cli
 
 import qe_rules as qe
 from qe_rules.simulation.runs import compare, simulate
+from tests.support import cli
 
 pytest.importorskip("matplotlib", reason="plots need the plot extra (matplotlib)")
 image = pytest.importorskip("matplotlib.image")

@@ -7,7 +7,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import cli, examples, is_json
 
 import qe_rules as qe
 from qe_rules.game.scoring import score_game
@@ -22,6 +21,7 @@ from qe_rules.simulation.runs import (
     play_game,
     simulate,
 )
+from tests.support import cli, examples, is_json
 
 MIXED = ["value", "random", "zero", "random"]
 

@@ -10,7 +10,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import cli, examples, is_json
 
 import qe_rules as qe
 from qe_rules.simulation.intervals import Z95, Share, wilson_interval
@@ -25,6 +24,7 @@ from qe_rules.simulation.runs import (
     simulate,
     write_rows,
 )
+from tests.support import cli, examples, is_json
 
 MIXED = ["value", "random", "zero", "random"]
 

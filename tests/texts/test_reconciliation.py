@@ -9,13 +9,13 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.support import examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, RuleSet
 from qe_rules import strategies as qst
 from qe_rules.apps.cli import main
 from qe_rules.apps.pages import generated_pages
+from tests.support import examples
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "qe_rules" / "data" / "house" / "house-equal-bids.toml"

@@ -5,11 +5,11 @@ import json
 import attrs
 import pytest
 from hypothesis import given
-from tests.support import cli, examples
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules import strategies as qst
+from tests.support import cli, examples
 
 
 @pytest.fixture

@@ -12,14 +12,14 @@ from types import SimpleNamespace
 
 import attrs
 import pytest
-from tests.verification.test_verify_faults import FAULTS
-from tests.verification.test_verify_search import brute_force_keys
 
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules.game.events import Awarded, NotAwarded, PeekDeclined, Tie, ZeroBids
 from qe_rules.game.sales import Award
 from qe_rules.verification.checks import Example, Finding, VerificationReport
+from tests.verification.test_verify_faults import FAULTS
+from tests.verification.test_verify_search import brute_force_keys
 
 verify_module = importlib.import_module(
     "qe_rules.verification.checks"

@@ -7,10 +7,10 @@ import itertools
 from collections import Counter
 
 import pytest
-from tests.support import cli
 
 import qe_rules as qe
 from qe_rules.game.sales import Rebid, limits_of, settle
+from tests.support import cli
 
 verify_module = importlib.import_module(
     "qe_rules.verification.checks"
