@@ -44,13 +44,12 @@ MODULES: dict[str, list[str]] = {
     # module -> the tests each of its mutants may run (mutmut picks those that call it)
     "scoring": [
         "qe_rules/game/scoring.py",
-        "tests/test_scoring.py",
-        "tests/test_scoring_mutants.py",
+        "tests/game/test_scoring.py",
     ],
     "sales": [
         "qe_rules/game/sales.py",
-        "tests/test_sales_mutants.py",
-        "tests/test_peek_window.py",
+        "tests/game/test_sales.py",
+        "tests/game/test_peek_window.py",
     ],
     "verify": [  # qe_rules/verification/; not its doctest nor tests/verification/
         # test_end_to_end.py: they verify whole rule sets, for every mutant
@@ -64,13 +63,27 @@ MODULES: dict[str, list[str]] = {
     ],
     "engine": [
         "qe_rules/game/engine.py",
-        "tests/test_engine.py",
-        "tests/test_peek_window.py",
+        "tests/game/test_engine.py",
+        "tests/game/test_peek_window.py",
     ],
 }
 
-# Lines left unmutated, by module: in the verifier the wording of findings (lines that
-# start with a string), which tests pin down by meaning, not by letter.
+# module -> the files mutated, under qe_rules/ (the verifier is a package of several)
+SOURCES: dict[str, tuple[str, ...]] = {
+    "scoring": ("game/scoring.py",),
+    "sales": ("game/sales.py",),
+    "verify": tuple(
+        f"verification/{name}.py"
+        for name in ("report", "static", "sale_search", "games", "readings", "play", "suite")
+    ),
+    "engine": ("game/engine.py",),
+}
+
+# The tests written to kill mutants carry this marker; --before deselects them.
+KILLS_MUTANTS = "kills_mutants"
+
+# Lines left unmutated, by module: in the verifier the wording of findings and of the generated
+# page (lines that start with a string), which tests pin down by meaning, not by letter.
 SKIPPED: dict[str, list[str]] = {"verify": [r'^\s*(f|rf|r)?"']}
 
 # Reproducible hypothesis examples, so that a mutant is killed or not the same way each run.
@@ -80,18 +93,23 @@ PYTEST_ARGS = ["-p", "no:cacheprovider", "--hypothesis-seed=0", "-p", "mutation_
 DETECTED = {"killed", "timeout", "caught by type check"}
 
 
+def dotted(module: str) -> str:
+    """The import path of a module's first mutated file: ``scoring`` ->
+    ``qe_rules.game.scoring``."""
+    return "qe_rules." + SOURCES[module][0].removesuffix(".py").replace("/", ".")
+
+
 def mutmut_table(module: str, before: bool = False) -> str:
     """The ``[tool.mutmut]`` table of one module's run (``before``: without the tests
-    written to kill mutants, ``tests/test_*_mutants.py``)."""
+    written to kill mutants, those marked ``kills_mutants``)."""
     tests = [t for t in MODULES[module] if (ROOT / t).exists()]
-    if before:
-        tests = [t for t in tests if not t.endswith("_mutants.py")]
+    deselect = ["-m", f"not {KILLS_MUTANTS}"] if before else []
     table = {
         "source_paths": ["qe_rules"],
-        "only_mutate": [f"qe_rules/{module}.py"],
+        "only_mutate": [f"qe_rules/{source}" for source in SOURCES[module]],
         "also_copy": ["conftest.py", "mutation_plugin.py"],
         "pytest_add_cli_args_test_selection": tests,
-        "pytest_add_cli_args": PYTEST_ARGS,
+        "pytest_add_cli_args": [*PYTEST_ARGS, *deselect],
         "use_git_change_detection": False,
         # each mutant forks from a process that has only collected the tests: a cache
         # filled by an earlier run (scoring's tables, its lru_cache) cannot hide a mutant
@@ -141,11 +159,19 @@ def mutmut(work: Path, *args: str, quiet: bool = False) -> subprocess.CompletedP
 
 def statuses(work: Path, module: str) -> dict[str, str]:
     """Each mutant's status, by mutmut's name for it."""
-    meta = json.loads((work / "mutants" / "qe_rules" / f"{module}.py.meta").read_text())
     sys.path.insert(0, str(work))
     from mutmut.stats import status_by_exit_code
 
-    return {name: status_by_exit_code[code] for name, code in meta["exit_code_by_key"].items()}
+    found: dict[str, str] = {}
+    for source in SOURCES[module]:
+        meta_path = work / "mutants" / "qe_rules" / f"{source}.meta"
+        if not meta_path.exists():
+            continue  # a file with nothing to mutate
+        meta = json.loads(meta_path.read_text())
+        found.update(
+            (name, status_by_exit_code[code]) for name, code in meta["exit_code_by_key"].items()
+        )
+    return found
 
 
 def function_of(name: str) -> str:
@@ -160,9 +186,8 @@ def function_of(name: str) -> str:
 def mutated_line(work: Path, name: str) -> str:
     """The first line the mutant changes, as it reads after the change (stripped), from
     mutmut's copy of the module: the mutant's function against the original."""
-    module = name.split(".")[1]
-    path = work / "mutants" / "qe_rules" / f"{module}.py"
-    spans = json.loads(path.with_name(f"{module}.py.spans").read_text())["spans"]
+    path = work / "mutants" / Path(*name.split(".")[:-1]).with_suffix(".py")
+    spans = json.loads(path.with_name(f"{path.name}.spans").read_text())["spans"]
     lines = path.read_text(encoding="utf-8").splitlines()
     local = name.rsplit(".", 1)[1]
 
@@ -213,7 +238,7 @@ def score(
             again = [name for name in again if name in only]
         run = mutmut(work, *run_all, *again, quiet=True) if again else None
     elif sample:
-        mutmut(work, *run_all, f"qe_rules.{module}.no-such-mutant*", quiet=True)  # generates
+        mutmut(work, *run_all, f"{dotted(module)}.no-such-mutant*", quiet=True)  # generates
         every = sorted(statuses(work, module))
         again = sorted(random.Random(f"mutation-{module}").sample(every, min(sample, len(every))))
         run = mutmut(work, *run_all, *again, quiet=True)
@@ -286,7 +311,7 @@ def main() -> None:
     parser.add_argument(
         "--before",
         action="store_true",
-        help="leave out the tests written to kill mutants (tests/test_*_mutants.py)",
+        help="leave out the tests written to kill mutants (marked kills_mutants)",
     )
     parser.add_argument(
         "--sample", type=int, metavar="N", help="run a seeded random sample of N mutants"

@@ -4,7 +4,7 @@
 - ``qe-rules score FILE.json``: score a game's final holdings, from a score file or a
   finished game's record (``--example`` scores the rulebooks' scoring example).
 - ``qe-rules play``: play a game at the terminal against the built-in agents. Exit status
-  0 at the end of the game, 3 when the input ends (Ctrl-D), 130 on Ctrl-C.
+  0 at the end of the game, 5 when the input ends (Ctrl-D), 130 on Ctrl-C.
 - ``qe-rules show RECORD.json``: a recorded game sale by sale, every bid included.
 - ``qe-rules rules ID``: every rule of a rule set with its citation.
 - ``qe-rules diff A B``: where two rule sets differ.
@@ -40,7 +40,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeAlias, TypeVar
 
 import attrs
 
@@ -82,6 +82,11 @@ EXIT_END_OF_INPUT = 5
 EXIT_INTERRUPTED = 130
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer the pipe ended
 
+_FORMAT_HELP = "the output format (default text)"
+
+# what add_subparsers returns: each _add_<command>_parser adds its command to it
+_Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
 
 class _InputError(Exception):
     """An input problem to report in one line."""
@@ -94,6 +99,17 @@ class _OutputError(Exception):
 # --------------------------------------------------------------------------- variants
 
 
+def _add_variants_parser(commands: _Commands) -> None:
+    """The ``variants`` command's arguments."""
+    variants = commands.add_parser("variants", help="list the built-in rule sets")
+    variants.add_argument(
+        "--files",
+        action="store_true",
+        help="list every rule file the package ships (built-ins and house rules) by name",
+    )
+    variants.set_defaults(run=_cmd_variants)
+
+
 def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     if args.files:
         rows = [[name, str(path)] for name, path in shipped_rulesets().items()]
@@ -101,7 +117,7 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     header = ["id", "language", "players", "source"]
     rows = [
-        [rs.id, rs.language, reports._counts(rs.player_counts), SOURCES[rs.source].title]
+        [rs.id, rs.language, reports.counts(rs.player_counts), SOURCES[rs.source].title]
         for rs in RULESETS.values()
     ]
     print("\n".join(reports.table(header, rows, left=len(header))), file=out)
@@ -195,6 +211,27 @@ def _replayed(data: Any, where: str) -> Game:
         raise _InputError(f"{where}: {error}") from None
 
 
+def _add_score_parser(commands: _Commands) -> None:
+    """The ``score`` command's arguments."""
+    score = commands.add_parser(
+        "score",
+        help="score a game's final holdings",
+        description="Score player records read from a JSON file and print the score board.",
+    )
+    score.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE.json",
+        help="player records, or a finished game's record (- for stdin)",
+    )
+    score.add_argument(
+        "--example", action="store_true", help="score the rulebooks' scoring example"
+    )
+    score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
+    score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    score.set_defaults(run=_cmd_score)
+
+
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     if args.example == (args.file is not None):
         given = f"both {shown(args.file)} and --example" if args.example else "neither"
@@ -235,6 +272,30 @@ def _read_line() -> str:
     return sys.stdin.readline()
 
 
+def _add_play_parser(commands: _Commands) -> None:
+    """The ``play`` command's arguments."""
+    player = commands.add_parser(
+        "play",
+        help="play a game at the terminal against the built-in agents",
+        description="Play one seat of a game; the built-in agents play the others. Each "
+        "turn shows your view and asks for your bid (or, with 5 players, whether to peek). "
+        f"Exit status {EXIT_OK} at the end of the game, {EXIT_END_OF_INPUT} when the input "
+        f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
+    )
+    player.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+    player.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    player.add_argument(
+        "--agents",
+        default="value",
+        help=f"{', '.join(AGENT_NAMES)}: one for every other seat, or one per other seat "
+        "separated by commas (default value)",
+    )
+    player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
+    player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
+    player.set_defaults(run=_cmd_play)
+
+
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
     agents = _agents(args.agents)
@@ -267,7 +328,21 @@ def _save_record(game: Game, path: str) -> None:
             json.dump(game.to_record(), handle)
             handle.write("\n")
     except OSError as error:
-        raise _InputError(f"cannot write {path}: {error.strerror or error}") from None
+        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
+        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
+
+
+def _add_show_parser(commands: _Commands) -> None:
+    """The ``show`` command's arguments."""
+    shower = commands.add_parser(
+        "show",
+        help="print a recorded game sale by sale",
+        description="Replay a game record and print every sale with all its bids (the "
+        "referee's view), then the score board if the game is over.",
+    )
+    shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
+    shower.set_defaults(run=_cmd_show)
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
@@ -307,10 +382,29 @@ def _emit(out: TextIO, data: Any) -> None:
     out.write("\n")
 
 
+def _add_rules_parser(commands: _Commands) -> None:
+    """The ``rules`` command's arguments."""
+    rules = commands.add_parser(
+        "rules",
+        help="show every rule of a rule set with its citation",
+        description="Show a rule set: every rule, its value and where it comes from. "
+        "--format toml writes a file that load_ruleset reads back (with --base, only what "
+        "differs from that built-in rule set).",
+    )
+    rules.add_argument(
+        "ruleset", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
+    rules.add_argument(
+        "--format", choices=("text", "markdown", "json", "toml"), default="text", help=_FORMAT_HELP
+    )
+    rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
+    rules.set_defaults(run=_cmd_rules)
+
+
 def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
     if args.format == "json":
-        _emit(out, ruleset.to_data())
+        _emit(out, ruleset.to_dict())
     elif args.format == "toml":
         out.write(ruleset.to_toml(base=args.base))
     elif args.format == "markdown":
@@ -318,6 +412,22 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     else:
         print(reports.ruleset_text(ruleset), file=out)
     return EXIT_OK
+
+
+def _add_diff_parser(commands: _Commands) -> None:
+    """The ``diff`` command's arguments."""
+    differ = commands.add_parser(
+        "diff",
+        help="show where two rule sets differ",
+        description="List every rule on which rule set B differs from rule set A, with both "
+        "values and both citations. Exits 0 whether or not they differ.",
+    )
+    differ.add_argument("a", metavar="A", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument("b", metavar="B", help="a built-in id, a shipped name or a .toml file")
+    differ.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    differ.set_defaults(run=_cmd_diff)
 
 
 def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
@@ -331,6 +441,27 @@ def _cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _add_discrepancies_parser(commands: _Commands) -> None:
+    """The ``discrepancies`` command's arguments."""
+    register = commands.add_parser(
+        "discrepancies",
+        help="list where the QE texts differ or are unclear",
+        description=f"The discrepancy register ({len(DISCREPANCIES)} entries).",
+    )
+    register.add_argument(
+        "--class",
+        dest="kind",
+        choices=[k.value for k in DiscrepancyKind],
+        help="only entries of this class",
+    )
+    register.add_argument("--source", choices=list(SOURCES), help="only entries citing a text")
+    register.add_argument("--topic", choices=list(TOPICS), metavar="TOPIC", help="only a topic")
+    register.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    register.set_defaults(run=_cmd_discrepancies)
+
+
 def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
     entries = find_discrepancies(kind=args.kind, source=args.source, topic=args.topic)
     if args.format == "json":
@@ -340,6 +471,20 @@ def _cmd_discrepancies(args: argparse.Namespace, out: TextIO) -> int:
     else:
         print(reports.discrepancies_text(entries), file=out)
     return EXIT_OK
+
+
+def _add_glossary_parser(commands: _Commands) -> None:
+    """The ``glossary`` command's arguments."""
+    glossary = commands.add_parser(
+        "glossary",
+        help="German-English game terms",
+        description="The glossary, or the terms matching TERM in either language.",
+    )
+    glossary.add_argument(
+        "term", nargs="?", metavar="TERM", help="an English or German term (default: all)"
+    )
+    glossary.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    glossary.set_defaults(run=_cmd_glossary)
 
 
 def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
@@ -354,6 +499,29 @@ def _cmd_glossary(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------- verify
+
+
+def _add_verify_parser(commands: _Commands) -> None:
+    """The ``verify`` command's arguments."""
+    checker = commands.add_parser(
+        "verify",
+        help="search rule sets for rule gaps",
+        description="Run the verifier. Exit status 0 when every finding holds or is a gap "
+        "the rule set acknowledges, 1 when there is a new gap or a violation.",
+    )
+    checker.add_argument(
+        "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
+    )
+    checker.add_argument("--all", action="store_true", help="every built-in rule set")
+    checker.add_argument(
+        "--thorough",
+        action="store_true",
+        help="search sales from every auctioneer seat, with a larger bound on paths",
+    )
+    checker.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
+    )
+    checker.set_defaults(run=_cmd_verify)
 
 
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
@@ -436,6 +604,51 @@ def _write_extras(
         plot(results, args.plot)
 
 
+def _add_play_options(command: argparse.ArgumentParser) -> None:
+    """The options that ``simulate`` and ``compare`` share."""
+    command.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
+    command.add_argument(
+        "--agents",
+        default="random",
+        help=f"{', '.join(AGENT_NAMES)}: one for every seat, or one per seat separated "
+        "by commas (default random)",
+    )
+    command.add_argument("--games", type=int, default=1000, help="default 1000")
+    command.add_argument("--seed", type=int, default=0, help="default 0")
+    command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    command.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    command.add_argument(
+        "--rows",
+        metavar="FILE",
+        help="write one row per game and seat to FILE (.csv, or .parquet with pyarrow)",
+    )
+    command.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw win shares, scores, spends (and causes of changes) to FILE "
+        "(.png, .svg, .pdf; needs matplotlib)",
+    )
+    command.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="a progress bar on stderr (auto: when stderr is a terminal)",
+    )
+
+
+def _add_simulate_parser(commands: _Commands) -> None:
+    """The ``simulate`` command's arguments."""
+    simulator = commands.add_parser(
+        "simulate",
+        help="play many games between agents",
+        description="Play games between agents and print win shares, totals, spends and "
+        "rule gaps. The same seed gives the same numbers for any number of workers.",
+    )
+    simulator.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    _add_play_options(simulator)
+    simulator.set_defaults(run=_cmd_simulate)
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = _ruleset_arg(args.ruleset)
     _check_extras(args)
@@ -455,6 +668,33 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     else:
         print(stats.to_text(), file=out)
     return EXIT_OK
+
+
+def _add_compare_parser(commands: _Commands) -> None:
+    """The ``compare`` command's arguments."""
+    comparer = commands.add_parser(
+        "compare",
+        help="score the same games under several rule sets",
+        description="Play each game once under the first rule set and score it under "
+        "every rule set: how often the winner changes, and why.",
+    )
+    comparer.add_argument(
+        "rulesets", nargs="+", metavar="RULESET", help="ids, spec strings or .toml files"
+    )
+    _add_play_options(comparer)
+    comparer.add_argument(
+        "--examples",
+        metavar="DIR",
+        help="write every example game record to DIR (an existing folder)",
+    )
+    comparer.add_argument(
+        "--play",
+        choices=("first", "each"),
+        default="first",
+        help="first: play under the first rule set and rescore (default); each: play the "
+        "same games under each rule set and report the shares with 95%% intervals",
+    )
+    comparer.set_defaults(run=_cmd_compare)
 
 
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
@@ -521,6 +761,34 @@ def _write_file(path: str, text: str) -> None:
         raise _OutputError(f"cannot write {shown(path)}: {error}") from None
 
 
+def _add_docs_parser(commands: _Commands) -> None:
+    """The ``docs`` command's arguments."""
+    docs = commands.add_parser(
+        "docs",
+        help="write the generated documentation pages",
+        description="Write the generated pages (rule sets, reconciliation, verification) "
+        "under DIR, or with --check report the stale ones (exit status 1). DIR must already "
+        "hold generated pages unless --force is given.",
+    )
+    docs.add_argument(
+        "folder", nargs="?", default="docs", metavar="DIR", help="the docs folder (default docs)"
+    )
+    docs.add_argument("--check", action="store_true", help="only report stale pages; write none")
+    docs.add_argument(
+        "--force", action="store_true", help="write even where no generated page is yet"
+    )
+    docs.add_argument(
+        "--measure",
+        action="store_true",
+        help="first measure the share of changed winners of every reading of every open "
+        "question (slow) and write qe_rules/data/open-questions-measured.toml",
+    )
+    docs.add_argument(
+        "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
+    )
+    docs.set_defaults(run=_cmd_docs)
+
+
 def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     if args.measure:
         if args.check:
@@ -566,6 +834,32 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
         print("stale: " + ", ".join(stale), file=out)
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _add_serve_parser(commands: _Commands) -> None:
+    """The ``serve`` command's arguments."""
+    server = commands.add_parser(
+        "serve",
+        help="serve web tables: play in a browser, one private link per seat",
+        description="Serve QE tables over the web (needs the extra [web]). A host creates "
+        "a table at the start page and gets one private link per seat; agents fill the "
+        "other seats. Tables are stored in the database file and survive a restart.",
+    )
+    server.add_argument("--port", type=int, default=8000, help="default 8000")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    server.add_argument("--ruleset", default="en", metavar="ID", help="the form's default")
+    server.add_argument("--players", type=int, default=4, help="the form's default (4)")
+    server.add_argument(
+        "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"
+    )
+    server.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="how long an agent waits before each move (default 0.5)",
+    )
+    server.set_defaults(run=_cmd_serve)
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -624,262 +918,24 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", help="run qe-rules COMMAND --help"
     )
-
-    variants = commands.add_parser("variants", help="list the built-in rule sets")
-    variants.add_argument(
-        "--files",
-        action="store_true",
-        help="list every rule file the package ships (built-ins and house rules) by name",
-    )
-    variants.set_defaults(run=_cmd_variants)
-
-    score = commands.add_parser(
-        "score",
-        help="score a game's final holdings",
-        description="Score player records read from a JSON file and print the score board.",
-    )
-    score.add_argument(
-        "file",
-        nargs="?",
-        metavar="FILE.json",
-        help="player records, or a finished game's record (- for stdin)",
-    )
-    score.add_argument(
-        "--example", action="store_true", help="score the rulebooks' scoring example"
-    )
-    score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
-    score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
-    score.set_defaults(run=_cmd_score)
-
-    player = commands.add_parser(
-        "play",
-        help="play a game at the terminal against the built-in agents",
-        description="Play one seat of a game; the built-in agents play the others. Each "
-        "turn shows your view and asks for your bid (or, with 5 players, whether to peek). "
-        f"Exit status {EXIT_OK} at the end of the game, {EXIT_END_OF_INPUT} when the input "
-        f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
-    )
-    player.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
-    player.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    player.add_argument(
-        "--agents",
-        default="value",
-        help=f"{', '.join(AGENT_NAMES)}: one for every other seat, or one per other seat "
-        "separated by commas (default value)",
-    )
-    player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
-    player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
-    player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
-    player.set_defaults(run=_cmd_play)
-
-    shower = commands.add_parser(
-        "show",
-        help="print a recorded game sale by sale",
-        description="Replay a game record and print every sale with all its bids (the "
-        "referee's view), then the score board if the game is over.",
-    )
-    shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
-    shower.set_defaults(run=_cmd_show)
-
-    rules = commands.add_parser(
-        "rules",
-        help="show every rule of a rule set with its citation",
-        description="Show a rule set: every rule, its value and where it comes from. "
-        "--format toml writes a file that load_ruleset reads back (with --base, only what "
-        "differs from that built-in rule set).",
-    )
-    rules.add_argument(
-        "ruleset", metavar="ID", help="a built-in id, a shipped name or a .toml file"
-    )
-    rules.add_argument(
-        "--format", choices=("text", "markdown", "json", "toml"), default="text", help=_FORMAT_HELP
-    )
-    rules.add_argument("--base", metavar="ID", help="with --format toml: extend this built-in")
-    rules.set_defaults(run=_cmd_rules)
-
-    differ = commands.add_parser(
-        "diff",
-        help="show where two rule sets differ",
-        description="List every rule on which rule set B differs from rule set A, with both "
-        "values and both citations. Exits 0 whether or not they differ.",
-    )
-    differ.add_argument("a", metavar="A", help="a built-in id, a shipped name or a .toml file")
-    differ.add_argument("b", metavar="B", help="a built-in id, a shipped name or a .toml file")
-    differ.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
-    )
-    differ.set_defaults(run=_cmd_diff)
-
-    register = commands.add_parser(
-        "discrepancies",
-        help="list where the QE texts differ or are unclear",
-        description=f"The discrepancy register ({len(DISCREPANCIES)} entries).",
-    )
-    register.add_argument(
-        "--class",
-        dest="kind",
-        choices=[k.value for k in DiscrepancyKind],
-        help="only entries of this class",
-    )
-    register.add_argument("--source", choices=list(SOURCES), help="only entries citing a text")
-    register.add_argument("--topic", choices=list(TOPICS), metavar="TOPIC", help="only a topic")
-    register.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
-    )
-    register.set_defaults(run=_cmd_discrepancies)
-
-    glossary = commands.add_parser(
-        "glossary",
-        help="German-English game terms",
-        description="The glossary, or the terms matching TERM in either language.",
-    )
-    glossary.add_argument(
-        "term", nargs="?", metavar="TERM", help="an English or German term (default: all)"
-    )
-    glossary.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
-    glossary.set_defaults(run=_cmd_glossary)
-
-    checker = commands.add_parser(
-        "verify",
-        help="search rule sets for rule gaps",
-        description="Run the verifier. Exit status 0 when every finding holds or is a gap "
-        "the rule set acknowledges, 1 when there is a new gap or a violation.",
-    )
-    checker.add_argument(
-        "ruleset", nargs="?", metavar="ID", help="a built-in id, a shipped name or a .toml file"
-    )
-    checker.add_argument("--all", action="store_true", help="every built-in rule set")
-    checker.add_argument(
-        "--thorough",
-        action="store_true",
-        help="search sales from every auctioneer seat, with a larger bound on paths",
-    )
-    checker.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
-    )
-    checker.set_defaults(run=_cmd_verify)
-
-    def play_options(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
-        command.add_argument(
-            "--agents",
-            default="random",
-            help=f"{', '.join(AGENT_NAMES)}: one for every seat, or one per seat separated "
-            "by commas (default random)",
-        )
-        command.add_argument("--games", type=int, default=1000, help="default 1000")
-        command.add_argument("--seed", type=int, default=0, help="default 0")
-        command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-        command.add_argument(
-            "--format", choices=("text", "json"), default="text", help=_FORMAT_HELP
-        )
-        command.add_argument(
-            "--rows",
-            metavar="FILE",
-            help="write one row per game and seat to FILE (.csv, or .parquet with pyarrow)",
-        )
-        command.add_argument(
-            "--plot",
-            metavar="FILE",
-            help="draw win shares, scores, spends (and causes of changes) to FILE "
-            "(.png, .svg, .pdf; needs matplotlib)",
-        )
-        command.add_argument(
-            "--progress",
-            choices=("auto", "always", "never"),
-            default="auto",
-            help="a progress bar on stderr (auto: when stderr is a terminal)",
-        )
-
-    simulator = commands.add_parser(
-        "simulate",
-        help="play many games between agents",
-        description="Play games between agents and print win shares, totals, spends and "
-        "rule gaps. The same seed gives the same numbers for any number of workers.",
-    )
-    simulator.add_argument("--ruleset", default="en", metavar="ID", help="default en")
-    play_options(simulator)
-    simulator.set_defaults(run=_cmd_simulate)
-
-    comparer = commands.add_parser(
-        "compare",
-        help="score the same games under several rule sets",
-        description="Play each game once under the first rule set and score it under "
-        "every rule set: how often the winner changes, and why.",
-    )
-    comparer.add_argument(
-        "rulesets", nargs="+", metavar="RULESET", help="ids, spec strings or .toml files"
-    )
-    play_options(comparer)
-    comparer.add_argument(
-        "--examples",
-        metavar="DIR",
-        help="write every example game record to DIR (an existing folder)",
-    )
-    comparer.add_argument(
-        "--play",
-        choices=("first", "each"),
-        default="first",
-        help="first: play under the first rule set and rescore (default); each: play the "
-        "same games under each rule set and report the shares with 95%% intervals",
-    )
-    comparer.set_defaults(run=_cmd_compare)
-
-    docs = commands.add_parser(
-        "docs",
-        help="write the generated documentation pages",
-        description="Write the generated pages (rule sets, reconciliation, verification) "
-        "under DIR, or with --check report the stale ones (exit status 1). DIR must already "
-        "hold generated pages unless --force is given.",
-    )
-    docs.add_argument(
-        "folder", nargs="?", default="docs", metavar="DIR", help="the docs folder (default docs)"
-    )
-    docs.add_argument("--check", action="store_true", help="only report stale pages; write none")
-    docs.add_argument(
-        "--force", action="store_true", help="write even where no generated page is yet"
-    )
-    docs.add_argument(
-        "--measure",
-        action="store_true",
-        help="first measure the share of changed winners of every reading of every open "
-        "question (slow) and write qe_rules/data/open-questions-measured.toml",
-    )
-    docs.add_argument(
-        "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
-    )
-    docs.set_defaults(run=_cmd_docs)
-
-    server = commands.add_parser(
-        "serve",
-        help="serve web tables: play in a browser, one private link per seat",
-        description="Serve QE tables over the web (needs the extra [web]). A host creates "
-        "a table at the start page and gets one private link per seat; agents fill the "
-        "other seats. Tables are stored in the database file and survive a restart.",
-    )
-    server.add_argument("--port", type=int, default=8000, help="default 8000")
-    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    server.add_argument("--ruleset", default="en", metavar="ID", help="the form's default")
-    server.add_argument("--players", type=int, default=4, help="the form's default (4)")
-    server.add_argument(
-        "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"
-    )
-    server.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.5,
-        metavar="SECONDS",
-        help="how long an agent waits before each move (default 0.5)",
-    )
-    server.set_defaults(run=_cmd_serve)
+    _add_variants_parser(commands)
+    _add_score_parser(commands)
+    _add_play_parser(commands)
+    _add_show_parser(commands)
+    _add_rules_parser(commands)
+    _add_diff_parser(commands)
+    _add_discrepancies_parser(commands)
+    _add_glossary_parser(commands)
+    _add_verify_parser(commands)
+    _add_simulate_parser(commands)
+    _add_compare_parser(commands)
+    _add_docs_parser(commands)
+    _add_serve_parser(commands)
     return parser
 
 
-_FORMAT_HELP = "the output format (default text)"
-
-
-def _fail(message: str, status: int) -> int:
-    """Report a failure in one line on stderr."""
+def _report(message: str, status: int) -> int:
+    """Report a failure in one line on stderr; returns ``status``."""
     first = message.splitlines()[0] if message.strip() else "(no message)"
     with contextlib.suppress(OSError):  # when stderr is gone too, the status is what is left
         print(f"qe-rules: error: {first}", file=sys.stderr)
@@ -897,8 +953,9 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status (0 done, 1 findings, 2 usage or input
-    error, 3 output error, 4 internal error, 130 interrupted, 141 output pipe closed)."""
+    """Run the command line; returns the exit status (see ``docs/limits.md``): 0 done,
+    1 findings, 2 usage or input error, 3 output error, 4 internal error, 5 end of input
+    (``play``), 130 interrupted, 141 output pipe closed."""
     try:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error already reported
@@ -908,9 +965,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         status: int = args.run(args, stream)
         stream.flush()
     except (_InputError, RulesError) as error:
-        return _fail(str(error) or type(error).__name__, EXIT_USAGE)
+        return _report(str(error) or type(error).__name__, EXIT_USAGE)
     except _OutputError as error:
-        return _fail(str(error), EXIT_OUTPUT)
+        return _report(str(error), EXIT_OUTPUT)
     except BrokenPipeError:
         if out is None:
             _silence_stdout()
@@ -918,11 +975,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except OSError as error:  # writing the output failed: a full disk, a closed device
         if out is None:
             _silence_stdout()
-        return _fail(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
+        return _report(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
     except KeyboardInterrupt:
-        return _fail("interrupted", EXIT_INTERRUPTED)
+        return _report("interrupted", EXIT_INTERRUPTED)
     except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
-        return _fail(
+        return _report(
             f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
             EXIT_INTERNAL,
         )

@@ -22,7 +22,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Final
@@ -40,24 +40,15 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from qe_rules.errors import InvalidArgument, RulesError
+from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game, new_game, replay
 from qe_rules.game.events import (
-    Awarded,
     Event,
-    GameEnded,
-    NotAwarded,
-    OpeningBid,
-    PeekDeclined,
-    Peeked,
-    SaleOpened,
-    SecretBid,
-    Tie,
-    ZeroBids,
 )
 from qe_rules.game.views import Phase, PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
+from qe_rules.present.text import event_line
 from qe_rules.rules.model import RULESETS, get_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES, Agent, agent_factory
 
@@ -91,46 +82,6 @@ CREATE TABLE IF NOT EXISTS tables (
 # --------------------------------------------------------------------------- payloads
 
 
-def _seats(seats: Iterable[int]) -> str:
-    return ", ".join(f"seat {s}" for s in seats) or "nobody"
-
-
-def _amount(amount: int | None) -> str:
-    return "a secret amount" if amount is None else str(amount)
-
-
-def event_line(event: Event) -> str:
-    """One event as a line of text for a page's log (sales counted from 1).
-
-    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
-    'sale 1: seat 2 bids a secret amount'
-    """
-    head = f"sale {event.sale + 1}: " if hasattr(event, "sale") else ""
-    if isinstance(event, SaleOpened):
-        auctioneer = "no auctioneer" if event.auctioneer is None else f"seat {event.auctioneer}"
-        return f"{head}{event.company} on sale, auctioneer {auctioneer}"
-    if isinstance(event, OpeningBid):
-        return f"{head}seat {event.seat} opens at {event.amount}"
-    if isinstance(event, SecretBid):
-        verb = "rebids" if event.rebid else "bids"
-        return f"{head}seat {event.seat} {verb} {_amount(event.amount)}"
-    if isinstance(event, Tie):
-        return f"{head}tie between {_seats(event.seats)}: they rebid"
-    if isinstance(event, Awarded):
-        return f"{head}seat {event.seat} wins {event.company} for {_amount(event.amount)}"
-    if isinstance(event, NotAwarded):
-        return f"{head}{event.company} is not sold ({event.reason})"
-    if isinstance(event, ZeroBids):
-        return f"{head}zero bids: {_seats(event.seats)}"
-    if isinstance(event, Peeked):
-        return f"{head}seat {event.seat} peeks at the amount ({_amount(event.amount)})"
-    if isinstance(event, PeekDeclined):
-        return f"{head}seat {event.seat} declines to peek"
-    if isinstance(event, GameEnded):
-        return "the game is over"
-    return str(event)
-
-
 def payload(
     view: PlayerView | PublicView, events: Sequence[Event], *, version: int
 ) -> dict[str, Any]:
@@ -151,12 +102,6 @@ def payload(
 
 
 # --------------------------------------------------------------------------- tables
-
-
-def _shown(value: object) -> str:
-    """A value from a request, for an error message: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _token() -> str:
@@ -259,7 +204,7 @@ class TableServer:
         name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong."""
         if not isinstance(ruleset, str) or ruleset not in RULESETS:
             raise InvalidArgument(
-                f"unknown rule set {_shown(ruleset)}; rule sets are {', '.join(RULESETS)}"
+                f"unknown rule set {shown(ruleset)}; rule sets are {', '.join(RULESETS)}"
             )
         rules = get_ruleset(ruleset)
         if players not in rules.player_counts:
@@ -271,8 +216,7 @@ class TableServer:
         for seat, kind in enumerate(kinds):
             if kind not in allowed:
                 raise InvalidArgument(
-                    f"seat {seat}: {_shown(kind)} is not a seat kind; "
-                    f"kinds are {', '.join(allowed)}"
+                    f"seat {seat}: {shown(kind)} is not a seat kind; kinds are {', '.join(allowed)}"
                 )
         seed = secrets.randbits(31)
         game = new_game(rules, players, seed=seed)
@@ -305,7 +249,7 @@ class TableServer:
         if action == "bid":
             if type(amount) is not int:
                 raise InvalidArgument(
-                    f"a bid is a whole number from 0 to {MAX_BID}, got {_shown(amount)}"
+                    f"a bid is a whole number from 0 to {MAX_BID}, got {shown(amount)}"
                 )
             if not 0 <= amount <= MAX_BID:
                 raise InvalidArgument(f"a bid is a whole number from 0 to {MAX_BID}, got {amount}")

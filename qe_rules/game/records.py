@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
-from typing import IO, Any, Final, Protocol
+from typing import IO, Any, Final, Protocol, TypeVar
 
 import attrs
 
 from qe_rules._util.frozen import FrozenDict
-from qe_rules._util.reading import Fields
+from qe_rules._util.reading import Fields, Readers
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
 from qe_rules.limits import MAX_BID, MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
@@ -56,6 +56,8 @@ __all__ = [
     "json_schema",
     "load_records",
 ]
+
+T = TypeVar("T")
 
 RECORD_FORMAT: Final = "qe-rules/game"
 RECORD_VERSION: Final = 2
@@ -197,7 +199,7 @@ class GameRecord:
         data = {
             "format": RECORD_FORMAT,
             "version": self.version,
-            "ruleset": self.ruleset.id if builtin == self.ruleset else self.ruleset.to_data(),
+            "ruleset": self.ruleset.id if builtin == self.ruleset else self.ruleset.to_dict(),
             "players": self.players,
             "deck": [str(c) for c in self.deck],
             "nations": [n.code for n in self.nations],
@@ -212,10 +214,7 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Read a record's shape; raises :class:`~qe_rules.InvalidRecord` naming the key."""
-        try:
-            Fields(data, "the game record", _KEYS, ("metadata",))
-        except InvalidArgument as error:
-            raise InvalidRecord(str(error)) from None
+        Fields(data, "the game record", _KEYS, ("metadata",), readers=_RECORD)
         if data["format"] != RECORD_FORMAT:
             raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {shown(data['format'])}")
         version = data["version"]
@@ -261,10 +260,11 @@ _MOVE_KEYS: Final = {
 }
 
 
+_RECORD: Final = Readers(InvalidRecord)  # its callers quote the key: 'players', 'deck'[3]
+
+
 def _int(value: Any, key: str) -> int:
-    if type(value) is not int:
-        raise InvalidRecord(f"'{key}' must be a whole number, got {shown(value)}")
-    return value
+    return _RECORD.integer(value, f"'{key}'")
 
 
 def _ruleset(value: Any) -> RuleSet:
@@ -274,29 +274,21 @@ def _ruleset(value: Any) -> RuleSet:
         if isinstance(value, Mapping):
             if not all(isinstance(key, str) for key in value):
                 raise InvalidRecord(f"the keys of a rule set are strings, got {shown(value)}")
-            return RuleSet.from_data(value)
+            return RuleSet.from_dict(value)
     except RulesError as error:
         raise InvalidRecord(f"'ruleset': {error}") from None
     raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {shown(value)}")
 
 
-def _codes(value: Any, key: str, parse: Any) -> tuple[Any, ...]:
-    if not isinstance(value, list):
-        raise InvalidRecord(f"'{key}' must be a list, got {shown(value)}")
-    items = []
-    for index, item in enumerate(value):
-        if not isinstance(item, str):
-            raise InvalidRecord(f"'{key}'[{index}] must be a string, got {shown(item)}")
-        try:
-            items.append(parse(item))
-        except RulesError as error:
-            raise InvalidRecord(f"'{key}'[{index}]: {error}") from None
-    return tuple(items)
+def _codes(value: Any, key: str, parse: Callable[[str], T]) -> tuple[T, ...]:
+    if not isinstance(value, list):  # JSON's list, not a tuple
+        raise _RECORD.fail(f"'{key}'", "a list", value)
+    return _RECORD.listed(value, f"'{key}'", _RECORD.parsed(parse))
 
 
 def _moves(value: Any, version: int) -> tuple[Move, ...]:
     if not isinstance(value, list):
-        raise InvalidRecord(f"'moves' must be a list, got {shown(value)}")
+        raise _RECORD.fail("'moves'", "a list", value)
     if len(value) > MAX_MOVES:
         raise InvalidRecord(
             f"a game record holds at most {MAX_MOVES} moves (qe_rules.limits.MAX_MOVES), "
@@ -307,7 +299,7 @@ def _moves(value: Any, version: int) -> tuple[Move, ...]:
     for index, item in enumerate(value):
         where = f"move {index}"
         if not isinstance(item, Mapping):
-            raise InvalidRecord(f"{where} must be an object, got {shown(item)}")
+            raise _RECORD.fail(where, "an object", item)
         kind = item.get("move")
         if not isinstance(kind, str) or kind not in kinds:
             allowed = ", ".join(map(repr, kinds))

@@ -31,8 +31,18 @@ from typing import Any, Final, NamedTuple, Protocol
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
-from qe_rules._util.reading import Fields, flag, listed, parsed, text, whole, wholes
+from qe_rules._util.reading import (
+    FIRST_KEY,
+    Fields,
+    flag,
+    listed,
+    parsed,
+    text,
+    whole,
+    wholes,
+)
 from qe_rules._util.text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
@@ -148,26 +158,22 @@ class PlayerRecord:
         ...
         qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
         """
-        if not isinstance(data, Mapping):
-            raise InvalidArgument(f"a player record must be an object, got {shown(data)}")
-        unknown = [key for key in data if key not in _RECORD_KEYS]
-        if unknown:
-            raise InvalidArgument(
-                f"unknown key {shown(unknown[0])} in a player record; "
-                f"allowed: {', '.join(_RECORD_KEYS)}"
-            )
-        missing = [k for k in ("nation", "industry", "companies", "spent") if k not in data]
-        if missing:
-            raise InvalidArgument(f"a player record needs {', '.join(missing)}")
+        fields = Fields(data, "a player record", _RECORD_KEYS[:4], _RECORD_KEYS[4:], keys=FIRST_KEY)
         return cls(
-            data["nation"],
-            data["industry"],
-            data["companies"],
-            data["spent"],
-            data.get("zero_bid_rounds", 0),
+            fields.get("nation", _as_given),
+            fields.get("industry", _as_given),
+            fields.get("companies", _as_given),
+            fields.get("spent", _as_given),
+            fields.get("zero_bid_rounds", _as_given, 0),
         )
 
 
+def _as_given(value: Any, where: str) -> Any:
+    """A value the constructor converts and checks (and names in its errors)."""
+    return value
+
+
+# the required keys, then the optional ones
 _RECORD_KEYS: Final = ("nation", "industry", "companies", "spent", "zero_bid_rounds", "name")
 
 
@@ -201,17 +207,20 @@ class Gap:
         )
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class ScoreSheet:
     """One player's score board.
 
+    ``company_points`` are the points of the company tiles (the ``companies`` category);
     ``subtotal`` sums the five point categories; ``total`` adds the lowest-spend bonus.
-    ``eliminated`` is true for the highest spender(s), who cannot win.
+    ``eliminated`` is true for the highest spender(s), who cannot win. The plain data of
+    :meth:`to_dict` and the repr call ``company_points`` by its category name,
+    ``companies``.
     """
 
     seat: int
     nation: Nation
-    companies: int
+    company_points: int
     zero_bids: int
     nationalization: int
     monopolization: int
@@ -233,23 +242,37 @@ class ScoreSheet:
         sheet.__dict__.update(fields)
         return sheet
 
+    def __repr__(self) -> str:
+        values = ", ".join(f"{key}={getattr(self, name)!r}" for key, name in _SHEET_FIELDS)
+        return f"ScoreSheet({values})"
+
+    @property
+    def companies(self) -> int:
+        """Deprecated name of :attr:`company_points` (a player record's ``companies`` are
+        tiles; a sheet's are points)."""
+        renamed("ScoreSheet.companies", "ScoreSheet.company_points")
+        return self.company_points
+
     def points(self, category: Category) -> int:
         """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
-        if category is Category.SPENDING:
-            return self.lowest_spend_bonus
-        value: int = getattr(self, category.value)
+        value: int = getattr(self, _CATEGORY_FIELDS[category])
         return value
 
     def to_dict(self) -> dict[str, Any]:
         """The sheet as JSON types; :meth:`from_dict` reads it back."""
-        return {**{name: getattr(self, name) for name in _SHEET_KEYS}, "nation": self.nation.code}
+        return {
+            **{key: getattr(self, name) for key, name in _SHEET_FIELDS},
+            "nation": self.nation.code,
+        }
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "sheet") -> ScoreSheet:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, where, _SHEET_KEYS)
-        values: dict[str, Any] = {name: fields.get(name, whole) for name in _SHEET_COUNTS}
+        values: dict[str, Any] = {
+            name: fields.get(key, whole) for key, name in _SHEET_FIELDS if key in _SHEET_COUNTS
+        }
         return cls(
             **values,
             nation=fields.get("nation", parsed(Nation.parse)),
@@ -335,7 +358,17 @@ class GameResult:
         )
 
 
-_SHEET_KEYS: Final = tuple(field.name for field in attrs.fields(ScoreSheet))
+# (plain-data key, field): the keys keep the category name "companies" for company_points
+_SHEET_FIELDS: Final = tuple(
+    ("companies" if field.name == "company_points" else field.name, field.name)
+    for field in attrs.fields(ScoreSheet)
+)
+_SHEET_KEYS: Final = tuple(key for key, _ in _SHEET_FIELDS)
+_CATEGORY_FIELDS: Final = {
+    **{category: category.value for category in Category},
+    Category.COMPANIES: "company_points",
+    Category.SPENDING: "lowest_spend_bonus",
+}
 _SHEET_COUNTS: Final = tuple(name for name in _SHEET_KEYS if name not in ("nation", "eliminated"))
 
 
@@ -674,7 +707,7 @@ def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> 
             ScoreSheet._scored(
                 seat=seat,
                 nation=nation,
-                companies=vp,
+                company_points=vp,
                 zero_bids=zero_bids,
                 nationalization=nationalization,
                 monopolization=points.monopolization,

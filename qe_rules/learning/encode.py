@@ -84,15 +84,8 @@ PHASES: Final[tuple[str, ...]] = ("opening", "bidding", "rebidding", "peeking", 
 turn in which seats answer whether they peek (the only phase in which the two peek
 actions are allowed)."""
 
+# Tiles hash by identity (every tile is one of COMPANIES), so a plain lookup is fast.
 _TILE_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
-# Views hold the shared tiles of COMPANIES: look them up by identity, which skips the
-# field-by-field hash of a frozen class; any other equal tile falls back to _TILE_INDEX.
-_SHARED_TILE_INDEX: Final = {id(company): index for index, company in enumerate(COMPANIES)}
-
-
-def _tile_index(company: Company) -> int:
-    index = _SHARED_TILE_INDEX.get(id(company))
-    return _TILE_INDEX[company] if index is None else index
 
 
 _NATION_INDEX: Final = {nation: index for index, nation in enumerate(Nation)}
@@ -169,12 +162,11 @@ _LIMITS: Final = _AT["limits"]
 _CAN_PEEK: Final = _AT["can_peek"]
 _NATION_COUNT: Final = len(Nation)
 _TILE_COUNT: Final = len(COMPANIES)
-# Where the one-hot 1 of each phase and industry goes, keyed by the member's identity:
-# members are singletons, and the lookup skips ``Enum.__hash__`` (a Python call).
+# Where the one-hot 1 of each phase and industry goes. Phases are keyed by the member's
+# identity: members are singletons, and the lookup skips ``Enum.__hash__`` (a Python
+# call), which Phase keeps. Industries hash by identity already.
 _PHASE_AT: Final = {id(Phase(phase)): _PHASE + index for index, phase in enumerate(PHASES)}
-_INDUSTRY_AT: Final = {
-    id(industry): _INDUSTRY + index for industry, index in _INDUSTRY_INDEX.items()
-}
+_INDUSTRY_AT: Final = {industry: _INDUSTRY + index for industry, index in _INDUSTRY_INDEX.items()}
 _PEEKING: Final = Phase.PEEKING
 _ZEROS: Final = array.array("f", bytes(4 * OBSERVATION_SIZE))
 
@@ -194,7 +186,7 @@ def _write_holdings(
     """Write the ``holdings`` part into ``out``, which holds the part of the holdings
     ``before`` (of as many seats, or ``()`` for none): only the rows of seats whose tiles are not the very same tuple as before
     are written, and of a row that only gained tiles, only those."""
-    shared = _SHARED_TILE_INDEX
+    tile_index = _TILE_INDEX
     rows_before = before or ((),) * len(holdings)
     for seat, (held, old) in enumerate(zip(holdings, rows_before, strict=True)):
         if held is old:
@@ -205,8 +197,7 @@ def _write_holdings(
         else:
             out[start : start + _TILE_COUNT] = _NO_TILES
         for company in held:
-            index = shared.get(id(company))
-            out[start + (_TILE_INDEX[company] if index is None else index)] = 1.0
+            out[start + tile_index[company]] = 1.0
 
 
 _NO_TILES: Final = array.array("f", bytes(4 * _TILE_COUNT))
@@ -280,7 +271,7 @@ def _sale_block(view: PlayerView) -> array.array[float]:
     out[_SALE + 1] = view.sales
     out[_SALE + 2] = view.remaining
     if view.company is not None:
-        out[_COMPANY + _tile_index(view.company)] = 1.0
+        out[_COMPANY + _TILE_INDEX[view.company]] = 1.0
     if view.auctioneer is not None:
         out[_AUCTIONEER + view.auctioneer] = 1.0
     nations = _nations_block.get(view.nations)
@@ -317,9 +308,9 @@ def _next_sale_block(
     out[_SALE + 2] = remaining
     if company_now is not company:
         if company is not None:
-            out[_COMPANY + _tile_index(company)] = 0.0
+            out[_COMPANY + _TILE_INDEX[company]] = 0.0
         if company_now is not None:
-            out[_COMPANY + _tile_index(company_now)] = 1.0
+            out[_COMPANY + _TILE_INDEX[company_now]] = 1.0
     if auctioneer_now != auctioneer:
         if auctioneer is not None:
             out[_AUCTIONEER + auctioneer] = 0.0
@@ -427,7 +418,7 @@ class Encoder:
         out = block[:]
         seat = view.seat
         out[_SEAT + seat] = 1.0
-        out[_INDUSTRY_AT[id(view.industry)]] = 1.0
+        out[_INDUSTRY_AT[view.industry]] = 1.0
         history = view.history
         known, spends = self._spends[seat]
         if known is not history:

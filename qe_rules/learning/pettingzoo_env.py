@@ -12,7 +12,7 @@ Secret bids are simultaneous, and AEC is turn by turn: the seats of one bidding 
 (and of one peek window) are selected one after another, in seat order, and their
 actions are held until the last of them has acted, then placed together. So every seat
 of a round observes the same state, as at the table, and as in
-:func:`~qe_rules.simulate`.
+:func:`~qe_rules.simulation.stats.simulate`.
 
 >>> from qe_rules.learning.pettingzoo_env import QEEnv
 >>> env = QEEnv("en", 4)

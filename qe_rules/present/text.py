@@ -1,7 +1,8 @@
-"""Games as plain text: a seat's view, one finished sale, and a whole game sale by sale.
+"""Games as plain text: a seat's view, one finished sale, a whole game sale by sale, and
+one event as a line.
 
-Used by the terminal game, the learning environments' ``ansi`` rendering and OpenSpiel's
-observation strings.
+Used by the terminal game, the web table's log, the learning environments' ``ansi``
+rendering and OpenSpiel's observation strings.
 
 >>> import qe_rules as qe
 >>> print(view_text(qe.new_game("en", 3, seed=1).view(0)).splitlines()[0])
@@ -17,6 +18,8 @@ from qe_rules.components import Company
 from qe_rules.game.engine import Game
 from qe_rules.game.events import (
     Awarded,
+    Event,
+    GameEnded,
     NotAwarded,
     OpeningBid,
     PeekDeclined,
@@ -29,7 +32,7 @@ from qe_rules.game.events import (
 from qe_rules.game.views import Phase, PlayerView, SaleView
 from qe_rules.limits import MAX_BID
 
-__all__ = ["bid_range", "game_text", "sale_text", "view_text"]
+__all__ = ["bid_range", "event_line", "game_text", "sale_text", "view_text"]
 
 
 def _tile(company: Company) -> str:
@@ -38,6 +41,42 @@ def _tile(company: Company) -> str:
 
 def _seats(seats: Sequence[int]) -> str:
     return ", ".join(f"seat {s}" for s in seats) or "nobody"
+
+
+def _amount(amount: int | None) -> str:
+    return "a secret amount" if amount is None else str(amount)
+
+
+def event_line(event: Event) -> str:
+    """One event as a line of text, as the web table's log shows it (sales counted from 1).
+
+    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
+    'sale 1: seat 2 bids a secret amount'
+    """
+    head = f"sale {event.sale + 1}: " if hasattr(event, "sale") else ""
+    if isinstance(event, SaleOpened):
+        auctioneer = "no auctioneer" if event.auctioneer is None else f"seat {event.auctioneer}"
+        return f"{head}{event.company} on sale, auctioneer {auctioneer}"
+    if isinstance(event, OpeningBid):
+        return f"{head}seat {event.seat} opens at {event.amount}"
+    if isinstance(event, SecretBid):
+        verb = "rebids" if event.rebid else "bids"
+        return f"{head}seat {event.seat} {verb} {_amount(event.amount)}"
+    if isinstance(event, Tie):
+        return f"{head}tie between {_seats(event.seats)}: they rebid"
+    if isinstance(event, Awarded):
+        return f"{head}seat {event.seat} wins {event.company} for {_amount(event.amount)}"
+    if isinstance(event, NotAwarded):
+        return f"{head}{event.company} is not sold ({event.reason})"
+    if isinstance(event, ZeroBids):
+        return f"{head}zero bids: {_seats(event.seats)}"
+    if isinstance(event, Peeked):
+        return f"{head}seat {event.seat} peeks at the amount ({_amount(event.amount)})"
+    if isinstance(event, PeekDeclined):
+        return f"{head}seat {event.seat} declines to peek"
+    if isinstance(event, GameEnded):
+        return "the game is over"
+    return str(event)
 
 
 def bid_range(view: PlayerView) -> str:

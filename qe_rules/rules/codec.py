@@ -1,7 +1,7 @@
 """The rule-set codec for files: what a rule file that ``extends`` another means as plain
 data, and what such a file holds for a rule set.
 
-A rule file is the plain data of :meth:`~qe_rules.RuleSet.to_data` with two more keys:
+A rule file is the plain data of :meth:`~qe_rules.RuleSet.to_dict` with two more keys:
 ``extends`` (a base to start from) and ``inherit_interpretations`` /
 ``drop_interpretations`` (which of the base's interpretations to keep). :func:`merge`
 turns a file's data into the complete plain data of a rule set; :func:`extension` is its

@@ -37,6 +37,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules._util import toml as _toml
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
@@ -48,6 +49,7 @@ from qe_rules.rules.values import (
     BOOL,
     CATEGORY_ORDER,
     CATEGORY_SET,
+    COMPANY_LIST,
     COUNT,
     DECK_SIZE,
     GAP_CODES,
@@ -83,7 +85,6 @@ from qe_rules.rules.values import (
     enum_kind,
     per_players,
 )
-from qe_rules.rules.values import COMPANIES as COMPANY_LIST
 
 __all__ = [
     "GAP_CODES",
@@ -317,19 +318,26 @@ class RuleSet:
             )
         return self.provenance[name]
 
-    def to_data(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The rule set as plain data (str, int, bool, lists, dicts with str keys).
 
-        The shape is the one TOML files and game records use; :meth:`from_data` reads it
-        back to an equal rule set.
+        Unlike the ``to_dict`` of other types, the shape is TOML-shaped: the one rule files
+        and game records use, with a ``rules`` table of every rule field (player counts as
+        string keys), a ``provenance`` table and a list of ``interpretations``.
+        :meth:`from_dict` reads it back to an equal rule set.
 
         >>> en = get_ruleset("en")
-        >>> RuleSet.from_data(en.to_data()) == en
+        >>> RuleSet.from_dict(en.to_dict()) == en
         True
-        >>> en.to_data()["rules"]["monopolization"]["5"]
+        >>> en.to_dict()["rules"]["monopolization"]["5"]
         {'2': 6, '3': 10, '4': 16}
         """
-        return _to_data(self)
+        return _to_dict(self)
+
+    def to_data(self) -> dict[str, Any]:
+        """Deprecated name of :meth:`to_dict`."""
+        renamed("RuleSet.to_data", "RuleSet.to_dict")
+        return _to_dict(self)
 
     def to_toml(self, base: RuleSet | str | None = None) -> str:
         """The rule set as a TOML file that :func:`load_ruleset` reads back equal.
@@ -366,13 +374,20 @@ class RuleSet:
         return _from_toml(text, origin=origin, base_dir=None, seen=())
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build a rule set from :meth:`to_data`'s shape; every rule field is required.
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Build a rule set from :meth:`to_dict`'s TOML-shaped data; every rule field is
+        required.
 
         Raises :class:`~qe_rules.InvalidRuleSet` naming the key that is missing, unknown
         or of the wrong type, and what is allowed.
         """
-        return _from_data(data)
+        return _from_dict(data)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Deprecated name of :meth:`from_dict`."""
+        renamed("RuleSet.from_data", "RuleSet.from_dict")
+        return _from_dict(data)
 
     def evolve(self, **changes: Any) -> RuleSet:
         """A variant of this rule set with some rule fields changed.
@@ -564,7 +579,7 @@ def decode_field(name: str, value: Any, path: str | None = None) -> Any:
     return _KINDS[name].decode(value, path or name)
 
 
-def _to_data(rs: RuleSet) -> dict[str, Any]:
+def _to_dict(rs: RuleSet) -> dict[str, Any]:
     return {
         "id": rs.id,
         "title": rs.title,
@@ -579,7 +594,7 @@ def _to_data(rs: RuleSet) -> dict[str, Any]:
 _TOP_KEYS: Final = ("id", "title", "language", "source", "rules", "provenance", "interpretations")
 
 
-def _from_data(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
+def _from_dict(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
     data = check_keys(data, "rule set", _TOP_KEYS, "needs a table of keys")
     rules = data.get("rules")
     if not isinstance(rules, Mapping):
@@ -623,7 +638,7 @@ def _from_data(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
 
 
 def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
-    data = rs.to_data()
+    data = rs.to_dict()
     title = rs.title if rs.title.isprintable() else repr(rs.title)
     header = (
         f"QE rule set {rs.id!r}: {title}\n"
@@ -637,7 +652,7 @@ def _to_toml(rs: RuleSet, base: RuleSet | str | None) -> str:
             f"a TOML file can extend only a built-in rule set ({', '.join(RULESETS)}), "
             f"not {shown(base_rs.id)}"
         )
-    return _toml.dumps(extension(data, base_rs.to_data()), header=header)
+    return _toml.dumps(extension(data, base_rs.to_dict()), header=header)
 
 
 def load_ruleset(path: str | os.PathLike[str]) -> RuleSet:
@@ -681,7 +696,7 @@ def _from_toml(
     data = parse_toml(text, origin)
     try:
         merged = merge(data, origin, _LABELS, lambda extends: _base(extends, base_dir, seen))
-        return _from_data(merged, builtin=builtin)
+        return _from_dict(merged, builtin=builtin)
     except InvalidRuleSet as error:
         if str(error).startswith(f"{origin}:"):
             raise
@@ -693,10 +708,10 @@ def _base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> dict[str
     if not isinstance(extends, str) or not extends:
         raise DataError("extends", "needs a built-in rule set id or a .toml path")
     if extends in RULESETS:
-        return RULESETS[extends].to_data()
+        return RULESETS[extends].to_dict()
     if extends.endswith(".toml"):
         path = extends if base_dir is None else os.path.join(base_dir, extends)
-        return _load(path, seen).to_data()
+        return _load(path, seen).to_dict()
     raise DataError(
         "extends",
         f"{shown(extends)} is neither a built-in rule set ({', '.join(RULESETS)}) nor a .toml file",

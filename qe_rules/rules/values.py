@@ -21,9 +21,11 @@ from typing import Any, Final
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
+from qe_rules._util.reading import Readers
 from qe_rules.components import Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
+from qe_rules.errors import InvalidRuleSet, shown
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TEXT_LENGTH, MAX_TIES_BEFORE_FALLBACK
 
 __all__ = [
@@ -273,19 +275,22 @@ class DataError(InvalidRuleSet):
         self.problem = problem
 
 
+DATA: Final = Readers(DataError, needs=True)
+"""The readers of plain data: :class:`DataError`, "<path>: needs <expected>, got <value>"."""
+
+
 def decode_text(value: Any, path: str) -> str:
     """A non-empty string of at most ``MAX_TEXT_LENGTH`` characters."""
     if not isinstance(value, str) or not value.strip():
-        raise DataError(path, f"needs a non-empty string, got {shown(value)}")
+        raise DATA.fail(path, "a non-empty string", value)
     if len(value) > MAX_TEXT_LENGTH:
-        raise DataError(path, f"longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)")
+        raise DATA.inner(path, f"longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)")
     return value
 
 
 def decode_list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise DataError(path, f"needs a list, got {shown(value)}")
-    return list(value)
+    """A list (or tuple), its items unread."""
+    return DATA.sequence(value, path)
 
 
 def _decode_texts(value: Any, path: str) -> tuple[str, ...]:
@@ -293,12 +298,13 @@ def _decode_texts(value: Any, path: str) -> tuple[str, ...]:
 
 
 def check_keys(value: Any, path: str, allowed: tuple[str, ...], shape: str) -> Mapping[str, Any]:
+    """A table whose keys are all ``allowed``; ``shape`` says what anything else needs."""
     if not isinstance(value, Mapping):
-        raise DataError(path, shape)
+        raise DATA.inner(path, shape)
     unknown = [key for key in value if key not in allowed]
     if unknown:
         names = ", ".join(shown(key) for key in unknown)
-        raise DataError(path, f"unknown keys [{names}]; allowed: {', '.join(allowed)}")
+        raise DATA.inner(path, f"unknown keys [{names}]; allowed: {', '.join(allowed)}")
     return value
 
 
@@ -309,7 +315,7 @@ def _decode_enum(kind: type[enum.Enum]) -> Callable[[Any, str], Any]:
         for member in kind:
             if isinstance(value, str) and value == member.value:
                 return member
-        raise DataError(path, f"needs one of {allowed}, got {shown(value)}")
+        raise DATA.fail(path, f"one of {allowed}", value)
 
     return decode
 
@@ -324,7 +330,7 @@ def decode_provenance(value: Any, path: str) -> Provenance:
     )
     for key in ("source", "section", "summary"):
         if key not in value:
-            raise DataError(path, f"missing {shown(key)}")
+            raise DATA.inner(path, f"missing {shown(key)}")
     return Provenance(
         decode_text(value["source"], f"{path}.source"),
         decode_text(value["section"], f"{path}.section"),
@@ -343,10 +349,10 @@ def decode_interpretation(value: Any, path: str, rule_fields: Iterable[str]) -> 
     known = tuple(rule_fields)
     for index, name in enumerate(fields):
         if name not in known:
-            raise DataError(f"{path}.fields[{index}]", f"{shown(name)} is not a rule field")
+            raise DATA.inner(f"{path}.fields[{index}]", f"{shown(name)} is not a rule field")
     for index, code in enumerate(gaps):
         if code not in GAP_CODES:
-            raise DataError(
+            raise DATA.inner(
                 f"{path}.gaps[{index}]",
                 f"{shown(code)} is not a gap code; codes: {', '.join(GAP_CODES)}",
             )
@@ -384,9 +390,7 @@ class FieldKind:
 
 
 def _int_decode(value: Any, path: str) -> int:
-    if type(value) is not int:
-        raise DataError(path, f"needs a whole number, got {shown(value)}")
-    return value
+    return DATA.integer(value, path)
 
 
 def _number(low: int, high: int, limit: str) -> Callable[[Any], str | None]:
@@ -409,9 +413,7 @@ def _check_bool(value: Any) -> str | None:
 
 
 def _bool_decode(value: Any, path: str) -> bool:
-    if type(value) is not bool:
-        raise DataError(path, f"needs true or false, got {shown(value)}")
-    return value
+    return DATA.flag(value, path)
 
 
 COUNT: Final = _number_kind(0, MAX_TABLE_COUNT, "MAX_TABLE_COUNT")
@@ -464,20 +466,20 @@ def _key_decode(key: Any, path: str) -> int:
     elif isinstance(key, str) and key.isdigit() and key.isascii() and len(key) <= 20:
         number = int(key)
     else:
-        raise DataError(path, f"keys must be whole numbers, got {shown(key)}")
+        raise DATA.inner(path, f"keys must be whole numbers, got {shown(key)}")
     if number > MAX_TABLE_COUNT:
-        raise DataError(path, f"key {shown(number)} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})")
+        raise DATA.inner(path, f"key {shown(number)} is above MAX_TABLE_COUNT ({MAX_TABLE_COUNT})")
     return number
 
 
 def _map_decode(value: Any, path: str, item: Callable[[Any, str], Any]) -> dict[int, Any]:
     if not isinstance(value, Mapping):
-        raise DataError(path, f"needs a table keyed by number, got {shown(value)}")
+        raise DATA.fail(path, "a table keyed by number", value)
     result = {}
     for key, inner in value.items():
         number = _key_decode(key, path)
         if number in result:
-            raise DataError(path, f"key {number} appears twice")
+            raise DATA.inner(path, f"key {number} appears twice")
         result[number] = item(inner, f"{path}.{key}")
     return result
 
@@ -506,16 +508,10 @@ def per_players(item: FieldKind) -> FieldKind:
 
 
 def _piece_kind(parse: Callable[[str], Any], what: str, write: Callable[[Any], str]) -> FieldKind:
+    read = DATA.parsed(parse, f"a {what} code")
+
     def decode(value: Any, path: str) -> tuple[Any, ...]:
-        items = []
-        for index, entry in enumerate(decode_list(value, path)):
-            try:
-                if not isinstance(entry, str):
-                    raise InvalidArgument(f"needs a {what} code, got {shown(entry)}")
-                items.append(parse(entry))
-            except InvalidArgument as error:
-                raise DataError(f"{path}[{index}]", str(error)) from None
-        return tuple(items)
+        return DATA.listed(value, path, read)
 
     def check(value: Any) -> str | None:
         piece = {"company": Company, "nation": Nation, "industry": Industry}[what]
@@ -528,8 +524,9 @@ def _piece_kind(parse: Callable[[str], Any], what: str, write: Callable[[Any], s
     return FieldKind(lambda v: [write(x) for x in v], decode, check, _freeze_list)
 
 
-COMPANIES: Final = _piece_kind(Company.parse, "company", str)
-"""A list of company tiles, written as codes such as ``"US-FIN-2"``."""
+COMPANY_LIST: Final = _piece_kind(Company.parse, "company", str)
+"""A list of company tiles, written as codes such as ``"US-FIN-2"`` (not to be confused
+with :data:`qe_rules.components.COMPANIES`, the tuple of all tiles)."""
 NATIONS: Final = _piece_kind(Nation.parse, "nation", lambda n: n.code)
 """A list of nations, written as codes such as ``"US"``."""
 INDUSTRIES: Final = _piece_kind(Industry.parse, "industry", lambda i: i.name)
@@ -589,3 +586,11 @@ CATEGORY_SET: Final = FieldKind(
     lambda v: frozenset(v) if isinstance(v, Iterable) and not isinstance(v, str) else v,
 )
 """A set of scoring categories, written sorted."""
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated name ``COMPANIES`` of :data:`COMPANY_LIST`."""
+    if name == "COMPANIES":
+        renamed("qe_rules.rules.values.COMPANIES", "COMPANY_LIST")
+        return COMPANY_LIST
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

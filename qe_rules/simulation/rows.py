@@ -82,7 +82,7 @@ def _rows_of(
             nation=sheet.nation.code,
             tiles=len(game.holdings[sheet.seat]),
             spent=sheet.spent,
-            companies=sheet.companies,
+            companies=sheet.company_points,
             zero_bids=sheet.zero_bids,
             nationalization=sheet.nationalization,
             monopolization=sheet.monopolization,

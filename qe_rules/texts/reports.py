@@ -21,6 +21,7 @@ from qe_rules.texts.glossary import Term
 
 __all__ = [
     "GENERATED_NOTE",
+    "counts",
     "describe",
     "diff_markdown",
     "diff_text",
@@ -56,10 +57,15 @@ def _item(value: Any) -> str:
     return str(value)
 
 
-def _counts(counts: Sequence[int]) -> str:
-    if len(counts) > 1 and list(counts) == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]}-{counts[-1]}"
-    return ", ".join(map(str, counts))
+def counts(numbers: Sequence[int]) -> str:
+    """Player counts in words: a run as ``"3-5"``, anything else listed.
+
+    >>> counts((3, 4, 5)), counts((3, 5)), counts((4,))
+    ('3-5', '3, 5', '4')
+    """
+    if len(numbers) > 1 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return ", ".join(map(str, numbers))
 
 
 def describe(name: str, value: Any) -> str:
@@ -78,7 +84,7 @@ def describe(name: str, value: Any) -> str:
         "last_tile_without_auctioneer",
         "peek_player_counts",
     ):
-        return f"{_counts(value)} players" if value else "none"
+        return f"{counts(value)} players" if value else "none"
     if name == "zero_bid_limit_per_round" and value == 0:
         return "no limit"
     if isinstance(value, Mapping):
@@ -87,7 +93,7 @@ def describe(name: str, value: Any) -> str:
             groups.setdefault(_item(inner), []).append(players)
         if len(groups) == 1:
             return next(iter(groups))
-        return "; ".join(f"{_counts(counts)} players: {text}" for text, counts in groups.items())
+        return "; ".join(f"{counts(seats)} players: {text}" for text, seats in groups.items())
     return _item(value)
 
 
@@ -187,7 +193,7 @@ def diff_text(change: RuleSetDiff) -> str:
         if field.group != group:
             group = field.group
             lines += ["", group.upper()]
-        players = f" (differs for {_counts(field.players)} players)" if field.players else ""
+        players = f" (differs for {counts(field.players)} players)" if field.players else ""
         lines.append(f"  {field.label} [{field.field}]{players}")
         for side, value, cite in (
             (change.a, field.a, field.a_cite),
@@ -210,7 +216,7 @@ def diff_markdown(change: RuleSetDiff) -> str:
         "|---|---|---|",
     ]
     for field in change.rules:
-        players = f" ({_counts(field.players)} players)" if field.players else ""
+        players = f" ({counts(field.players)} players)" if field.players else ""
         cells = [
             f"{_md(describe(field.field, value))}<br>*{_md(_cite(cite))}*"
             for value, cite in ((field.a, field.a_cite), (field.b, field.b_cite))
@@ -294,7 +300,7 @@ def reconciliation_markdown() -> str:
     """``docs/reconciliation.md``: how the four texts differ, from the diffs and the
     register."""
     register = find_discrepancies()
-    counts = {kind: sum(1 for d in register if d.kind is kind) for kind in DiscrepancyKind}
+    by_kind = {kind: sum(1 for d in register if d.kind is kind) for kind in DiscrepancyKind}
     lines = [
         "# Reconciling the QE texts",
         "",
@@ -317,7 +323,7 @@ def reconciliation_markdown() -> str:
         "## The discrepancy register",
         "",
         f"{len(register)} entries: "
-        + ", ".join(f"{n} {kind.value}" for kind, n in counts.items())
+        + ", ".join(f"{n} {kind.value}" for kind, n in by_kind.items())
         + ". A *rule* difference changes play or score; *wording* is the same rule in other "
         "words; a *slip* is a text contradicting itself or the others; an *ambiguity* is a "
         "text allowing two readings or leaving a case open. `qe-rules discrepancies "

@@ -200,7 +200,7 @@ def _sums_hold(game: Game) -> bool:
     result = game.result()
     for sheet in result.sheets:
         parts = (
-            sheet.companies
+            sheet.company_points
             + sheet.zero_bids
             + sheet.nationalization
             + sheet.monopolization

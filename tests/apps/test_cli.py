@@ -114,3 +114,17 @@ def test_installed_entry_point_runs():
     )
     assert done.returncode == 0
     assert "Winner: Example player" in done.stdout
+
+
+def test_a_game_record_that_cannot_be_written_is_an_output_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the input ends at the first prompt
+    record = tmp_path / "no-such-folder" / "game.json"
+    status, _ = run("play", "--record", str(record))
+    assert status == 3
+    error = capsys.readouterr().err
+    assert error.startswith(f"qe-rules: error: cannot write {record}: ")
+    assert error.count("\n") == 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    saved = tmp_path / "game.json"
+    assert run("play", "--record", str(saved))[0] == 5  # end of input, the game saved
+    assert saved.exists()

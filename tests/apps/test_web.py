@@ -255,3 +255,10 @@ def test_the_serve_command_explains_its_options(capsys):
     assert "--players: en is played by 3, 4, 5 players, not 6" in capsys.readouterr().err
     assert main(["serve", "--ruleset", "xx"]) == 2
     assert "xx" in capsys.readouterr().err
+
+
+def test_the_log_line_of_an_event_is_the_text_renderers():
+    from qe_rules.present import text
+
+    assert web.event_line is text.event_line
+    assert "event_line" in web.__all__ and "event_line" in text.__all__

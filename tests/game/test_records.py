@@ -214,3 +214,7 @@ def test_mutated_records_replay_or_raise_invalid_record(game, data):
     except qe.InvalidRecord:
         return
     assert isinstance(replayed, qe.Game)
+    again = replayed.to_record()  # a record that replays is one the game writes back
+    assert json.loads(json.dumps(again)) == again
+    assert qe.replay(again) == replayed
+    assert qe.replay(again).to_record() == again

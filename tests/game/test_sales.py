@@ -23,6 +23,8 @@ from qe_rules.game.sales import (
 from qe_rules.rules.model import RebidScope
 from tests.support import examples
 
+pytestmark = pytest.mark.kills_mutants  # every test here was written against a mutant
+
 EN = qe.get_ruleset("en")  # ties_before_fallback 3, highest-untied fallback, tied rebid
 EARLY = qe.get_ruleset("en-early")  # highest-unique-in-sale fallback over every bid
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import strategies as qst
-from tests.support import examples
+from tests.support import examples, scoring_example
 
 SETTINGS = examples(40)
 VALIDATORS = {
@@ -90,8 +90,7 @@ def test_every_scoring_validates(inputs):
 
 
 def test_the_bundled_scoring_example_validates():
-    path = resources.files("qe_rules").joinpath("examples/scoring-example.json")
-    assert valid("score-file", json.loads(path.read_text(encoding="utf-8")))
+    assert valid("score-file", scoring_example())
 
 
 def test_the_schemas_are_strict():

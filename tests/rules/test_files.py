@@ -27,10 +27,21 @@ def test_a_built_in_file_loads_like_a_users_file(rs):
 
 @pytest.mark.parametrize("rs", BUILTINS, ids=lambda r: r.id)
 def test_built_ins_round_trip_as_data_and_as_toml(rs):
-    assert qe.RuleSet.from_data(rs.to_data()) == rs
+    assert qe.RuleSet.from_dict(rs.to_dict()) == rs
     assert qe.RuleSet.from_toml(rs.to_toml()) == rs
     for base in qe.RULESETS:
         assert qe.RuleSet.from_toml(rs.to_toml(base=base)) == rs
+
+
+def test_the_old_data_names_still_work_and_warn():
+    en = qe.get_ruleset("en")
+    with pytest.warns(
+        DeprecationWarning, match="RuleSet.to_data is deprecated; use RuleSet.to_dict"
+    ):
+        data = en.to_data()
+    assert data == en.to_dict()
+    with pytest.warns(DeprecationWarning, match="use RuleSet.from_dict"):
+        assert qe.RuleSet.from_data(data) == en
 
 
 def test_built_ins_are_read_once():

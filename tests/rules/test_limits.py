@@ -36,7 +36,7 @@ def test_a_huge_table_key_names_the_limit(rules):
 
 
 def test_a_huge_table_key_inline_in_a_game_record_names_the_limit():
-    data = EN.to_data()
+    data = EN.to_dict()
     data["id"] = "huge"
     data["rules"]["monopolization"]["3"] = {"1000000000": 5}
     with pytest.raises(qe.InvalidRecord, match="MAX_TABLE_COUNT"):
@@ -86,15 +86,15 @@ def test_a_wrong_type_anywhere_is_an_invalid_rule_set(rules):
     [
         {"rules": {1: 2, "a": 3}},
         {"id": "x", "rules": {}, "provenance": {(1,): 2}},
-        {"id": ["x"], "rules": dict(EN.to_data()["rules"]), "provenance": {}},
-        {"id": "x", "rules": dict(EN.to_data()["rules"]), "provenance": {1: {}}},
+        {"id": ["x"], "rules": dict(EN.to_dict()["rules"]), "provenance": {}},
+        {"id": "x", "rules": dict(EN.to_dict()["rules"]), "provenance": {1: {}}},
         None,
         [],
     ],
 )
-def test_from_data_refuses_wrong_types_with_a_rules_error(data):
+def test_from_dict_refuses_wrong_types_with_a_rules_error(data):
     with pytest.raises(qe.RulesError):
-        qe.RuleSet.from_data(data)
+        qe.RuleSet.from_dict(data)
 
 
 def test_an_integer_too_long_for_python_is_an_invalid_rule_set():
@@ -195,13 +195,13 @@ def test_a_changed_rule_set_may_not_take_a_built_in_id():
         qe.RuleSet.from_toml(text)
     changed = attrs.evolve(qe.RULESETS["de"], zero_bid_points=3)
     with pytest.raises(qe.InvalidRuleSet, match="id of a built-in rule set"):
-        qe.RuleSet.from_data(changed.to_data())
+        qe.RuleSet.from_dict(changed.to_dict())
     with pytest.raises(qe.InvalidRecord, match="id of a built-in rule set"):
-        qe.replay(_record(changed.to_data()))
+        qe.replay(_record(changed.to_dict()))
 
 
 def test_a_rule_set_equal_to_a_built_in_may_keep_its_id():
     for rid, rs in qe.RULESETS.items():
         assert qe.RuleSet.from_toml(rs.to_toml()) == rs
-        assert qe.RuleSet.from_data(rs.to_data()) is not rs
-        assert qe.RuleSet.from_data(rs.to_data()) == qe.get_ruleset(rid)
+        assert qe.RuleSet.from_dict(rs.to_dict()) is not rs
+        assert qe.RuleSet.from_dict(rs.to_dict()) == qe.get_ruleset(rid)

@@ -145,3 +145,13 @@ def test_rule_sets_are_hashable_and_compare_by_value():
     same = attrs.evolve(en)
     assert same == en and hash(same) == hash(en)
     assert en != RULESETS["de"]
+
+
+def test_the_kind_of_a_list_of_tiles_is_company_list_and_the_old_name_warns():
+    from qe_rules.rules import values
+
+    assert values.COMPANY_LIST.decode(["US-FIN-2"], "x") == (qe.Company.parse("US-FIN-2"),)
+    with pytest.warns(DeprecationWarning, match="values.COMPANIES is deprecated; use COMPANY_LIST"):
+        assert values.COMPANIES is values.COMPANY_LIST
+    with pytest.raises(AttributeError, match="has no attribute 'NOPE'"):
+        values.NOPE  # noqa: B018

@@ -85,15 +85,15 @@ def test_compare_attributes_changes_to_the_rule_that_differs():
 
 
 def variant(**rules):
-    data = qe.get_ruleset("en").to_data()
+    data = qe.get_ruleset("en").to_dict()
     data["id"] = "variant"
     data["rules"].update(rules)
-    return qe.RuleSet.from_data(data)
+    return qe.RuleSet.from_dict(data)
 
 
 def test_a_ruleset_that_cannot_score_the_games_is_named():
     en = qe.get_ruleset("en")
-    removed = {**en.to_data()["rules"]["removed_companies"]}
+    removed = {**en.to_dict()["rules"]["removed_companies"]}
     removed["4"] = ["UK-GOV-2", "UK-AGR-3", "UK-FIN-4", "JP-GOV-3", "US-HOU-1"]
     other_deck = variant(removed_companies=removed)
     with pytest.raises(qe.InvalidArgument, match="rule set 'variant' cannot score the games"):

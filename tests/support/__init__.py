@@ -4,8 +4,10 @@ import functools
 import gc
 import inspect
 import io
+import json
 import os
 from collections.abc import Mapping
+from importlib import resources
 
 from hypothesis import assume, settings
 from hypothesis import strategies as st
@@ -16,6 +18,22 @@ from qe_rules.game import engine
 # The thorough hypothesis profile (see conftest.py): CI=true, as .ci/run sets it, or
 # HYPOTHESIS_PROFILE=ci.
 THOROUGH = bool(os.environ.get("CI")) or os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+
+
+SCORING_EXAMPLE = resources.files("qe_rules").joinpath("examples/scoring-example.json")
+
+
+def scoring_example():
+    """The shipped score file ``qe_rules/examples/scoring-example.json`` as data (a new
+    copy each call): the one source of the rulebook's scoring example. Seat 0 is the
+    rulebook's player (en §Scoring example: 13 + 6 + 3 + 9 + 8 = 39, and a lowest-spend
+    bonus of 6); seats 1-3 complete a 4-player game under ``en``."""
+    return json.loads(SCORING_EXAMPLE.read_text(encoding="utf-8"))
+
+
+def example_records():
+    """The scoring example's player records, seat by seat (a new list each call)."""
+    return [qe.PlayerRecord.from_dict(player) for player in scoring_example()["players"]]
 
 
 def examples(count, **options):

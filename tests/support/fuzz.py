@@ -25,6 +25,7 @@ from typing import Any
 import qe_rules as qe
 from qe_rules import limits
 from qe_rules.apps.cli import main
+from tests.support import scoring_example
 
 # ------------------------------------------------------------------ hostile values
 
@@ -202,13 +203,7 @@ def fuzz_lookups(rng: random.Random) -> None:
         rng.choice(calls)()
 
 
-SCORE_FILE = json.loads(
-    (
-        __import__("importlib.resources").resources.files("qe_rules")
-        / "examples"
-        / "scoring-example.json"
-    ).read_text(encoding="utf-8")
-)
+SCORE_FILE = scoring_example()
 
 
 def score_file_text(rng: random.Random) -> bytes:
@@ -281,12 +276,12 @@ def fuzz_cli(rng: random.Random) -> None:
 
 
 def fuzz_ruleset_loader(rng: random.Random, folder: str) -> None:
-    """``RuleSet.from_toml``, ``from_data`` and ``load_ruleset`` on hostile text or data."""
-    data = mutated(rng, qe.get_ruleset(rng.choice(list(qe.RULESETS))).to_data())
+    """``RuleSet.from_toml``, ``from_dict`` and ``load_ruleset`` on hostile text or data."""
+    data = mutated(rng, qe.get_ruleset(rng.choice(list(qe.RULESETS))).to_dict())
     pick = rng.randrange(4)
     with contextlib.suppress(qe.RulesError):
         if pick == 0:
-            qe.RuleSet.from_data(data)
+            qe.RuleSet.from_dict(data)
         elif pick == 1:
             qe.RuleSet.from_toml(value(rng))
         else:

@@ -158,7 +158,7 @@ def _scorer_reads(field: str) -> Callable[[pytest.MonkeyPatch], qe.RuleSet]:
         def change(ruleset: Any, result: Any) -> Any:
             if getattr(ruleset, field) == getattr(EN, field):
                 return result
-            return _first_sheet(result, companies=1, subtotal=1, total=1)
+            return _first_sheet(result, company_points=1, subtotal=1, total=1)
 
         _scorer(monkeypatch, change)
         return EN

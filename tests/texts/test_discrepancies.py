@@ -261,14 +261,28 @@ def test_filters_reject_unknown_values(kwargs, allowed):
     assert allowed in str(info.value)
 
 
-@given(st.text())
+KNOWN = {
+    "kind": {k.value for k in DiscrepancyKind},
+    "topic": set(TOPICS),
+    "source": set(SOURCES),
+}
+MATCHES = {
+    "kind": lambda d, value: d.kind.value == value,
+    "topic": lambda d, value: d.topic == value,
+    "source": lambda d, value: value in d.sources,
+}
+
+
+@given(st.text() | st.sampled_from(sorted(set().union(*KNOWN.values()))))
 def test_unknown_kinds_and_topics_raise_only_invalid_argument(text):
-    for kwargs in ({"kind": text}, {"topic": text}, {"source": text}):
+    for name in ("kind", "topic", "source"):
         try:
-            result = find_discrepancies(**kwargs)
+            result = find_discrepancies(**{name: text})
         except qe.InvalidArgument:
+            assert text not in KNOWN[name]
             continue
-        assert isinstance(result, tuple)
+        assert text in KNOWN[name]
+        assert result == tuple(d for d in DISCREPANCIES if MATCHES[name](d, text))
 
 
 def test_get_discrepancy():

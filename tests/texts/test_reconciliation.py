@@ -308,7 +308,7 @@ def test_cli_rules_and_toml_output(tmp_path):
     path = write(tmp_path, text)
     assert qe.load_ruleset(path) == RULESETS["en-early"]
     status, text = run("rules", "en", "--format", "json")
-    assert RuleSet.from_data(json.loads(text)) == RULESETS["en"]
+    assert RuleSet.from_dict(json.loads(text)) == RULESETS["en"]
 
 
 def test_cli_discrepancies_lists_the_summary_slips():
