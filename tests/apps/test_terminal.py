@@ -18,7 +18,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules.apps.cli import EXIT_END_OF_INPUT, EXIT_INTERRUPTED, main
-from qe_rules.apps.terminal import game_text, view_text
+from qe_rules.present.text import game_text
 from qe_rules.simulation.play import play_game
 
 PROMPT = re.compile(
@@ -253,16 +253,3 @@ def test_score_refuses_an_unfinished_game(tmp_path, finished, capsys):
     path.write_text(json.dumps(data))
     assert run("score", str(path))[0] == 2
     assert "the game is not over" in capsys.readouterr().err
-
-
-def test_view_text_shows_only_what_the_seat_knows(finished):
-    for seat in range(5):
-        text = view_text(finished.view(seat))
-        assert f"You: seat {seat}, token {finished.industries[seat].label}" in text
-    early = qe.replay({**finished.to_record(), "moves": finished.to_record()["moves"][:9]})
-    labels = [industry.label for industry in qe.Industry]
-    for seat in range(5):
-        rows = [line for line in view_text(early.view(seat)).splitlines() if line[:5] == "seat "]
-        for other, row in enumerate(rows):
-            shown = [label for label in labels if label in row]
-            assert shown == ([early.industries[seat].label] if other == seat else []), row
