@@ -299,8 +299,13 @@ class GameResult:
         """The winning seat, or ``None`` where the rules name no single winner."""
         return self.winners[0] if len(self.winners) == 1 else None
 
-    def __str__(self) -> str:
+    def to_text(self) -> str:
+        """The score board as text with the default names and order (see
+        :meth:`score_board`); ``str(result)`` is the same text."""
         return self.score_board()
+
+    def __str__(self) -> str:
+        return self.to_text()
 
     def _repr_svg_(self) -> str:
         return svg_of(self)
@@ -314,7 +319,7 @@ class GameResult:
         scoring_order: Sequence[Category] | None = None,
     ) -> str:
         """The score board as text: one column per seat, one row per scoring line, then
-        the winner. ``str(result)`` is ``result.score_board()``.
+        the winner. ``str(result)`` and ``result.to_text()`` are ``result.score_board()``.
 
         ``names`` head the columns (default ``seat 0``, ``seat 1``, ...);
         ``scoring_order`` orders the rows (default: the built-in rule set's order).

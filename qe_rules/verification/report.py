@@ -163,6 +163,9 @@ class VerificationReport:
                 lines.append(f"  {'':<8}  {'':<{width}}  {finding.coverage.text()}")
         return "\n".join(lines)
 
+    def __str__(self) -> str:
+        return self.to_text()
+
     def to_markdown(self) -> str:
         """The report as a Markdown section with a table of findings."""
         lines = [

@@ -877,3 +877,8 @@ def test_a_sheets_company_points_keep_their_plain_data_key_and_old_name():
         assert sheet.companies == 13
     with pytest.raises(AttributeError):
         sheet.companies = 1  # type: ignore[misc]
+
+
+def test_a_result_as_text_is_its_score_board():
+    result = qe.score_game("en", example_records())
+    assert str(result) == result.to_text() == result.score_board()

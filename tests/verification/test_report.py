@@ -157,3 +157,9 @@ def test_every_finding_says_how_far_its_check_searched():
     assert data == {"exhaustive": False, "size": 3, "bounds": "random games of 5 players"}
     assert "sampled: 3 random games of 5 players" in report.to_text()
     assert "| sampled: 3 random games of 5 players |" in report.to_markdown()
+
+
+def test_a_report_as_text_is_its_str(builtin_reports):
+    report = builtin_reports["en"]
+    assert str(report) == report.to_text()
+    assert str(report).startswith("Verification of en: ")
