@@ -227,7 +227,7 @@ def play_game(
     and return the finished :class:`~qe_rules.Game`.
 
     >>> game = play_game("en", 3, "zero", seed=1)
-    >>> game.is_over, [record.spent for record in game.records()]
+    >>> game.is_over, [record.spent for record in game.player_records()]
     (True, [5, 5, 5])
     """
     rules = _check_rules(ruleset)
@@ -1083,7 +1083,7 @@ def _compare_chunk(task: _Task) -> _Compared:
     done = _Compared([], {}, [])
     for index in range(task.start, task.stop):
         game = _play(first, task.players, factories, task.seed, index)
-        records = game.records()
+        records = game.player_records()
         results = [game.result()]
         for rules in rulesets[1:]:
             try:
@@ -1387,7 +1387,7 @@ class PlayedComparison:
 
 
 def _owners(game: Game) -> tuple[frozenset[Any], ...]:
-    return tuple(frozenset(record.companies) for record in game.records())
+    return tuple(frozenset(record.companies) for record in game.player_records())
 
 
 class _PlayedChunk(NamedTuple):

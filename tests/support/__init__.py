@@ -83,7 +83,7 @@ def _hashable(value):
 # The engine's internal state: nothing a view (or an agent) holds may reach these.
 INTERNAL = (
     qe.Game,
-    engine._Table,
+    engine._Progress,
     engine._Sale,
     engine._SaleFacts,
     engine._Setup,
