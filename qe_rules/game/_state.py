@@ -25,7 +25,7 @@ from typing import Any, Final, NamedTuple, cast
 
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.game._secrecy import after_peek, sale_views, spectator_amount
+from qe_rules.game._secrecy import after_peek, sale_views, shown_industries, spectator_amount
 from qe_rules.game.events import SaleOpened
 from qe_rules.game.sales import BidLimits, limits_of, scoring_zero_bids
 from qe_rules.game.scoring import GameResult, Gap
@@ -643,6 +643,36 @@ class _PublicPart:
     __slots__ = PUBLIC_FIELDS
 
 
+def _public_part(
+    setup: _Setup, progress: _Progress, sale: _Sale, to_act: frozenset[int], game: Any
+) -> Any:
+    """The fields of a view that are the same for every seat (``game.result()`` at the
+    end), as a :class:`_PublicPart`."""
+    over = sale.phase is _OVER
+    part: Any = _PublicPart()  # its fields are typed by PublicView's
+    part.ruleset = setup.ruleset.id
+    part.players = setup.players
+    part.nations = setup.nations
+    part.first_auctioneer = setup.first_auctioneer
+    part.sales = setup.sales
+    part.sale = sale.number
+    part.round = sale.round
+    part.phase = sale.phase
+    part.auctioneer = sale.auctioneer
+    part.company = _company_of(setup, sale)
+    part.remaining = 0 if over else setup.sales - sale.number - 1
+    part.to_act = to_act
+    part.opening_bid = sale.opening
+    part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
+    part.ties = sale.ties
+    part.holdings = progress.holdings
+    part.zero_bid_rounds = progress.zero_counts
+    part.peeks_used = progress.peeks
+    part.industries = shown_industries(setup.industries, over)
+    part.result = game.result() if over else None
+    return part
+
+
 # --------------------------------------------------------------------------- constants
 
 _LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
@@ -840,3 +870,58 @@ def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
 # random.Random(seed) with an int seed is its C base seeded with that int (Random.seed
 # converts only str and bytes seeds): the same generator, made without two Python calls
 _IntSeeded: Final = cast("type[random.Random]", random.Random.__base__)
+
+
+def _deal(
+    rules: RuleSet,
+    players: int,
+    seed: int | str | None,
+    deck: Sequence[Company | str] | None,
+    nations: Sequence[Nation | str] | None,
+    industries: Sequence[Industry | str] | None,
+    first_auctioneer: int,
+) -> _Setup:
+    """The setup of a new game (``new_game``, whose arguments are checked but these):
+    the deck, nations and tokens dealt from ``seed``, or those given, checked."""
+    try:
+        generator = _IntSeeded(seed) if type(seed) is int else random.Random(seed)
+    except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
+        raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
+    constants = _constants(rules, players)
+    canonical = constants.companies
+    draw = generator.getrandbits
+    dealt_deck = _shuffled(canonical, draw)
+    dealt_nations = _shuffled(constants.nations_in_play, draw)
+    dealt_industries = _shuffled(constants.industries_in_play, draw)
+
+    if deck is not None:
+        if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
+            raise InvalidArgument(f"deck must be a list of tiles, got {shown(deck)}")
+        tiles = tuple(c if isinstance(c, Company) else Company.parse(c) for c in deck)
+        if sorted(map(str, tiles)) != sorted(map(str, canonical)):
+            raise InvalidArgument(
+                f"deck must hold each of the {len(canonical)} tiles of the {players}-player "
+                f"deck of {rules.id} exactly once"
+            )
+        dealt_deck = list(tiles)
+    chosen_nations = _distinct(
+        nations, "nations", Nation.parse, Nation, rules.nations(players), players
+    )
+    chosen_industries = _distinct(
+        industries,
+        "industries",
+        Industry.parse,
+        Industry,
+        rules.industries(players),
+        players,
+    )
+    setup = _Setup(
+        ruleset=rules,
+        players=players,
+        deck=tuple(dealt_deck),
+        nations=chosen_nations or tuple(dealt_nations[:players]),
+        industries=chosen_industries or tuple(dealt_industries[:players]),
+        first_auctioneer=first_auctioneer,
+        constants=constants,
+    )
+    return setup

@@ -42,7 +42,6 @@ How the state is kept, shared and made, and where the secrecy rules live:
 
 from __future__ import annotations
 
-import random
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
@@ -62,7 +61,6 @@ from qe_rules.game._secrecy import (
     known_events,
     peek_shows_bids,
     sees_every_bid,
-    shown_industries,
 )
 from qe_rules.game._state import (
     _BIDDING,
@@ -73,10 +71,8 @@ from qe_rules.game._state import (
     _PEEKING,
     _REBIDDING,
     _company_of,
-    _constants,
-    _distinct,
+    _deal,
     _interned_limits,
-    _IntSeeded,
     _linked,
     _moves_of,
     _Node,
@@ -84,6 +80,7 @@ from qe_rules.game._state import (
     _over_sale,
     _PeekTarget,
     _Progress,
+    _public_part,
     _PublicPart,
     _Raw,
     _raws,
@@ -92,7 +89,6 @@ from qe_rules.game._state import (
     _sale_opened,
     _SaleFacts,
     _Setup,
-    _shuffled,
     _unsold_gap,
     _zero_bids,  # a global of this module too: tests replace it here
 )
@@ -866,7 +862,7 @@ class Game:
             self._check_seat(seat)
         public = self._public
         if public is None:  # the seats viewing one state share its public part
-            public = self._public_part()
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
             _SET_PUBLIC(self, public)
         sale, progress, rules = self._sale, self._progress, setup.ruleset
         closed, open_bids = sale.closed, self._open_bids
@@ -927,7 +923,7 @@ class Game:
         """
         public = self._public
         if public is None:
-            public = self._public_part()
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
             _SET_PUBLIC(self, public)
         return make_public_view(public, history=self._progress.public_history())
 
@@ -957,33 +953,6 @@ class Game:
         """The history as a spectator may know it: every secret amount is ``None`` (the
         amount of an auctioneer's win is public)."""
         return tuple(known_events(_raws(self._log), None, False))
-
-    def _public_part(self) -> Any:
-        """The fields of a view that are the same for every seat."""
-        setup, progress, sale = self._setup, self._progress, self._sale
-        over = sale.phase is _OVER
-        part: Any = _PublicPart()  # its fields are typed by PublicView's
-        part.ruleset = setup.ruleset.id
-        part.players = setup.players
-        part.nations = setup.nations
-        part.first_auctioneer = setup.first_auctioneer
-        part.sales = setup.sales
-        part.sale = sale.number
-        part.round = sale.round
-        part.phase = sale.phase
-        part.auctioneer = sale.auctioneer
-        part.company = _company_of(setup, sale)
-        part.remaining = 0 if over else setup.sales - sale.number - 1
-        part.to_act = self.to_act
-        part.opening_bid = sale.opening
-        part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
-        part.ties = sale.ties
-        part.holdings = progress.holdings
-        part.zero_bid_rounds = progress.zero_counts
-        part.peeks_used = progress.peeks
-        part.industries = shown_industries(setup.industries, over)
-        part.result = self.result() if over else None
-        return part
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
@@ -1156,47 +1125,7 @@ def new_game(
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
-    try:
-        generator = _IntSeeded(seed) if type(seed) is int else random.Random(seed)
-    except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
-        raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
-    constants = _constants(rules, players)
-    canonical = constants.companies
-    draw = generator.getrandbits
-    dealt_deck = _shuffled(canonical, draw)
-    dealt_nations = _shuffled(constants.nations_in_play, draw)
-    dealt_industries = _shuffled(constants.industries_in_play, draw)
-
-    if deck is not None:
-        if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
-            raise InvalidArgument(f"deck must be a list of tiles, got {shown(deck)}")
-        tiles = tuple(c if isinstance(c, Company) else Company.parse(c) for c in deck)
-        if sorted(map(str, tiles)) != sorted(map(str, canonical)):
-            raise InvalidArgument(
-                f"deck must hold each of the {len(canonical)} tiles of the {players}-player "
-                f"deck of {rules.id} exactly once"
-            )
-        dealt_deck = list(tiles)
-    chosen_nations = _distinct(
-        nations, "nations", Nation.parse, Nation, rules.nations(players), players
-    )
-    chosen_industries = _distinct(
-        industries,
-        "industries",
-        Industry.parse,
-        Industry,
-        rules.industries(players),
-        players,
-    )
-    setup = _Setup(
-        ruleset=rules,
-        players=players,
-        deck=tuple(dealt_deck),
-        nations=chosen_nations or tuple(dealt_nations[:players]),
-        industries=chosen_industries or tuple(dealt_industries[:players]),
-        first_auctioneer=first_auctioneer,
-        constants=constants,
-    )
+    setup = _deal(rules, players, seed, deck, nations, industries, first_auctioneer)
     sale, awaiting = _opening_sale(setup, 0, None)
     start = setup.start  # shared by every game of the rule set and size
     return _make_game(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
