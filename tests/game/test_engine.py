@@ -131,7 +131,10 @@ def test_opening_then_secret_bids_then_award():
     assert game.to_act == {3}
     game = game.bid(3, 4)
     assert kinds(game.last_events) == ["SecretBid", "Awarded", "ZeroBids", "SaleOpened"]
-    assert game.player_records()[2].companies == (FOUR_DECK[0],) and game.player_records()[2].spent == 9
+    assert (
+        game.player_records()[2].companies == (FOUR_DECK[0],)
+        and game.player_records()[2].spent == 9
+    )
     assert game.auctioneer == 1 and game.sale == 1
 
 
