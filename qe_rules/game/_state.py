@@ -133,8 +133,8 @@ class _Setup(_Constants):
         self.first_auctioneer = first_auctioneer
         if constants is None:
             constants = _constants(ruleset, players)
-        # every constant copied, to be read in one step (test_engine checks that none is
-        # missed); the shared sales are those of this game's first auctioneer
+        # every constant copied, to be read in one step (none missed: see
+        # test_engine_internals); the shared sales are those of this game's first auctioneer
         self.companies = constants.companies
         self.everyone = constants.everyone
         self.first_limits = constants.first_limits
@@ -215,6 +215,9 @@ def _set_fields(
         setattr(state, name, None)
 
 
+# --------------------------------------------------------------------------- progress
+
+
 class _PeekTarget(NamedTuple):
     """The last finished sale, whose peek window is open (or was, until the next opening
     bid): what the checks of a peek need."""
@@ -267,8 +270,9 @@ class _SaleFacts:
     views: list[SaleView] | None  # made for every seat on first use
     spectator: SaleView | None
 
-    def __init__(
-        self,
+    @classmethod
+    def of(
+        cls,
         sale: int,
         round: int,
         company: Company,
@@ -282,7 +286,11 @@ class _SaleFacts:
         zero_bidders: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         seats: int,
-    ) -> None:
+    ) -> _SaleFacts:
+        """The facts of a finished sale, by position in the order of the slots' annotations
+        (a call of the class with an ``__init__`` would cost more: the end of every sale
+        makes one)."""
+        self = cls()
         self.sale = sale
         self.round = round
         self.company = company
@@ -298,6 +306,7 @@ class _SaleFacts:
         self.seats = seats
         self.views = None
         self.spectator = None
+        return self
 
     def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
@@ -460,6 +469,9 @@ _SPECTATOR: Final = -1  # the key of a spectator's history in a progress's cache
 _PROGRESS_FIELDS: Final = tuple(
     name for name in _Progress.__slots__ if name not in ("cache", "parent", "result")
 )
+
+
+# --------------------------------------------------------------------------- the sale
 
 
 class _Sale:
@@ -822,6 +834,8 @@ def _distinct(
     allowed: Sequence[Any],
     count: int,
 ) -> tuple[Any, ...] | None:
+    """The given nations or industries (``None`` if not given), checked: one per seat,
+    each in play, no repeat."""
     if values is None:
         return None
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):

@@ -124,7 +124,7 @@ __all__ = ["Game", "new_game", "replay"]
 def _refused(limits: BidLimits, amount: int) -> bool:
     """Whether ``limits`` refuse the bid ``amount`` (an int): below the minimum, the
     forbidden amount, or above :data:`~qe_rules.limits.MAX_BID`. The one test of a bid's
-    amount; ``_check_bid`` says why."""
+    amount (written out once more in ``Game.bid``, the hot path); ``_check_bid`` says why."""
     return amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID
 
 
@@ -380,19 +380,22 @@ class Game:
             self._check_bid(seat, amount)  # raises with the precise message
         setup = self._setup
         if sale.phase is _OPENING:  # the seat awaited is the auctioneer
-            if _refused(setup.opening_limits, amount):
-                self._check_bid(seat, amount)
+            limits = setup.opening_limits
+            if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
+                self._check_bid(seat, amount)  # as the next test: _refused, written out
             return self._opened(seat, amount)
-        if _refused(sale.limits if seat != sale.auctioneer else self._due_limits(seat), amount):
+        limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
+        # _refused(limits, amount), written out: the call would cost a bid 7%
+        if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         open_bids = self._open_bids + ((seat, amount),)  # noqa: RUF005
         awaiting = setup.without[awaiting][seat]
         if awaiting:
-            log = self._log
-            _, _, count = log
-            node = (log, (event,), count + 1)
-            return _make_game(setup, self._progress, sale, awaiting, open_bids, node)
+            _, _, count = log = self._log
+            return _make_game(
+                setup, self._progress, sale, awaiting, open_bids, (log, (event,), count + 1)
+            )
         return self._close_round(open_bids, (event,))
 
     def _opened(self, seat: int, amount: int) -> Game:
@@ -794,7 +797,7 @@ class Game:
                 winner,
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
-        facts = _SaleFacts(
+        facts = _SaleFacts.of(
             number,
             sale.round,
             company,
