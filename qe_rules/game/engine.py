@@ -338,7 +338,7 @@ class Game:
     def records(self) -> tuple[PlayerRecord, ...]:
         """Deprecated: :meth:`player_records` (the name says what it returns)."""
         warnings.warn(
-            "Game.player_records() is deprecated; use Game.player_records()",
+            "Game.records() is deprecated; use Game.player_records()",
             DeprecationWarning,
             stacklevel=2,
         )

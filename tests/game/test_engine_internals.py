@@ -143,7 +143,9 @@ def test_a_game_refuses_setting_and_deleting_with_one_message():
 
 def test_records_is_a_deprecated_name_of_player_records():
     game = qe.new_game("en", 4, seed=1).bid(0, 5)
-    with pytest.warns(DeprecationWarning, match="player_records"):
+    with pytest.warns(
+        DeprecationWarning, match=r"^Game\.records\(\) is deprecated; use Game\.player_records\(\)$"
+    ):
         old = game.records()
     assert old == game.player_records()
 
