@@ -248,7 +248,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
                 "only a finished game can be scored"
             )
         ruleset = _ruleset_arg(args.ruleset) if args.ruleset else game.ruleset
-        records = list(game.records())
+        records = list(game.player_records())
         names = [f"seat {seat}" for seat in range(game.players)]
     else:
         file_ruleset, records, names = _parse_score_file(data, where)

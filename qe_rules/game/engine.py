@@ -20,14 +20,31 @@ Every move returns a new :class:`Game`; an illegal move raises
 :class:`~qe_rules.IllegalAction` (a malformed argument :class:`~qe_rules.InvalidArgument`)
 and changes nothing. Each move has ``can_*`` (a bool) and ``verify_*`` (raises the error
 the move would raise).
+
+The phases of a sale (``Game.phase``) and the moves between them::
+
+    OPENING --bid (the auctioneer's opening bid: _opened)--> BIDDING
+    BIDDING --bid / bid_many (the last awaited bid: _close_round)-->
+        REBIDDING            a tie: the tied seats rebid (_rebid)
+        PEEKING              the sale ends (_finish_sale), its amount secret, 5 players
+        OPENING              the sale ends, the next sale opens (_finish_sale)
+        OVER                 the last sale ends (_finish_sale)
+    REBIDDING --bid / bid_many (_close_round)--> REBIDDING, PEEKING, OPENING or OVER,
+        as from BIDDING
+    PEEKING --peek / decline_peek (the last answer: _answered)--> OPENING, or OVER
+        after the last sale (peek_after_last_sale)
+
+A last tile without auctioneer opens in BIDDING (every seat bids, no opening bid).
+How the state is kept, shared and made, and where the secrecy rules live:
+``docs/design/engine.md``; the secrecy rules themselves are in
+:mod:`qe_rules.game._secrecy`, the state classes in :mod:`qe_rules.game._state`.
 """
 
 from __future__ import annotations
 
-import functools
-import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple, NoReturn, cast
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from qe_rules._util.display import svg_of
 from qe_rules.components import Company, Industry, Nation
@@ -38,6 +55,42 @@ from qe_rules.errors import (
     InvalidRecord,
     RulesError,
     shown,
+)
+from qe_rules.game._secrecy import (
+    by_seat,
+    known_events,
+    peek_shows_bids,
+    sees_every_bid,
+)
+from qe_rules.game._state import (
+    _BIDDING,
+    _KEPT_LIMITS,
+    _NO_SEATS,
+    _OPENING,
+    _OVER,
+    _PEEKING,
+    _REBIDDING,
+    _company_of,
+    _deal,
+    _interned_limits,
+    _linked,
+    _moves_of,
+    _Node,
+    _opening_sale,
+    _over_sale,
+    _PeekTarget,
+    _Progress,
+    _public_part,
+    _PublicPart,
+    _Raw,
+    _raws,
+    _replace_at,
+    _Sale,
+    _sale_opened,
+    _SaleFacts,
+    _Setup,
+    _unsold_gap,
+    _zero_bids,  # a global of this module too: tests replace it here
 )
 from qe_rules.game.events import (
     Awarded,
@@ -53,533 +106,26 @@ from qe_rules.game.events import (
     ZeroBids,
 )
 from qe_rules.game.records import GameRecord, Move
-from qe_rules.game.sales import Award, BidLimits, Rebid, limits_of, scoring_zero_bids, settle
+from qe_rules.game.sales import Award, BidLimits, Rebid, limits_of, settle
 from qe_rules.game.scoring import GameResult, Gap, PlayerRecord, score_holdings
 from qe_rules.game.views import (
-    PUBLIC_FIELDS,
     Phase,
     PlayerView,
     PublicView,
-    SaleView,
     make_player_view,
     make_public_view,
-    make_sale_view,
-    make_sale_views,
 )
 from qe_rules.limits import MAX_BID
-from qe_rules.rules.model import RULESETS, PeekShows, RuleSet, get_ruleset
+from qe_rules.rules.model import RuleSet, get_ruleset
 
 __all__ = ["Game", "new_game", "replay"]
 
-_OPENING, _BIDDING, _REBIDDING, _OVER = Phase.OPENING, Phase.BIDDING, Phase.REBIDDING, Phase.OVER
-_PEEKING = Phase.PEEKING
-_NO_SEATS: Final[frozenset[int]] = frozenset()
 
-
-# --------------------------------------------------------------------------- internal state
-
-
-class _Constants:
-    """What every game of one rule set and player count shares, derived once
-    (``_constants``): the fields of :class:`_Setup` that follow from the rules."""
-
-    __slots__ = (
-        "companies",
-        "everyone",
-        "first_limits",
-        "industries_in_play",
-        "last_tile",
-        "nations_in_play",
-        "no_bids",
-        "opening_limits",
-        "opening_seats",
-        "others",
-        "peek",
-        "round_of",
-        "rounds",
-        "sales",
-        "shared_sales",
-        "singletons",
-        "start_table",
-        "without",
-        "zero_bids",
-    )
-
-    sales: int
-    last_tile: bool
-    zero_bids: bool
-    peek: bool
-    others: tuple[frozenset[int], ...]  # per seat: every other seat
-    singletons: tuple[frozenset[int], ...]  # per seat: {seat}
-    everyone: frozenset[int]
-    no_bids: tuple[None, ...]
-    rounds: int
-    round_of: tuple[int, ...]  # per sale: its round
-    companies: tuple[Company, ...]  # the deck in canonical order
-    nations_in_play: tuple[Nation, ...]
-    industries_in_play: tuple[Industry, ...]
-    opening_limits: BidLimits  # the auctioneer's opening bid
-    first_limits: BidLimits  # secret bids before the opening
-    # per first auctioneer: each sale before its first bid without a peek window, and
-    # after them the end of the game (shared: the sales hold nothing of one game's deal)
-    shared_sales: tuple[tuple[_Sale, ...], ...]
-    opening_seats: tuple[tuple[frozenset[int], ...], ...]  # the seats each of them awaits
-    start_table: _Table  # the table before the first sale (shared: it never changes)
-    # for every set of seats, per seat: the set without that seat (the seats still awaited
-    # after its move), looked up rather than made at every move
-    without: dict[frozenset[int], tuple[frozenset[int], ...]]
-
-
-class _Setup(_Constants):
-    """What does not change during a game: the rules, the seats and the deck order, and
-    the constants of the rule set and player count (copied, to be read in one step)."""
-
-    __slots__ = (
-        "deck",
-        "first_auctioneer",
-        "industries",
-        "nations",
-        "openings",
-        "openings_await",
-        "players",
-        "ruleset",
-    )
-
-    ruleset: RuleSet
-    players: int
-    deck: tuple[Company, ...]
-    nations: tuple[Nation, ...]
-    industries: tuple[Industry, ...]
-    first_auctioneer: int
-    openings: tuple[_Sale, ...]  # shared_sales of this first auctioneer
-    openings_await: tuple[frozenset[int], ...]  # and the seats each awaits
-
-    def __init__(
-        self,
-        *,
-        ruleset: RuleSet,
-        players: int,
-        deck: tuple[Company, ...],
-        nations: tuple[Nation, ...],
-        industries: tuple[Industry, ...],
-        first_auctioneer: int,
-        constants: _Constants | None = None,
-    ) -> None:
-        self.ruleset = ruleset
-        self.players = players
-        self.deck = deck
-        self.nations = nations
-        self.industries = industries
-        self.first_auctioneer = first_auctioneer
-        if constants is None:
-            constants = _constants(ruleset, players)
-        self.companies = constants.companies
-        self.everyone = constants.everyone
-        self.first_limits = constants.first_limits
-        self.industries_in_play = constants.industries_in_play
-        self.last_tile = constants.last_tile
-        self.nations_in_play = constants.nations_in_play
-        self.no_bids = constants.no_bids
-        self.opening_limits = constants.opening_limits
-        self.openings = constants.shared_sales[first_auctioneer]
-        self.openings_await = constants.opening_seats[first_auctioneer]
-        self.others = constants.others
-        self.peek = constants.peek
-        self.round_of = constants.round_of
-        self.rounds = constants.rounds
-        self.sales = constants.sales
-        self.singletons = constants.singletons
-        self.start_table = constants.start_table
-        self.without = constants.without
-        self.zero_bids = constants.zero_bids
-
-    def _dealt(self) -> tuple[Any, ...]:
-        return (
-            self.ruleset,
-            self.players,
-            self.deck,
-            self.nations,
-            self.industries,
-            self.first_auctioneer,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Setup):
-            return NotImplemented
-        return self is other or self._dealt() == other._dealt()
-
-    def __hash__(self) -> int:
-        return hash(self._dealt())
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # a built-in rule set travels as its id, and the derived fields are not pickled
-        rules = self.ruleset
-        builtin = RULESETS.get(rules.id)
-        portable = rules.id if builtin is rules or builtin == rules else rules
-        dealt = (self.deck, self.nations, self.industries, self.first_auctioneer)
-        return (_unpickled_setup, (portable, self.players, *dealt))
-
-
-def _unpickled_setup(
-    ruleset: RuleSet | str,
-    players: int,
-    deck: tuple[Company, ...],
-    nations: tuple[Nation, ...],
-    industries: tuple[Industry, ...],
-    first_auctioneer: int,
-) -> _Setup:
-    return _Setup(
-        ruleset=get_ruleset(ruleset),
-        players=players,
-        deck=deck,
-        nations=nations,
-        industries=industries,
-        first_auctioneer=first_auctioneer,
-    )
-
-
-def _fields_of(state: object, names: tuple[str, ...]) -> dict[str, Any]:
-    """The fields ``names`` of a ``__slots__`` object: its pickled state without caches."""
-    return {name: getattr(state, name) for name in names}
-
-
-def _set_fields(
-    state: object, values: dict[str, Any], names: tuple[str, ...], caches: tuple[str, ...]
-) -> None:
-    """Fill an unpickled ``__slots__`` object: the fields ``names``, and empty ``caches``."""
-    for name in names:
-        setattr(state, name, values[name])
-    for name in caches:
-        setattr(state, name, None)
-
-
-class _PeekTarget(NamedTuple):
-    """The last finished sale, whose peek window is open (or was, until the next opening
-    bid): what the checks of a peek need."""
-
-    sale: int
-    auctioneer: int | None
-    winner: int | None
-    amount: int | None
-    public: bool
-
-
-class _SaleFacts:
-    """A finished sale as the referee knows it, with the seats' redacted views, made for
-    every seat on first use (a sale's facts never change, so its views can be kept).
-    The fields that every seat's view shares have the names of :class:`SaleView`'s."""
-
-    __slots__ = (
-        "amount",
-        "auctioneer",
-        "closed",
-        "company",
-        "opening_bid",
-        "public",
-        "reason",
-        "round",
-        "sale",
-        "seats",
-        "spectator",
-        "ties",
-        "views",
-        "winner",
-        "zero_bidders",
-    )
-
-    sale: int
-    round: int
-    company: Company
-    auctioneer: int | None
-    opening_bid: int | None
-    ties: tuple[tuple[int, ...], ...]
-    winner: int | None
-    amount: int | None
-    public: bool
-    reason: str | None
-    zero_bidders: tuple[int, ...]
-    closed: tuple[tuple[tuple[int, int], ...], ...]  # each round as its bids came (_by_seat)
-    seats: int  # the number of players
-    views: list[SaleView] | None  # made for every seat on first use
-    spectator: SaleView | None
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The facts without the views made from them (a pickle makes them again)."""
-        return _fields_of(self, _FACT_FIELDS)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _set_fields(self, state, _FACT_FIELDS, ("views", "spectator"))
-
-    def public_view(self) -> SaleView:
-        """The sale as a spectator knows it: its public amount only, no bids."""
-        view = self.spectator
-        if view is None:
-            view = self.spectator = make_sale_view(
-                self,
-                amount=self.amount if self.public else None,
-                my_bids=(),
-                bids=(),
-                peeked=False,
-            )
-        return view
-
-    def view_for(self, seat: int, sees_all: bool, peeked: bool, shows_all: bool) -> SaleView:
-        """The sale as ``seat`` knows it."""
-        view = self.all_views(sees_all)[seat]
-        if peeked:
-            return self.peeked_view(view, shows_all)
-        return view
-
-    def peeked_view(self, view: SaleView, shows_all: bool) -> SaleView:
-        """``view`` after a peek: the winning amount, and with ``shows_all``
-        (``peek_shows`` all-bids) every bid of the sale."""
-        if shows_all:
-            return view._replace(amount=self.amount, bids=_by_seat(self.closed), peeked=True)
-        return view._replace(amount=self.amount, peeked=True)
-
-    def all_views(self, sees_all: bool) -> list[SaleView]:
-        """The sale as each seat knows it (before any peek), made on first use."""
-        if self.views is not None:
-            return self.views
-        seats, winner, amount = self.seats, self.winner, self.amount
-        mine: list[tuple[int, ...]] = [()] * seats
-        closed = self.closed
-        if len(closed) == 1:  # most sales: a seat bid at most once
-            for who, bid in closed[0]:
-                mine[who] = (bid,)
-        else:
-            for rnd in closed:
-                for who, bid in rnd:
-                    mine[who] += (bid,)
-        amounts = [amount if self.public else None] * seats
-        if winner is not None:
-            amounts[winner] = amount
-        bids: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * seats
-        auctioneer = self.auctioneer
-        if sees_all and auctioneer is not None:
-            amounts[auctioneer] = amount
-            bids[auctioneer] = _by_seat(closed)
-        views = self.views = make_sale_views(
-            self, amount=amounts, my_bids=mine, bids=bids, peeked=[False] * seats
-        )
-        return views
-
-
-_FACT_FIELDS: Final = tuple(
-    name for name in _SaleFacts.__slots__ if name not in ("views", "spectator")
-)
-
-
-class _Table:
-    """Progress that changes only when a sale ends (or on a peek). Never changed once
-    made, except for its caches: a move that changes it makes a new one."""
-
-    __slots__ = (
-        "cache",
-        "facts",
-        "gaps",
-        "holdings",
-        "parent",
-        "peeked",
-        "peeks",
-        "result",
-        "spent",
-        "zero_counts",
-        "zero_rounds",
-    )
-
-    holdings: tuple[tuple[Company, ...], ...]
-    spent: tuple[int, ...]
-    zero_rounds: tuple[tuple[int, ...], ...]  # per seat: the round of each zero-bid scoring
-    zero_counts: tuple[int, ...]
-    peeks: tuple[int, ...]
-    peeked: tuple[frozenset[int], ...]  # per seat: the sales it peeked at
-    facts: tuple[_SaleFacts, ...]
-    gaps: tuple[Gap, ...]
-    result: GameResult | None  # at the end: the result, once it is first asked for
-    # per seat, its history of sales, made on first use (None until then); ``parent`` is
-    # the cache of the table before the last sale ended, whose histories are one sale shorter
-    cache: dict[int, tuple[SaleView, ...]] | None
-    parent: dict[int, tuple[SaleView, ...]] | None
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The progress without the caches (a pickle makes them again)."""
-        return _fields_of(self, _TABLE_FIELDS)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _set_fields(self, state, _TABLE_FIELDS, ("cache", "parent", "result"))
-
-    def evolve(self) -> _Table:
-        """A copy with empty caches, to assign the changed fields to, by name, before
-        anyone else sees it (cheaper than a call with every field as a keyword argument)."""
-        new = _Table()
-        new.holdings = self.holdings
-        new.spent = self.spent
-        new.zero_rounds = self.zero_rounds
-        new.zero_counts = self.zero_counts
-        new.peeks = self.peeks
-        new.peeked = self.peeked
-        new.facts = self.facts
-        new.gaps = self.gaps
-        new.result = None
-        new.cache = None
-        new.parent = None
-        return new
-
-    def history(self, seat: int, sees_all: bool, shows_all: bool = False) -> tuple[SaleView, ...]:
-        """The finished sales as ``seat`` knows them.
-
-        Every seat is usually shown every sale, so when the parent's histories are at hand
-        the last sale is added to each of them at once.
-        """
-        cache = self.cache
-        if cache is None:
-            cache = self.cache = {}
-        found = cache.get(seat)
-        if found is not None:
-            return found
-        facts, parent, peeked = self.facts, self.parent, self.peeked
-        if parent:
-            last = facts[-1]
-            number, size = last.sale, len(facts) - 1
-            views = last.all_views(sees_all)
-            for other, before in parent.items():
-                if other not in cache and len(before) == size and other >= 0:
-                    view = views[other]
-                    if number in peeked[other]:
-                        view = last.peeked_view(view, shows_all)
-                    cache[other] = before + (view,)  # noqa: RUF005 (faster than unpacking)
-            found = cache.get(seat)
-            if found is not None:
-                return found
-        found = tuple(f.view_for(seat, sees_all, f.sale in peeked[seat], shows_all) for f in facts)
-        cache[seat] = found
-        return found
-
-    def public_history(self) -> tuple[SaleView, ...]:
-        """The finished sales as a spectator knows them (cached under the key -1)."""
-        cache = self.cache
-        if cache is None:
-            cache = self.cache = {}
-        found = cache.get(_SPECTATOR)
-        if found is None:
-            facts, parent = self.facts, self.parent
-            before = parent.get(_SPECTATOR) if parent else None
-            if before is not None and len(before) == len(facts) - 1:
-                found = before + (facts[-1].public_view(),)  # noqa: RUF005
-            else:
-                found = tuple(f.public_view() for f in facts)
-            cache[_SPECTATOR] = found
-        return found
-
-
-_SPECTATOR: Final = -1  # the key of a spectator's history in a table's cache
-_TABLE_FIELDS: Final = tuple(
-    name for name in _Table.__slots__ if name not in ("cache", "parent", "result")
-)
-
-
-class _Sale:
-    """The sale in progress during one bidding round (or the end of the game, with phase
-    OVER): what changes when a bidding round opens or closes, not with every bid. The bids
-    of the round in progress and the seats still awaited are the game's own fields.
-
-    A sale holds nothing of one game's deal (its tile is ``deck[number]``): a sale before
-    its first bid, or after the opening bid, is the same object in every game of a rule
-    set, size and first auctioneer (``_shared_sales``)."""
-
-    __slots__ = (
-        "after_opening",
-        "auctioneer",
-        "closed",
-        "limits",
-        "number",
-        "opening",
-        "peek_target",
-        "phase",
-        "rebid",
-        "round",
-        "standing",
-        "tie_log",
-        "ties",
-    )
-
-    number: int
-    round: int
-    auctioneer: int | None
-    phase: Phase
-    opening: int | None
-    standing: tuple[int | None, ...]  # each seat's bid as the bidding round opened
-    rebid: int  # 0 while first bids are made, k during the k-th rebid
-    # the finished bidding rounds, each as its bids came (in seat order: ``_by_seat``)
-    closed: tuple[tuple[tuple[int, int], ...], ...]
-    ties: int
-    tie_log: tuple[tuple[int, ...], ...]
-    limits: BidLimits  # the bids of seats other than the auctioneer, this bidding round
-    peek_target: _PeekTarget | None  # the sale whose peek window is open (until the opening)
-    # a shared sale before its opening bid: the shared sale after each opening bid made
-    # so far (a cache; None in every other sale)
-    after_opening: dict[int, _Sale] | None
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The sale without its cache (a pickle holds one game's state)."""
-        return _fields_of(self, _SALE_FIELDS)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _set_fields(self, state, _SALE_FIELDS, ("after_opening",))
-
-    def evolve(self) -> _Sale:
-        """A copy without the cache, to assign the changed fields to, by name, before
-        anyone else sees it (cheaper than a call with every field as a keyword argument)."""
-        new = _Sale()
-        new.number = self.number
-        new.round = self.round
-        new.auctioneer = self.auctioneer
-        new.phase = self.phase
-        new.opening = self.opening
-        new.standing = self.standing
-        new.rebid = self.rebid
-        new.closed = self.closed
-        new.ties = self.ties
-        new.tie_log = self.tie_log
-        new.limits = self.limits
-        new.peek_target = self.peek_target
-        new.after_opening = None
-        return new
-
-
-_SALE_FIELDS: Final = tuple(name for name in _Sale.__slots__ if name != "after_opening")
-
-
-def _frozen_setattr(self: object, name: str, value: object) -> NoReturn:
-    raise AttributeError(f"{type(self).__name__} is immutable; moves return a new game")
-
-
-def _frozen_delattr(self: object, name: str) -> NoReturn:
-    raise AttributeError(f"{type(self).__name__} is immutable; moves return a new game")
-
-
-_Raw = tuple[Any, ...]  # an event as (event class, *arguments)
-# The events of a game: one node per move, (previous node, the move's events, how many
-# events in all), so that a move adds a node instead of copying the history.
-_Node = tuple[Any, tuple[_Raw, ...], int]
-
-
-def _raws(node: _Node | None) -> list[_Raw]:
-    """Every event of a log, oldest first."""
-    parts = []
-    while node is not None:
-        parts.append(node[1])
-        node = node[0]
-    return [raw for part in reversed(parts) for raw in part]
-
-
-class _PublicPart:
-    """The fields of :class:`PublicView` but its history, by the same names and of the
-    same types: what every seat's view of one state shares, made once per state on the
-    first view (``Game._public_part``)."""
-
-    __slots__ = PUBLIC_FIELDS
+def _refused(limits: BidLimits, amount: int) -> bool:
+    """Whether ``limits`` refuse the bid ``amount`` (an int): below the minimum, the
+    forbidden amount, or above :data:`~qe_rules.limits.MAX_BID`. The one test of a bid's
+    amount (written out once more in ``Game.bid``, the hot path); ``_check_bid`` says why."""
+    return amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID
 
 
 # --------------------------------------------------------------------------- the game
@@ -615,10 +161,10 @@ class Game:
         "_events",  # the cache of the typed events
         "_log",  # the events, one node per move, made typed on demand
         "_open_bids",  # (seat, amount) of the bids of the bidding round in progress
+        "_progress",  # what changes when a sale ends
         "_public",  # the cache of the fields every seat's view of this state shares
         "_sale",  # what changes when a bidding round opens or closes
         "_setup",  # what never changes
-        "_table",  # what changes when a sale ends
         "auctioneer",
         "is_over",
         "opening_bid",
@@ -627,7 +173,7 @@ class Game:
     )
 
     _setup: _Setup
-    _table: _Table
+    _progress: _Progress
     _sale: _Sale
     _open_bids: tuple[tuple[int, int], ...]
     to_act: frozenset[int]
@@ -639,36 +185,10 @@ class Game:
     _events: tuple[Event, ...] | None
     _public: _PublicPart | None
 
-    __setattr__ = _frozen_setattr
-    __delattr__ = _frozen_delattr
+    # Made by _make_game; immutable by _refuse_change (see "How a Game is made" below).
 
     def __init__(self) -> None:
         raise TypeError("use qe.new_game(...) or qe.replay(record) to make a Game")
-
-    @staticmethod
-    def _make(
-        setup: _Setup,
-        table: _Table,
-        sale: _Sale,
-        awaiting: frozenset[int],
-        open_bids: tuple[tuple[int, int], ...],
-        log: _Node,
-    ) -> Game:
-        game: Game = _GameUnderConstruction()
-        game._setup = setup
-        game._table = table
-        game._sale = sale
-        game.to_act = awaiting
-        game.phase = sale.phase
-        game.auctioneer = sale.auctioneer
-        game.opening_bid = sale.opening
-        game.is_over = sale.phase is _OVER
-        game._open_bids = open_bids
-        game._log = log
-        game._events = None
-        game._public = None
-        game.__class__ = Game  # from now on changes are refused
-        return game
 
     # ----------------------------------------------------------------- value semantics
 
@@ -677,20 +197,26 @@ class Game:
             return NotImplemented
         if self._setup != other._setup:
             return False
-        mine, theirs = self._log, other._log
-        if mine[2] != theirs[2]:
+        mine: _Node | None = self._log
+        theirs: _Node | None = other._log
+        _, _, count = self._log
+        _, _, their_count = other._log
+        if count != their_count:
             return False
         while mine is not theirs:  # games from one setup often share their first moves
             if mine is None or theirs is None:
                 return False
-            if mine[1] != theirs[1] or mine[2] != theirs[2]:
+            before, events, count = mine
+            their_before, their_events, their_count = theirs
+            if events != their_events or count != their_count:
                 # the same events may be grouped into other moves (bid_many): compare all
                 return _raws(mine) == _raws(theirs)
-            mine, theirs = mine[0], theirs[0]
+            mine, theirs = before, their_before
         return True
 
     def __hash__(self) -> int:
-        return hash((self._setup, self._log[2], self._log[1][-1]))
+        _, events, count = self._log
+        return hash((self._setup, count, events[-1]))
 
     def __repr__(self) -> str:
         sale = self._sale
@@ -715,13 +241,8 @@ class Game:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # the state itself, without the caches and with the events as a list of moves:
         # no replay, and no deep recursion through the chain of event nodes
-        parts = []
-        node: _Node | None = self._log
-        while node is not None:
-            parts.append(node[1])
-            node = node[0]
-        parts.reverse()
-        state = self._setup, self._table, self._sale, self.to_act, self._open_bids, tuple(parts)
+        parts = tuple(_moves_of(self._log))
+        state = self._setup, self._progress, self._sale, self.to_act, self._open_bids, parts
         return (_unpickled_game, state)
 
     # ----------------------------------------------------------------- queries
@@ -783,53 +304,64 @@ class Game:
     @property
     def last_events(self) -> tuple[Event, ...]:
         """The events of the last move: what happened."""
-        return tuple(raw[0](*raw[1:]) for raw in self._log[1])
+        _, events, _ = self._log
+        return tuple(raw[0](*raw[1:]) for raw in events)
 
     @property
     def gaps(self) -> tuple[Gap, ...]:
         """Rule gaps met so far: in play (e.g. a tile without a unique bid) and, at the
         end, in scoring."""
         if self._sale.phase is not _OVER:
-            return self._table.gaps
-        return self._table.gaps + self.result().gaps
+            return self._progress.gaps
+        return self._progress.gaps + self.result().gaps
 
     @property
     def holdings(self) -> tuple[tuple[Company, ...], ...]:
         """The tiles each seat has won so far (public)."""
-        return self._table.holdings
+        return self._progress.holdings
 
-    def records(self) -> tuple[PlayerRecord, ...]:
-        """Each seat's scoring input so far: nation, token, tiles, spend, zero-bid rounds."""
-        setup, table = self._setup, self._table
+    def player_records(self) -> tuple[PlayerRecord, ...]:
+        """Each seat's scoring input so far, as :func:`~qe_rules.score_game` reads it:
+        nation, token, tiles, spend, zero-bid rounds."""
+        setup, progress = self._setup, self._progress
         return tuple(
             PlayerRecord(
                 setup.nations[seat],
                 setup.industries[seat],
-                table.holdings[seat],
-                table.spent[seat],
-                table.zero_counts[seat],
+                progress.holdings[seat],
+                progress.spent[seat],
+                progress.zero_counts[seat],
             )
             for seat in range(setup.players)
         )
 
+    def records(self) -> tuple[PlayerRecord, ...]:
+        """Deprecated: :meth:`player_records` (the name says what it returns)."""
+        warnings.warn(
+            "Game.records() is deprecated; use Game.player_records()",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.player_records()
+
     def result(self) -> GameResult:
-        """The final scoring, ``score_game(ruleset, records())``; raises
+        """The final scoring, ``score_game(ruleset, player_records())``; raises
         :class:`~qe_rules.GameNotOver` before the end."""
         if self._sale.phase is not _OVER:
             raise GameNotOver(
                 f"the game is not over: sale {self._sale.number + 1} of {self._setup.sales} "
                 "is in progress"
             )
-        setup, table = self._setup, self._table
-        scored = table.result
+        setup, progress = self._setup, self._progress
+        scored = progress.result
         if scored is None:  # scored on first use: the engine's records need no checking
-            scored = table.result = score_holdings(
+            scored = progress.result = score_holdings(
                 setup.ruleset,
                 setup.nations,
                 setup.industries,
-                table.holdings,
-                table.spent,
-                table.zero_counts,
+                progress.holdings,
+                progress.spent,
+                progress.zero_counts,
             )
         return scored
 
@@ -846,21 +378,23 @@ class Game:
             or sale.phase is _PEEKING
         ):
             self._check_bid(seat, amount)  # raises with the precise message
-        setup, log = self._setup, self._log
+        setup = self._setup
         if sale.phase is _OPENING:  # the seat awaited is the auctioneer
             limits = setup.opening_limits
             if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
-                self._check_bid(seat, amount)
+                self._check_bid(seat, amount)  # as the next test: _refused, written out
             return self._opened(seat, amount)
         limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
+        # _refused(limits, amount), written out: the call would cost a bid 7%
         if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
             self._check_bid(seat, amount)
         event = (SecretBid, sale.number, seat, amount, sale.rebid)
         open_bids = self._open_bids + ((seat, amount),)  # noqa: RUF005
         awaiting = setup.without[awaiting][seat]
         if awaiting:
+            _, _, count = log = self._log
             return _make_game(
-                setup, self._table, sale, awaiting, open_bids, (log, (event,), log[2] + 1)
+                setup, self._progress, sale, awaiting, open_bids, (log, (event,), count + 1)
             )
         return self._close_round(open_bids, (event,))
 
@@ -878,13 +412,13 @@ class Game:
             bidding = shared.evolve()
             bidding.phase = _BIDDING
             bidding.opening = amount
-            bidding.limits = _bid_limits(*limits_of(setup.ruleset, amount, False, False))
+            bidding.limits = _interned_limits(*limits_of(setup.ruleset, amount, False, False))
             if len(kept) < _KEPT_LIMITS:
                 kept[amount] = bidding
         event: _Raw = (OpeningBid, sale.number, seat, amount)
-        return _make_game(
-            setup, self._table, bidding, others, ((seat, amount),), (log, (event,), log[2] + 1)
-        )
+        _, _, count = log
+        node = (log, (event,), count + 1)
+        return _make_game(setup, self._progress, bidding, others, ((seat, amount),), node)
 
     def bid_many(self, bids: Mapping[int, int]) -> Game:
         """Several bids at once, ``{seat: amount}``: the same game as :meth:`bid` for each
@@ -909,26 +443,22 @@ class Game:
             for seat, amount in items:
                 game = game.bid(seat, amount)
             return game
-        awaiting, auctioneer = self.to_act, sale.auctioneer
-        floor, forbidden = sale.limits.minimum, sale.limits.forbidden
+        awaiting, auctioneer, limits = self.to_act, sale.auctioneer, sale.limits
         number, rebid = sale.number, sale.rebid
         added = []
         for seat, amount in items:
             if type(seat) is not int or type(amount) is not int or seat not in awaiting:
                 self._check_bid(seat, amount)  # raises with the precise message
-            if seat == auctioneer:
-                limits = self._due_limits(seat)
-                if amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID:
-                    self._check_bid(seat, amount)
-            elif amount < floor or amount == forbidden or amount > MAX_BID:
+            if _refused(limits if seat != auctioneer else self._due_limits(seat), amount):
                 self._check_bid(seat, amount)
             added.append((SecretBid, number, seat, amount, rebid))
         open_bids = self._open_bids + tuple(items)
         if len(items) < len(awaiting):  # every seat in bids is awaited, each once
             remaining = awaiting.difference(bids)
-            events = self._log
-            log = (events, tuple(added), events[2] + len(added))
-            return _make_game(setup, self._table, sale, remaining, open_bids, log)
+            log = self._log
+            _, _, count = log
+            node = (log, tuple(added), count + len(added))
+            return _make_game(setup, self._progress, sale, remaining, open_bids, node)
         return self._close_round(open_bids, tuple(added))
 
     def can_bid_many(self, bids: Mapping[int, int]) -> bool:
@@ -969,7 +499,7 @@ class Game:
             return sale.limits  # the same for every other bidder of this bidding round
         if sale.phase is _OPENING:
             return self._setup.opening_limits
-        return _bid_limits(*limits_of(self._setup.ruleset, sale.opening, True, sale.rebid > 0))
+        return _interned_limits(*limits_of(self._setup.ruleset, sale.opening, True, sale.rebid > 0))
 
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self._setup.players:
@@ -1036,14 +566,14 @@ class Game:
         """Look at the winning amount of the sale just awarded: a seat's answer in the peek
         window (phase ``PEEKING``, 5 players, once a game)."""
         target = self._window_target(seat)
-        table = self._table
-        new_table = table.evolve()
-        new_table.peeks = _replace_at(table.peeks, seat, table.peeks[seat] + 1)
-        new_table.peeked = _replace_at(table.peeked, seat, table.peeked[seat] | {target.sale})
+        progress = self._progress
+        after = progress.evolve()
+        after.peeks = _replace_at(progress.peeks, seat, progress.peeks[seat] + 1)
+        after.peeked = _replace_at(progress.peeked, seat, progress.peeked[seat] | {target.sale})
         # the other seats' histories stay as they are
-        if table.cache:
-            new_table.cache = {k: v for k, v in table.cache.items() if k != seat}
-        return self._answered(seat, new_table, (Peeked, target.sale, seat, target.amount))
+        if progress.cache:
+            after.cache = {k: v for k, v in progress.cache.items() if k != seat}
+        return self._answered(seat, after, (Peeked, target.sale, seat, target.amount))
 
     def can_peek(self, seat: int) -> bool:
         """Whether :meth:`peek` would be accepted."""
@@ -1061,7 +591,7 @@ class Game:
         """Answer the peek window without peeking: the seat keeps its peek for later.
         Allowed exactly when :meth:`peek` is."""
         target = self._window_target(seat)
-        return self._answered(seat, self._table, (PeekDeclined, target.sale, seat))
+        return self._answered(seat, self._progress, (PeekDeclined, target.sale, seat))
 
     def can_decline_peek(self, seat: int) -> bool:
         """Whether :meth:`decline_peek` would be accepted (the same as :meth:`can_peek`)."""
@@ -1071,19 +601,21 @@ class Game:
         """Raise the error :meth:`decline_peek` would raise; return ``None`` if allowed."""
         self._check_peek(seat)
 
-    def _answered(self, seat: int, table: _Table, event: _Raw) -> Game:
+    def _answered(self, seat: int, progress: _Progress, event: _Raw) -> Game:
         """The game after ``seat``'s answer in the peek window; the last answer closes it."""
         setup, sale, log = self._setup, self._sale, self._log
+        _, _, count = log
         awaiting = setup.without[self.to_act][seat]
         if awaiting:
-            return _make_game(setup, table, sale, awaiting, (), (log, (event,), log[2] + 1))
+            return _make_game(setup, progress, sale, awaiting, (), (log, (event,), count + 1))
         if sale.number < setup.sales:
             next_sale, awaiting = _opening_sale(setup, sale.number, sale.peek_target)
-            return _make_game(setup, table, next_sale, awaiting, (), (log, (event,), log[2] + 1))
+            node = (log, (event,), count + 1)
+            return _make_game(setup, progress, next_sale, awaiting, (), node)
         # a window after the last sale (peek_after_last_sale) closes into the end
         ended: _Raw = (GameEnded, setup.sales)
         over, awaiting = _over_sale(setup, sale.peek_target)
-        return _make_game(setup, table, over, awaiting, (), (log, (event, ended), log[2] + 2))
+        return _make_game(setup, progress, over, awaiting, (), (log, (event, ended), count + 2))
 
     def _window_target(self, seat: int) -> _PeekTarget:
         """The sale ``seat`` may answer the peek window of (raises if it may not)."""
@@ -1096,7 +628,7 @@ class Game:
 
     def _check_peek(self, seat: int) -> _PeekTarget:
         self._check_seat(seat)
-        setup, table, sale = self._setup, self._table, self._sale
+        setup, progress, sale = self._setup, self._progress, self._sale
         if sale.phase is _OVER:
             raise IllegalAction("the game is over; no more moves are possible")
         if not setup.peek:
@@ -1124,10 +656,10 @@ class Game:
             raise IllegalAction(f"seat {seat} ran {where} and saw every bid")
         if seat == target.winner:
             raise IllegalAction(f"seat {seat} won {where} and knows the amount")
-        if target.sale in table.peeked[seat]:
+        if target.sale in progress.peeked[seat]:
             raise IllegalAction(f"seat {seat} has already seen the amount of {where}")
         limit = setup.ruleset.peeks_per_player
-        if table.peeks[seat] >= limit:
+        if progress.peeks[seat] >= limit:
             raise IllegalAction(
                 f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
                 "for this game"
@@ -1208,11 +740,12 @@ class Game:
         rebidding.closed = closed
         rebidding.ties = outcome.ties
         rebidding.tie_log = (*sale.tie_log, outcome.seats)
-        rebidding.limits = _bid_limits(*limits_of(setup.ruleset, sale.opening, False, True))
+        rebidding.limits = _interned_limits(*limits_of(setup.ruleset, sale.opening, False, True))
         tie = (Tie, sale.number, outcome.seats, outcome.ties)
         log = self._log
-        node = (log, (*added, tie), log[2] + len(added) + 1)
-        return _make_game(setup, self._table, rebidding, frozenset(outcome.seats), (), node)
+        _, _, count = log
+        node = (log, (*added, tie), count + len(added) + 1)
+        return _make_game(setup, self._progress, rebidding, frozenset(outcome.seats), (), node)
 
     def _finish_sale(
         self,
@@ -1228,7 +761,7 @@ class Game:
     ) -> Game:
         """End the sale: award the tile to ``winner`` for ``amount``, or, when ``winner``
         is ``None``, leave it unsold for ``reason``."""
-        setup, sale, table = self._setup, self._sale, self._table
+        setup, sale, progress = self._setup, self._sale, self._progress
         number, auctioneer = sale.number, sale.auctioneer
         company = setup.deck[number]
         new = list(added)
@@ -1238,7 +771,8 @@ class Game:
             final = tuple([seat for seat, bid in enumerate(standing) if bid == highest])
             tie_log = (*tie_log, final)
             new.append((Tie, number, final, ties))
-        holdings, spent, gaps = table.holdings, table.spent, table.gaps
+        after = progress.evolve()  # the progress once the sale is over
+        holdings, spent = progress.holdings, progress.spent
         public = False
         if winner is not None:
             public = winner == auctioneer and setup.ruleset.auctioneer_win_public
@@ -1246,34 +780,40 @@ class Game:
             held, paid = list(holdings), list(spent)
             held[winner] += (company,)
             paid[winner] += amount  # type: ignore[operator]  # set with the winner
-            holdings, spent = tuple(held), tuple(paid)
+            after.holdings, after.spent = tuple(held), tuple(paid)
         else:
             new.append((NotAwarded, number, company, reason))
             if reason != "last-tile-tie":
-                gaps = (*gaps, _unsold_gap(number, company, ties, reason))
-        zero_rounds, zero_counts = table.zero_rounds, table.zero_counts
+                after.gaps = (*progress.gaps, _unsold_gap(number, company, ties, reason))
         zero_seats: tuple[int, ...] = ()
         if setup.zero_bids and 0 in standing:
-            zero_seats, scoring, zero_rounds, zero_counts = _zero_bids(
-                setup, sale.round, standing, zero_rounds, zero_counts, closed, winner
+            zero_seats, scoring, after.zero_rounds, after.zero_counts = _zero_bids(
+                setup,
+                sale.round,
+                standing,
+                progress.zero_rounds,
+                progress.zero_counts,
+                closed,
+                winner,
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
-        facts = _SaleFacts()
-        facts.sale = number
-        facts.round = sale.round
-        facts.company = company
-        facts.auctioneer = auctioneer
-        facts.opening_bid = sale.opening
-        facts.ties = tie_log
-        facts.winner = winner
-        facts.amount = amount
-        facts.public = public
-        facts.reason = reason
-        facts.zero_bidders = zero_seats
-        facts.closed = closed
-        facts.seats = setup.players
-        facts.views = None
-        facts.spectator = None
+        facts = _SaleFacts.of(
+            number,
+            sale.round,
+            company,
+            auctioneer,
+            sale.opening,
+            tie_log,
+            winner,
+            amount,
+            public,
+            reason,
+            zero_seats,
+            closed,
+            setup.players,
+        )
+        after.facts = progress.facts + (facts,)  # noqa: RUF005 (faster than unpacking)
+        after.parent = progress.cache  # the histories one sale shorter
         # The peek window: the next sale waits for every seat that may peek at this one.
         # After the last sale a window opens only by peek_after_last_sale; the end state
         # then waits in phase PEEKING, and its last answer ends the game.
@@ -1285,7 +825,7 @@ class Game:
                 sale=number, auctioneer=auctioneer, winner=winner, amount=amount, public=public
             )
             if winner is not None and not public:
-                limit, used = setup.ruleset.peeks_per_player, table.peeks
+                limit, used = setup.ruleset.peeks_per_player, progress.peeks
                 window = frozenset(
                     [
                         other
@@ -1311,21 +851,10 @@ class Game:
             next_sale, awaiting = _over_sale(setup, peek_target, window)
             if not window:  # else the game ends when the window closes
                 new.append((GameEnded, setup.sales))
-        new_table = _Table()
-        new_table.holdings = holdings
-        new_table.spent = spent
-        new_table.zero_rounds = zero_rounds
-        new_table.zero_counts = zero_counts
-        new_table.peeks = table.peeks
-        new_table.peeked = table.peeked
-        new_table.facts = table.facts + (facts,)  # noqa: RUF005 (faster than unpacking)
-        new_table.gaps = gaps
-        new_table.result = None
-        new_table.cache = None
-        new_table.parent = table.cache  # the histories one sale shorter
         log = self._log
-        node = (log, tuple(new), log[2] + len(new))
-        return _make_game(setup, new_table, next_sale, awaiting, (), node)
+        _, _, count = log
+        node = (log, tuple(new), count + len(new))
+        return _make_game(setup, after, next_sale, awaiting, (), node)
 
     # ----------------------------------------------------------------- views and records
 
@@ -1336,9 +865,9 @@ class Game:
             self._check_seat(seat)
         public = self._public
         if public is None:  # the seats viewing one state share its public part
-            public = self._public_part()
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
             _SET_PUBLIC(self, public)
-        sale, table, rules = self._sale, self._table, setup.ruleset
+        sale, progress, rules = self._sale, self._progress, setup.ruleset
         closed, open_bids = sale.closed, self._open_bids
         my_bids: tuple[int, ...] = ()
         for who, amount in open_bids:  # a seat bids at most once in a bidding round
@@ -1349,8 +878,8 @@ class Game:
         if closed:
             earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
             my_bids = earlier + my_bids
-            if seat == sale.auctioneer and rules.auctioneer_sees_all_bids:
-                seen_bids = _by_seat(closed)
+            if sees_every_bid(seat, sale.auctioneer, rules.auctioneer_sees_all_bids):
+                seen_bids = by_seat(closed)
         limits = None
         can_peek = False
         if seat in self.to_act:
@@ -1358,17 +887,15 @@ class Game:
                 can_peek = True
             else:
                 limits = sale.limits if seat != sale.auctioneer else self._due_limits(seat)
-        cache = table.cache
+        cache = progress.cache
         history = None if cache is None else cache.get(seat)
         if history is None:
-            history = table.history(
-                seat, rules.auctioneer_sees_all_bids, rules.peek_shows is PeekShows.ALL_BIDS
-            )
+            history = progress.history(seat, rules.auctioneer_sees_all_bids, peek_shows_bids(rules))
         return make_player_view(
             public,
             seat=seat,
             industry=setup.industries[seat],
-            spent=table.spent[seat],
+            spent=progress.spent[seat],
             my_bids=my_bids,
             seen_bids=seen_bids,
             limits=limits,
@@ -1399,9 +926,9 @@ class Game:
         """
         public = self._public
         if public is None:
-            public = self._public_part()
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
             _SET_PUBLIC(self, public)
-        return make_public_view(public, history=self._table.public_history())
+        return make_public_view(public, history=self._progress.public_history())
 
     def events_for(self, seat: int) -> tuple[Event, ...]:
         """The history as ``seat`` may know it, by the rules of :meth:`view`: a secret
@@ -1410,6 +937,12 @@ class Game:
         other seats' bids of a bidding round when the round is complete, just before its
         outcome.
 
+        The stream is append-only: each event is shown as the seat knew it when it
+        happened. A peek shows its amount in the seat's own ``Peeked`` event and rewrites
+        no earlier event, so under ``peek_shows=all-bids`` the peeked sale's other bids
+        stay ``None`` here while :meth:`view` shows them in its history
+        (``qe_rules.game._secrecy``, ``docs/engine.md``).
+
         >>> import qe_rules as qe
         >>> game = qe.new_game("en", 4, seed=3).bid(0, 4).bid(1, 6)
         >>> [str(event) for event in game.events_for(2)[1:]]
@@ -1417,51 +950,30 @@ class Game:
         """
         self._check_seat(seat)
         sees_all = self._setup.ruleset.auctioneer_sees_all_bids
-        return tuple(_known_events(_raws(self._log), seat, sees_all))
+        return tuple(known_events(_raws(self._log), seat, sees_all))
 
     def public_events(self) -> tuple[Event, ...]:
         """The history as a spectator may know it: every secret amount is ``None`` (the
         amount of an auctioneer's win is public)."""
-        return tuple(_known_events(_raws(self._log), None, False))
-
-    def _public_part(self) -> Any:
-        """The fields of a view that are the same for every seat."""
-        setup, table, sale = self._setup, self._table, self._sale
-        over = sale.phase is _OVER
-        part: Any = _PublicPart()  # its fields are typed by PublicView's
-        part.ruleset = setup.ruleset.id
-        part.players = setup.players
-        part.nations = setup.nations
-        part.first_auctioneer = setup.first_auctioneer
-        part.sales = setup.sales
-        part.sale = sale.number
-        part.round = sale.round
-        part.phase = sale.phase
-        part.auctioneer = sale.auctioneer
-        part.company = _company_of(setup, sale)
-        part.remaining = 0 if over else setup.sales - sale.number - 1
-        part.to_act = self.to_act
-        part.opening_bid = sale.opening
-        part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
-        part.ties = sale.ties
-        part.holdings = table.holdings
-        part.zero_bid_rounds = table.zero_counts
-        part.peeks_used = table.peeks
-        part.industries = setup.industries if over else None
-        part.result = self.result() if over else None
-        return part
+        return tuple(known_events(_raws(self._log), None, False))
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""
         moves = []
         for raw in _raws(self._log):
             kind = raw[0]
-            if kind is OpeningBid or kind is SecretBid:
-                moves.append(Move("bid", raw[2], raw[3]))
+            if kind is OpeningBid:
+                _, _, seat, amount = raw
+                moves.append(Move("bid", seat, amount))
+            elif kind is SecretBid:
+                _, _, seat, amount, _ = raw
+                moves.append(Move("bid", seat, amount))
             elif kind is Peeked:
-                moves.append(Move("peek", raw[2]))
+                _, _, seat, _ = raw
+                moves.append(Move("peek", seat))
             elif kind is PeekDeclined:
-                moves.append(Move("decline-peek", raw[2]))
+                _, _, seat = raw
+                moves.append(Move("decline-peek", seat))
         return tuple(moves)
 
     def to_record(self, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -1496,98 +1008,82 @@ class Game:
         )
 
 
+# --------------------------------------------------------------------------- how a Game is made
+#
+# A Game refuses every change (it is shared freely: moves return new games, copies return
+# the game itself). Making one by ``Game(...)`` with twelve keyword arguments would cost
+# about three times what setting its slots one by one costs, and every move makes a game,
+# so the engine makes them in these few lines. They run at every move; each trick is
+# measured in docs/performance.md and explained in docs/design/engine.md.
+
+
+def _refuse_change(self: object, *_: object) -> NoReturn:
+    """``Game.__setattr__`` and ``Game.__delattr__``: a game never changes."""
+    raise AttributeError(f"{type(self).__name__} is immutable; moves return a new game")
+
+
+Game.__setattr__ = _refuse_change  # type: ignore[method-assign]
+Game.__delattr__ = _refuse_change  # type: ignore[method-assign]
+
+
 class _GameUnderConstruction(Game):
-    """A game being filled in by ``Game._make``: the same slots, with ordinary attribute
-    setting, and its class switched to ``Game`` once complete."""
+    """A game being filled in by :func:`_make_game`: the same slots (so that its class can
+    be switched to ``Game``, which refuses changes, once complete), with ordinary
+    attribute setting."""
 
     __slots__ = ()
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
     # made by a call of the class, which costs less than object.__new__(cls)
     __init__ = object.__init__
 
 
-_make_game = Game._make  # a module function: called without looking it up on the class
-_SET_EVENTS = Game.__dict__["_events"].__set__  # the lazy caches of a finished Game
+def _make_game(
+    setup: _Setup,
+    progress: _Progress,
+    sale: _Sale,
+    awaiting: frozenset[int],
+    open_bids: tuple[tuple[int, int], ...],
+    log: _Node,
+) -> Game:
+    """The game of these states (a module function: no lookup on the class per move)."""
+    game: Game = _GameUnderConstruction()
+    game._setup = setup
+    game._progress = progress
+    game._sale = sale
+    game.to_act = awaiting
+    game.phase = sale.phase
+    game.auctioneer = sale.auctioneer
+    game.opening_bid = sale.opening
+    game.is_over = sale.phase is _OVER
+    game._open_bids = open_bids
+    game._log = log
+    game._events = None
+    game._public = None
+    game.__class__ = Game  # from now on changes are refused
+    return game
+
+
+# The lazy caches of a finished Game (its typed events, the public part of its views) are
+# filled in on first use through the slots' own descriptors, which a refused
+# ``__setattr__`` does not reach (object.__setattr__ would refuse too: Game overrides it).
+_SET_EVENTS = Game.__dict__["_events"].__set__
 _SET_PUBLIC = Game.__dict__["_public"].__set__
 
 
 def _unpickled_game(
     setup: _Setup,
-    table: _Table,
+    progress: _Progress,
     sale: _Sale,
     awaiting: frozenset[int],
     open_bids: tuple[tuple[int, int], ...],
     parts: tuple[tuple[_Raw, ...], ...],
 ) -> Game:
     """A game from its pickled state: the event nodes are linked again, one per move."""
-    node: Any = None
-    total = 0
-    for part in parts:
-        total += len(part)
-        node = (node, part, total)
-    return _make_game(setup, table, sale, awaiting, open_bids, node)
-
-
-def _known_events(raws: Iterable[_Raw], seat: int | None, sees_all: bool) -> Iterator[Event]:
-    """The events of a game as ``seat`` (``None``: a spectator) may know them, by the
-    rules of the views: own bids, the bids of a sale the seat runs (where the rule set
-    shows them, once a bidding round is complete), a winning amount the seat bid, ran,
-    peeked at or that is public; everything else without its amount."""
-    runs = False  # whether ``seat`` runs the sale in progress and sees its bids
-    held: list[Event] = []  # the bids the auctioneer sees when the bidding round is over
-    for raw in raws:
-        kind = raw[0]
-        if kind is SecretBid:
-            bidder = raw[2]
-            if bidder == seat:
-                yield SecretBid(*raw[1:])
-            elif runs:
-                held.append(SecretBid(*raw[1:]))
-            else:
-                yield SecretBid(raw[1], bidder, None, raw[4])
-            continue
-        if kind is SaleOpened:
-            runs = sees_all and seat is not None and raw[4] == seat
-        elif held and (kind is Tie or kind is Awarded or kind is NotAwarded):
-            yield from held  # the bidding round is complete
-            held = []
-        if kind is Awarded:
-            _, sale, company, winner, amount, public, fallback = raw
-            if not (public or winner == seat or runs):
-                amount = None
-            yield Awarded(sale, company, winner, amount, public, fallback)
-        elif kind is Peeked and raw[2] != seat:
-            yield Peeked(raw[1], raw[2], None)
-        else:
-            yield kind(*raw[1:])
+    return _make_game(setup, progress, sale, awaiting, open_bids, _linked(parts))
 
 
 # --------------------------------------------------------------------------- helpers
-
-_LIMITS: Final[dict[tuple[int, int | None], BidLimits]] = {}
-_KEPT_LIMITS: Final = 64  # the opening bids whose sale a shared sale keeps
-
-
-def _bid_limits(minimum: int, forbidden: int | None) -> BidLimits:
-    """``BidLimits(minimum, forbidden)``, shared between views (it is immutable)."""
-    key = (minimum, forbidden)
-    found = _LIMITS.get(key)
-    if found is None:
-        found = BidLimits(minimum, forbidden)
-        if len(_LIMITS) < 4096:
-            _LIMITS[key] = found
-    return found
-
-
-def _by_seat(
-    rounds: tuple[tuple[tuple[int, int], ...], ...],
-) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Bidding rounds with each round's ``(seat, amount)`` bids in seat order, as views
-    show them (the engine keeps a round's bids in the order they came)."""
-    if len(rounds) == 1:  # most sales: one round, without a comprehension's call
-        return (tuple(sorted(rounds[0])),)
-    return tuple([tuple(sorted(rnd)) for rnd in rounds])
 
 
 def _seat_order(item: tuple[Any, Any]) -> tuple[int, Any]:
@@ -1596,261 +1092,12 @@ def _seat_order(item: tuple[Any, Any]) -> tuple[int, Any]:
     return (0, seat) if type(seat) is int else (1, repr(seat))
 
 
-def _replace_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
 def _bid_name(sale: _Sale, seat: int) -> str:
     if sale.phase is _OPENING:
         return "the opening bid"
     if sale.rebid:
         return "a rebid"
     return "a secret bid"
-
-
-def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sale, ...]:
-    """Each sale before its first bid (the opening bid, or on a last tile without
-    auctioneer everyone's secret bid) and without a peek window, and after them the end
-    of the game, for games whose first auctioneer is ``first``."""
-    sales = []
-    for index in range(constants.sales + 1):
-        sale = _Sale()
-        sale.number = index
-        sale.round = constants.round_of[min(index, constants.sales - 1)]
-        sale.auctioneer = (first + index) % players
-        sale.phase = _OPENING
-        sale.after_opening = {}
-        if index == constants.sales:  # the end of the game
-            sale.auctioneer, sale.phase, sale.after_opening = None, _OVER, None
-        elif constants.last_tile and index == constants.sales - 1:
-            sale.auctioneer, sale.phase, sale.after_opening = None, _BIDDING, None
-        sale.opening = None
-        sale.standing = constants.no_bids
-        sale.rebid = 0
-        sale.closed = ()
-        sale.ties = 0
-        sale.tie_log = ()
-        sale.limits = constants.first_limits
-        sale.peek_target = None
-        sales.append(sale)
-    return tuple(sales)
-
-
-def _opening_sale(
-    setup: _Setup,
-    index: int,
-    peek_target: _PeekTarget | None,
-    window: frozenset[int] = _NO_SEATS,
-) -> tuple[_Sale, frozenset[int]]:
-    """Sale ``index`` before its opening bid (the last tile without auctioneer: before
-    everyone's secret bid), or before it the peek ``window`` on ``peek_target``; and the
-    seats awaited."""
-    shared = setup.openings[index]
-    awaiting = setup.openings_await[index]  # on a last tile without auctioneer: everyone
-    if peek_target is None:
-        return shared, awaiting
-    sale = shared.evolve()
-    sale.peek_target = peek_target
-    if window:
-        sale.phase = _PEEKING
-        return sale, window
-    return sale, awaiting
-
-
-def _over_sale(
-    setup: _Setup,
-    peek_target: _PeekTarget | None,
-    window: frozenset[int] = _NO_SEATS,
-) -> tuple[_Sale, frozenset[int]]:
-    """The state after the last sale: nothing to sell, nobody to act (or, before it, the
-    peek ``window`` on the last sale); and the seats awaited."""
-    over = setup.openings[setup.sales]
-    if peek_target is not None:
-        over = over.evolve()
-        over.peek_target = peek_target
-        if window:
-            over.phase = _PEEKING
-    return over, window
-
-
-def _company_of(setup: _Setup, sale: _Sale) -> Company | None:
-    """The tile of ``sale``: ``None`` at the end."""
-    return setup.deck[sale.number] if sale.number < setup.sales else None
-
-
-def _zero_bids(
-    setup: _Setup,
-    round_: int,
-    standing: tuple[int, ...],
-    zero_rounds: tuple[tuple[int, ...], ...],
-    zero_counts: tuple[int, ...],
-    closed: tuple[tuple[tuple[int, int], ...], ...],
-    winner: int | None,
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The zero bids of a finished sale: who bid zero, who scores (by the zero-bid rules,
-    once per round), and the seats' zero-bid rounds and counts after it."""
-    rules = setup.ruleset
-    if standing.count(0) == 1:
-        zero_seats: tuple[int, ...] = (standing.index(0),)
-    else:
-        zero_seats = tuple([seat for seat, bid in enumerate(standing) if bid == 0])
-    if winner is not None and len(closed) == 1 and standing[winner]:
-        # an award after one bidding round to a seat that did not bid zero: no switch of
-        # scoring_zero_bids applies, and every zero bid counts
-        scoring = zero_seats
-    else:
-        scoring = scoring_zero_bids(rules, standing, closed, winner)
-    limit = rules.zero_bid_limit_per_round
-    if limit:  # a seat's zero bids of a round score at most ``limit`` times
-        kept = []
-        for seat in scoring:
-            if zero_rounds[seat].count(round_) < limit:
-                kept.append(seat)
-        scoring = tuple(kept)
-    if scoring:
-        rounds_by_seat, counts = list(zero_rounds), list(zero_counts)
-        for seat in scoring:
-            rounds_by_seat[seat] += (round_,)
-            counts[seat] += 1
-        zero_rounds, zero_counts = tuple(rounds_by_seat), tuple(counts)
-    return zero_seats, scoring, zero_rounds, zero_counts
-
-
-def _unsold_gap(number: int, company: Company | None, ties: int, reason: str | None) -> Gap:
-    """The rule gap of a tile that the tie fallback could not sell."""
-    found = (
-        "no amount was bid exactly once in the sale"
-        if reason == "no-unique-bid"
-        else "every standing bid is tied"
-    )
-    return Gap(
-        str(reason),
-        f"sale {number} ({company}): after {ties} ties in a row {found}; the tile is not sold",
-    )
-
-
-def _sale_opened(setup: _Setup, sale: _Sale) -> _Raw:
-    return (SaleOpened, sale.number, sale.round, setup.deck[sale.number], sale.auctioneer)
-
-
-def _distinct(
-    values: Iterable[Any] | None,
-    what: str,
-    parse: Any,
-    kind: type,
-    allowed: Sequence[Any],
-    count: int,
-) -> tuple[Any, ...] | None:
-    if values is None:
-        return None
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise InvalidArgument(f"{what} must be a list, got {shown(values)}")
-    items = []
-    for value in values:
-        if isinstance(value, kind):
-            items.append(value)
-        elif isinstance(value, str):
-            items.append(parse(value))
-        else:
-            raise InvalidArgument(f"{what}: {shown(value)} is not a {kind.__name__}")
-    names = ", ".join(getattr(a, "code", str(a)) for a in allowed)
-    if len(items) != count:
-        raise InvalidArgument(f"{what}: needs one per seat ({count}), got {len(items)}")
-    for item in items:
-        if item not in allowed:
-            raise InvalidArgument(
-                f"{what}: {getattr(item, 'code', item)} is not in play; in play: {names}"
-            )
-    if len(set(items)) != len(items):
-        raise InvalidArgument(f"{what}: each must be different, got a repeat")
-    return tuple(items)
-
-
-def _shuffled(items: Sequence[Any], getrandbits: Callable[[int], int]) -> list[Any]:
-    """``items`` shuffled as ``random.shuffle`` does in CPython 3.11 (Fisher-Yates with
-    rejection sampling on ``getrandbits``), written out so that a seed deals the same game
-    whatever the Python version."""
-    result = list(items)
-    for i, bits in _shuffle_steps(len(result)):
-        j = getrandbits(bits)
-        while j > i:
-            j = getrandbits(bits)
-        result[i], result[j] = result[j], result[i]
-    return result
-
-
-@functools.cache
-def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
-    """The steps of :func:`_shuffled` for ``size`` items: each place from the last down,
-    and the number of bits drawn for it."""
-    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
-# random.Random(seed) with an int seed is its C base seeded with that int (Random.seed
-# converts only str and bytes seeds): the same generator, made without two Python calls
-_IntSeeded: Final = cast("type[random.Random]", random.Random.__base__)
-
-
-_CONSTANTS: Final[dict[tuple[RuleSet, int], _Constants]] = {}
-
-
-def _constants(rules: RuleSet, players: int) -> _Constants:
-    """The derived fields of ``_Setup``, the same for every game of a rule set and size
-    (made once for each)."""
-    key = (rules, players)
-    found = _CONSTANTS.get(key)
-    if found is None:
-        found = _Constants()
-        found.sales = sales = len(rules.companies(players))
-        found.last_tile = rules.has_last_tile_rule(players)
-        found.zero_bids = rules.has_zero_bid_points(players)
-        found.peek = rules.has_peek(players)
-        # every set of seats made once, so that the sets a game holds are these objects
-        seat_sets = {
-            subset: subset
-            for subset in (
-                frozenset(seat for seat in range(players) if mask >> seat & 1)
-                for mask in range(1 << players)
-            )
-        }
-        found.without = {
-            subset: tuple(seat_sets[subset - {seat}] for seat in range(players))
-            for subset in seat_sets
-        }
-        found.everyone = everyone = seat_sets[frozenset(range(players))]
-        found.others = found.without[everyone]
-        found.singletons = tuple(seat_sets[frozenset((seat,))] for seat in range(players))
-        found.no_bids = (None,) * players
-        found.rounds = rounds = rules.rounds(players)
-        # a last tile without auctioneer belongs to the last round
-        found.round_of = tuple(min(index // players, rounds - 1) for index in range(sales))
-        found.companies = rules.companies(players)
-        found.nations_in_play = rules.nations(players)
-        found.industries_in_play = rules.industries(players)
-        found.opening_limits = _bid_limits(*limits_of(rules, None, True, False))
-        found.first_limits = _bid_limits(*limits_of(rules, None, False, False))
-        found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
-        found.opening_seats = tuple(
-            tuple(
-                found.everyone if sale.auctioneer is None else found.singletons[sale.auctioneer]
-                for sale in shared
-            )
-            for shared in found.shared_sales
-        )
-        empty: tuple[tuple[Any, ...], ...] = ((),) * players
-        zeros = (0,) * players
-        start = found.start_table = _Table()
-        start.holdings = empty
-        start.spent = zeros
-        start.zero_rounds = empty
-        start.zero_counts = zeros
-        start.peeks = zeros
-        start.peeked = (_NO_SEATS,) * players
-        start.facts = ()
-        start.gaps = ()
-        start.result = start.cache = start.parent = None
-        _CONSTANTS[key] = found
-    return found
 
 
 def new_game(
@@ -1881,49 +1128,9 @@ def new_game(
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
-    try:
-        generator = _IntSeeded(seed) if type(seed) is int else random.Random(seed)
-    except UnicodeEncodeError:  # a str seed is read as UTF-8: a lone surrogate is not
-        raise InvalidArgument(f"a str seed must be valid Unicode, got {shown(seed)}") from None
-    constants = _constants(rules, players)
-    canonical = constants.companies
-    draw = generator.getrandbits
-    dealt_deck = _shuffled(canonical, draw)
-    dealt_nations = _shuffled(constants.nations_in_play, draw)
-    dealt_industries = _shuffled(constants.industries_in_play, draw)
-
-    if deck is not None:
-        if isinstance(deck, str | bytes) or not isinstance(deck, Iterable):
-            raise InvalidArgument(f"deck must be a list of tiles, got {shown(deck)}")
-        tiles = tuple(c if isinstance(c, Company) else Company.parse(c) for c in deck)
-        if sorted(map(str, tiles)) != sorted(map(str, canonical)):
-            raise InvalidArgument(
-                f"deck must hold each of the {len(canonical)} tiles of the {players}-player "
-                f"deck of {rules.id} exactly once"
-            )
-        dealt_deck = list(tiles)
-    chosen_nations = _distinct(
-        nations, "nations", Nation.parse, Nation, rules.nations(players), players
-    )
-    chosen_industries = _distinct(
-        industries,
-        "industries",
-        Industry.parse,
-        Industry,
-        rules.industries(players),
-        players,
-    )
-    setup = _Setup(
-        ruleset=rules,
-        players=players,
-        deck=tuple(dealt_deck),
-        nations=chosen_nations or tuple(dealt_nations[:players]),
-        industries=chosen_industries or tuple(dealt_industries[:players]),
-        first_auctioneer=first_auctioneer,
-        constants=constants,
-    )
+    setup = _deal(rules, players, seed, deck, nations, industries, first_auctioneer)
     sale, awaiting = _opening_sale(setup, 0, None)
-    start = setup.start_table  # shared by every game of the rule set and size
+    start = setup.start  # shared by every game of the rule set and size
     return _make_game(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 
 

@@ -154,7 +154,7 @@ def _compare_chunk(task: _Task) -> _Compared:
     done = _Compared([], {}, [])
     for index in range(task.start, task.stop):
         game = _play(first, task.players, factories, task.seed, index)
-        records = game.records()
+        records = game.player_records()
         results = [game.result()]
         for rules in rulesets[1:]:
             try:
@@ -503,7 +503,7 @@ class PlayedComparison:
 
 
 def _owners(game: Game) -> tuple[frozenset[Any], ...]:
-    return tuple(frozenset(record.companies) for record in game.records())
+    return tuple(frozenset(record.companies) for record in game.player_records())
 
 
 class _PlayedChunk(NamedTuple):

@@ -172,7 +172,7 @@ def play_game(
     and return the finished :class:`~qe_rules.Game`.
 
     >>> game = play_game("en", 3, "zero", seed=1)
-    >>> game.is_over, [record.spent for record in game.records()]
+    >>> game.is_over, [record.spent for record in game.player_records()]
     (True, [5, 5, 5])
     """
     rules = _check_rules(ruleset)

@@ -243,7 +243,7 @@ def test_score_under_another_rule_set_rescores_the_holdings(tmp_path):
     path = tmp_path / "record.json"
     path.write_text(json.dumps(game.to_record()))
     _, text = run("score", str(path), "--ruleset", "de", "--format", "json")
-    assert json.loads(text) == qe.score_game("de", game.records()).to_dict()
+    assert json.loads(text) == qe.score_game("de", game.player_records()).to_dict()
 
 
 def test_score_refuses_an_unfinished_game(tmp_path, finished, capsys):

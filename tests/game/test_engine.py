@@ -131,7 +131,10 @@ def test_opening_then_secret_bids_then_award():
     assert game.to_act == {3}
     game = game.bid(3, 4)
     assert kinds(game.last_events) == ["SecretBid", "Awarded", "ZeroBids", "SaleOpened"]
-    assert game.records()[2].companies == (FOUR_DECK[0],) and game.records()[2].spent == 9
+    assert (
+        game.player_records()[2].companies == (FOUR_DECK[0],)
+        and game.player_records()[2].spent == 9
+    )
     assert game.auctioneer == 1 and game.sale == 1
 
 
@@ -202,7 +205,7 @@ def test_en_early_tied_auctioneer_rebids_and_no_unique_bid_leaves_the_tile_unsol
     event = next(e for e in game.last_events if isinstance(e, NotAwarded))
     assert event.reason == "no-unique-bid"
     assert [g.code for g in game.gaps] == ["no-unique-bid"]
-    assert sum(len(r.companies) for r in game.records()) == 0 and game.sale == 1
+    assert sum(len(r.companies) for r in game.player_records()) == 0 and game.sale == 1
 
 
 def test_en_early_unique_bid_of_the_whole_sale_wins():
@@ -220,11 +223,11 @@ def test_zero_bids_score_once_per_round_and_never_with_three_players():
     game = play(game, (1, 3), (0, 0), (2, 0), (3, 5))  # sale 1, round 0: seat 2 again
     zero = [e for e in game.events if isinstance(e, ZeroBids)]
     assert [(z.seats, z.scoring) for z in zero] == [((1, 2), (1, 2)), ((0, 2), (0,))]
-    assert [r.zero_bid_rounds for r in game.records()] == [1, 1, 1, 0]
+    assert [r.zero_bid_rounds for r in game.player_records()] == [1, 1, 1, 0]
     three = qe.new_game("en", 3, seed=2)
     three = play(three, (0, 3), (1, 0), (2, 0))
     assert not any(isinstance(e, ZeroBids) for e in three.events)
-    assert all(r.zero_bid_rounds == 0 for r in three.records())
+    assert all(r.zero_bid_rounds == 0 for r in three.player_records())
 
 
 def test_the_last_tile_belongs_to_the_last_round():
@@ -236,8 +239,8 @@ def test_the_last_tile_belongs_to_the_last_round():
             game = game.bid(seat, legal(game, seat, extra))
     last = [e for e in game.events if isinstance(e, SaleOpened)][-1]
     assert last.auctioneer is None and last.round == rules.rounds(3) - 1
-    assert [r.zero_bid_rounds for r in game.records()] == [5, 5, 5]
-    assert qe.score_game(rules, game.records()) == game.result()
+    assert [r.zero_bid_rounds for r in game.player_records()] == [5, 5, 5]
+    assert qe.score_game(rules, game.player_records()) == game.result()
 
 
 def test_three_player_last_tile_has_no_auctioneer_and_a_tie_awards_nothing():
@@ -253,7 +256,7 @@ def test_three_player_last_tile_has_no_auctioneer_and_a_tie_awards_nothing():
     assert isinstance(done.events[-2], NotAwarded) and done.events[-2].reason == "last-tile-tie"
     assert done.gaps == done.result().gaps  # a documented non-award is no gap
     won = play(game, (0, 0), (1, 2), (2, 1))
-    assert won.records()[1].companies[-1] == game.current_company
+    assert won.player_records()[1].companies[-1] == game.current_company
 
 
 def test_five_player_peek():
@@ -321,7 +324,7 @@ def test_result_only_at_the_end_and_no_move_after_it():
         for seat in sorted(game.to_act):
             game = game.bid(seat, legal(game, seat, seat + 1))
     assert game.to_act == frozenset() and game.current_company is None
-    assert game.result() == qe.score_game(EN, game.records())
+    assert game.result() == qe.score_game(EN, game.player_records())
     with pytest.raises(qe.IllegalAction, match="game is over"):
         game.bid(0, 1)
     with pytest.raises(qe.IllegalAction, match="game is over"):
@@ -398,14 +401,14 @@ class GameMachine(RuleBasedStateMachine):
     @invariant()
     def tiles_are_conserved(self):
         game = self.game
-        won = sum(len(r.companies) for r in game.records())
+        won = sum(len(r.companies) for r in game.player_records())
         unsold = sum(1 for e in game.events if isinstance(e, NotAwarded))
         in_deck = game.ruleset.sales(game.players) - game.sale
         assert won + unsold + in_deck == game.ruleset.sales(game.players)
 
     @invariant()
     def spend_is_the_sum_of_winning_amounts(self):
-        spent = [r.spent for r in self.game.records()]
+        spent = [r.spent for r in self.game.player_records()]
         assert spent == [self.amounts.get(seat, 0) for seat in range(self.game.players)]
 
     @invariant()
@@ -428,7 +431,7 @@ class GameMachine(RuleBasedStateMachine):
         if self.game.is_over:
             result = self.game.result()
             assert len(result.winners) == 1 or result.gaps
-            assert result == qe.score_game(self.game.ruleset, self.game.records())
+            assert result == qe.score_game(self.game.ruleset, self.game.player_records())
 
 
 GameMachine.TestCase.settings = examples(40, stateful_step_count=80)

@@ -148,7 +148,7 @@ def test_a_version_1_record_replays():
     game = qe.replay(record)
     # the figures the library that wrote the record computed for it
     assert game.is_over and game.result().winners == (0,)
-    assert [r.spent for r in game.records()] == [31, 16, 13, 6, 39]
+    assert [r.spent for r in game.player_records()] == [31, 16, 13, 6, 39]
     peeks = [m for m in record["moves"] if m["move"] == "peek"]
     assert [m.seat for m in game.moves() if m.kind == "peek"] == [m["seat"] for m in peeks]
     # the seats that had not peeked when the next bid came declined, in seat order
@@ -181,7 +181,7 @@ def test_version_1_replay_equals_declining_everyone_left(seed):
     }
     replayed = qe.replay(old)
     # the same bids and peeks; the declines are made in seat order before the next bid
-    assert replayed.records() == game.records()
+    assert replayed.player_records() == game.player_records()
     assert [m for m in replayed.moves() if m.kind != "decline-peek"] == [
         m for m in game.moves() if m.kind != "decline-peek"
     ]
@@ -200,7 +200,7 @@ def test_a_window_after_the_last_sale_would_close_into_the_end():
     )
     end, awaiting = engine._over_sale(game._setup, target, seats)
     assert end.phase is Phase.PEEKING
-    waiting = engine.Game._make(game._setup, game._table, end, awaiting, (), game._log)
+    waiting = engine._make_game(game._setup, game._progress, end, awaiting, (), game._log)
     assert not waiting.is_over and waiting.to_act == seats
     first, *others = sorted(seats)
     waiting = waiting.peek(first)

@@ -73,7 +73,7 @@ def test_every_document_of_a_game_validates(game, data):
     assert valid("public-view", game.public_view().to_dict())
     for event in (*game.events, *game.public_events()):
         assert valid("event", event.to_dict())
-    scores = [r.to_dict() for r in game.records()]
+    scores = [r.to_dict() for r in game.player_records()]
     assert valid("score-file", scores)
     assert valid("score-file", {"ruleset": game.ruleset.id, "players": scores})
     if game.is_over:

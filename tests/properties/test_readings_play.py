@@ -18,7 +18,7 @@ CASES = [
 
 def check_complete(game, rules, players):
     assert game.is_over and not game.to_act
-    held = [tile for record in game.records() for tile in record.companies]
+    held = [tile for record in game.player_records() for tile in record.companies]
     unsold = [e for e in game.events if isinstance(e, qe.NotAwarded)]
     awarded = [e for e in game.events if isinstance(e, qe.Awarded)]
     assert len(held) == len(set(held)) == len(awarded)

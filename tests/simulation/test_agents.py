@@ -40,7 +40,7 @@ def by_seat(rounds):
 
 def reference_view(game, seat):
     """The view built field by field from the game's state, through PlayerView's __init__."""
-    setup, table, sale = game._setup, game._table, game._sale
+    setup, table, sale = game._setup, game._progress, game._sale
     rules = setup.ruleset
     over = sale.phase is qe.Phase.OVER
     return qe.PlayerView(

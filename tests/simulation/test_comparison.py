@@ -56,7 +56,7 @@ def test_compare_examples_replay_and_show_the_change():
         game = qe.replay(json.loads(json.dumps(example.record.to_dict())))
         assert game.is_over
         assert game.result().winners == example.winners == c.winners[example.game][0]
-        other = score_game(example.ruleset, game.records())
+        other = score_game(example.ruleset, game.player_records())
         assert other.winners == example.other_winners != example.winners
         firsts = [
             g

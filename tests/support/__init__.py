@@ -13,7 +13,7 @@ from hypothesis import assume, settings
 from hypothesis import strategies as st
 
 import qe_rules as qe
-from qe_rules.game import engine
+from qe_rules.game import _state
 
 # The thorough hypothesis profile (see conftest.py): CI=true, as .ci/run sets it, or
 # HYPOTHESIS_PROFILE=ci.
@@ -101,11 +101,11 @@ def _hashable(value):
 # The engine's internal state: nothing a view (or an agent) holds may reach these.
 INTERNAL = (
     qe.Game,
-    engine._Table,
-    engine._Sale,
-    engine._SaleFacts,
-    engine._Setup,
-    engine._PublicPart,
+    _state._Progress,
+    _state._Sale,
+    _state._SaleFacts,
+    _state._Setup,
+    _state._PublicPart,
 )
 
 

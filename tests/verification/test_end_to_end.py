@@ -90,7 +90,7 @@ def test_the_smallest_examples(reports):
     assert max(amount for _, amount in moves) <= 3
     (everyone,) = [f for f in reports["en"].gaps if f.gap == "everyone-eliminated"]
     game = qe.replay(everyone.example.data)
-    assert {r.spent for r in game.records()} == {5}
+    assert {r.spent for r in game.player_records()} == {5}
 
 
 def test_the_report_is_deterministic(reports):

@@ -37,7 +37,7 @@ def test_one_winner_finds_both_gaps_of_en_with_games_that_show_them():
 def test_the_simplest_game_shows_that_everyone_can_be_eliminated():
     (finding, _) = qe.verify(EN, checks=["one-winner"]).findings
     game = qe.replay(finding.example.data)
-    assert {r.spent for r in game.records()} == {5}
+    assert {r.spent for r in game.player_records()} == {5}
     awards = [e for e in game.events if isinstance(e, Awarded)]
     assert [e.seat for e in awards] == [sale % 3 for sale in range(len(awards))]
 
@@ -52,7 +52,7 @@ def test_scripted_sales_win_at_a_price_others_cannot_tie():
     awards = [e for e in game.events if isinstance(e, Awarded)]
     assert [(e.seat, e.amount) for e in awards] == [(sale % 3, 1) for sale in range(15)]
     assert eliminated.gap == "everyone-eliminated"
-    assert {r.spent for r in qe.replay(eliminated.example.data).records()} == {5}
+    assert {r.spent for r in qe.replay(eliminated.example.data).player_records()} == {5}
 
 
 @pytest.mark.kills_mutants

@@ -1,0 +1,198 @@
+"""Every secrecy decision of the engine: what a seat, or a spectator, may know.
+
+``Game.view``, ``Game.public_view``, the histories of finished sales and
+``Game.events_for`` / ``Game.public_events`` all ask this module, so that a view and an
+event stream cannot disagree about who knows what. The decisions:
+
+- A seat knows its own bids and its industry token; every token is shown at the end
+  (:func:`shown_industries`).
+- The bids of a sale: only its auctioneer, where the rules show it every bid
+  (``auctioneer_sees_all_bids``), knows them (:func:`sees_every_bid`); in the event stream
+  it gets them when their bidding round is complete, just before the round's outcome.
+- The winning amount of a sale: known when it is public (the auctioneer won it and the
+  rules make that public), to its winner, and to an auctioneer who sees every bid
+  (:func:`knows_amount`); a spectator knows public amounts only.
+- A peek shows the peeker the winning amount, and under ``peek_shows=all-bids`` every bid
+  of the sale as well (:func:`after_peek`, :func:`peek_shows_bids`).
+- **A peek does not rewrite the event stream** (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`):
+  a stream is append-only, so the peeker learns the amount from its own ``Peeked`` event,
+  and the sale's earlier ``SecretBid`` and ``Awarded`` events keep ``amount=None``. Under
+  ``peek_shows=all-bids`` the view after a peek therefore shows bids that the stream never
+  shows: the view is what the seat knows now; the stream is what it was told, move by
+  move. ``tests/game/test_secrecy.py`` checks the exact relation for every reading.
+
+See ``docs/design/engine.md`` (where the secrecy rules live).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Final, Protocol
+
+from qe_rules.components import Industry
+from qe_rules.game.events import (
+    Awarded,
+    Event,
+    NotAwarded,
+    Peeked,
+    SaleOpened,
+    SecretBid,
+    Tie,
+)
+from qe_rules.game.views import SaleView, make_sale_views
+from qe_rules.rules.model import PeekShows, RuleSet
+
+__all__ = [
+    "STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY",
+    "FinishedSale",
+    "after_peek",
+    "by_seat",
+    "known_events",
+    "knows_amount",
+    "peek_shows_bids",
+    "sale_views",
+    "sees_every_bid",
+    "shown_industries",
+    "spectator_amount",
+]
+
+Rounds = tuple[tuple[tuple[int, int], ...], ...]  # bidding rounds of (seat, amount) bids
+
+STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY: Final = True
+"""The decision for event streams after a peek: what a peek shows reaches the peeker's
+stream in its own ``Peeked`` event only (the winning amount). Earlier events of the peeked
+sale are never rewritten, so under ``peek_shows=all-bids`` the stream shows less than the
+view: ``view(seat).history[i].bids`` holds every bid, the stream's ``SecretBid`` events of
+other seats keep ``amount=None``."""
+
+
+class FinishedSale(Protocol):
+    """What the redaction of a finished sale reads (the engine's ``_SaleFacts``)."""
+
+    seats: int
+    auctioneer: int | None
+    winner: int | None
+    amount: int | None
+    public: bool
+    closed: Rounds
+
+
+def sees_every_bid(seat: int | None, auctioneer: int | None, sees_all: bool) -> bool:
+    """May ``seat`` (``None``: a spectator) know every bid of a sale run by
+    ``auctioneer``, without a peek? Only its auctioneer, where the rules show it every bid
+    (``sees_all``: ``auctioneer_sees_all_bids``)."""
+    return sees_all and seat is not None and seat == auctioneer
+
+
+def knows_amount(
+    seat: int | None, winner: int | None, auctioneer: int | None, public: bool, sees_all: bool
+) -> bool:
+    """May ``seat`` (``None``: a spectator) know the winning amount of a sale, without a
+    peek? When it is public, when the seat won it, or when it ran the sale and sees every
+    bid."""
+    return (
+        public
+        or (seat is not None and seat == winner)
+        or sees_every_bid(seat, auctioneer, sees_all)
+    )
+
+
+def spectator_amount(sale: FinishedSale) -> int | None:
+    """The winning amount of a finished sale as a spectator knows it."""
+    return sale.amount if sale.public else None  # knows_amount(None, ...)
+
+
+def peek_shows_bids(rules: RuleSet) -> bool:
+    """Does a peek show every bid of the peeked sale (``peek_shows=all-bids``), or the
+    winning amount only?"""
+    return rules.peek_shows is PeekShows.ALL_BIDS
+
+
+def shown_industries(industries: tuple[Industry, ...], over: bool) -> tuple[Industry, ...] | None:
+    """The industry tokens every seat is shown: none until the game is over, then all."""
+    return industries if over else None
+
+
+def by_seat(rounds: Rounds) -> Rounds:
+    """Bidding rounds with each round's ``(seat, amount)`` bids in seat order, as views
+    show them (the engine keeps a round's bids in the order they came)."""
+    if len(rounds) == 1:  # most sales: one round, without a comprehension's call
+        return (tuple(sorted(rounds[0])),)
+    return tuple([tuple(sorted(rnd)) for rnd in rounds])
+
+
+def sale_views(sale: FinishedSale, shared: Any, sees_all: bool) -> list[SaleView]:
+    """A finished sale as each seat knows it before any peek, seat by seat.
+
+    :func:`knows_amount` and :func:`sees_every_bid` applied to every seat at once (a sale
+    ends once, and its views are made for every seat together): every seat its own bids,
+    the amount where it is public, to the winner, and to an auctioneer who sees every bid,
+    who also gets the bids. ``shared`` holds the fields every seat's view shares.
+    """
+    seats, winner, amount, closed = sale.seats, sale.winner, sale.amount, sale.closed
+    mine: list[tuple[int, ...]] = [()] * seats
+    if len(closed) == 1:  # most sales: a seat bid at most once
+        for who, bid in closed[0]:
+            mine[who] = (bid,)
+    else:
+        for rnd in closed:
+            for who, bid in rnd:
+                mine[who] += (bid,)
+    amounts = [spectator_amount(sale)] * seats
+    if winner is not None:
+        amounts[winner] = amount
+    bids: list[Rounds] = [()] * seats
+    auctioneer = sale.auctioneer
+    if auctioneer is not None and sees_every_bid(auctioneer, auctioneer, sees_all):
+        amounts[auctioneer] = amount
+        bids[auctioneer] = by_seat(closed)
+    return make_sale_views(shared, amount=amounts, my_bids=mine, bids=bids, peeked=[False] * seats)
+
+
+def after_peek(sale: FinishedSale, view: SaleView, shows_all: bool) -> SaleView:
+    """``view`` of ``sale`` after its seat peeked at it: the winning amount, and with
+    ``shows_all`` (:func:`peek_shows_bids`) every bid of the sale."""
+    if shows_all:
+        return view._replace(amount=sale.amount, bids=by_seat(sale.closed), peeked=True)
+    return view._replace(amount=sale.amount, peeked=True)
+
+
+def known_events(
+    raws: Iterable[tuple[Any, ...]], seat: int | None, sees_all: bool
+) -> Iterator[Event]:
+    """The events of a game (as ``(event class, *fields)``) as ``seat`` (``None``: a
+    spectator) may know them: its own bids, the bids of a sale it runs
+    (:func:`sees_every_bid`, once the bidding round is complete), a winning amount it may
+    know (:func:`knows_amount`) and the amount of its own peek; everything else without
+    its amount. A peek reveals nothing in earlier events
+    (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`)."""
+    auctioneer: int | None = None  # the auctioneer of the sale in progress
+    runs = False  # whether ``seat`` runs the sale in progress and sees its bids
+    held: list[Event] = []  # the bids the auctioneer sees when the bidding round is over
+    for raw in raws:
+        kind = raw[0]
+        if kind is SecretBid:
+            _, sale, bidder, amount, rebid = raw
+            if bidder == seat:
+                yield SecretBid(sale, bidder, amount, rebid)
+            elif runs:
+                held.append(SecretBid(sale, bidder, amount, rebid))
+            else:
+                yield SecretBid(sale, bidder, None, rebid)
+            continue
+        if kind is SaleOpened:
+            _, _, _, _, auctioneer = raw
+            runs = sees_every_bid(seat, auctioneer, sees_all)
+        elif held and (kind is Tie or kind is Awarded or kind is NotAwarded):
+            yield from held  # the bidding round is complete
+            held = []
+        if kind is Awarded:
+            _, sale, company, winner, amount, public, fallback = raw
+            if not knows_amount(seat, winner, auctioneer, public, sees_all):
+                amount = None
+            yield Awarded(sale, company, winner, amount, public, fallback)
+        elif kind is Peeked:
+            _, sale, peeker, amount = raw
+            yield Peeked(sale, peeker, amount if peeker == seat else None)
+        else:
+            yield kind(*raw[1:])

@@ -1,0 +1,129 @@
+"""What a seat's view and its event stream show of each finished sale, and the exact
+relation between the two, for every reading of ``peek_shows`` (``qe_rules.game._secrecy``)."""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import qe_rules as qe
+from qe_rules import Awarded, OpeningBid, Peeked, SecretBid
+from qe_rules.game import _secrecy
+from tests.support import examples
+
+READINGS = [
+    f"en:peek_shows={shows.value}{sees}"
+    for shows in qe.PeekShows
+    for sees in ("", ",auctioneer_sees_all_bids=false")
+]
+
+
+def _played(rules, seed, moves):
+    """A 5-player game after ``moves`` random legal moves, peeking when it may."""
+    rng = random.Random(seed)
+    game = qe.new_game(rules, 5, seed=seed)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        seat = rng.choice(sorted(game.to_act))
+        if game.phase is qe.Phase.PEEKING:
+            game = game.peek(seat) if rng.random() < 0.7 else game.decline_peek(seat)
+        else:
+            game = game.bid(seat, game.bid_limits(seat).legal(rng.randint(0, 7)))
+    return game
+
+
+def _rounds(bids):
+    """``(round, seat, amount)`` bids as bidding rounds in seat order, as views show them."""
+    rounds = {}
+    for rnd, seat, amount in bids:
+        rounds.setdefault(rnd, []).append((seat, amount))
+    return tuple(tuple(sorted(rounds[rnd])) for rnd in sorted(rounds))
+
+
+def _bids(events):
+    """``(round, seat, amount)`` of the opening and secret bids among ``events``."""
+    return [
+        (getattr(e, "rebid", 0), e.seat, e.amount)
+        for e in events
+        if isinstance(e, OpeningBid | SecretBid)
+    ]
+
+
+def _check_relation(game):
+    rules = game.ruleset
+    shows_all = rules.peek_shows is qe.PeekShows.ALL_BIDS
+    sees_all = rules.auctioneer_sees_all_bids
+    everything = game.events
+    for seat in range(game.players):
+        view, stream = game.view(seat), game.events_for(seat)
+        for sale in view.history:
+            number = sale.sale
+            mine = [e for e in stream if getattr(e, "sale", None) == number]
+            truth = [e for e in everything if getattr(e, "sale", None) == number]
+            awarded = [e.amount for e in mine if isinstance(e, Awarded)]
+            peeks = [e.amount for e in mine if isinstance(e, Peeked) and e.seat == seat]
+            assert sale.peeked == bool(peeks)
+            # the amount: what the Awarded event says, or else what the seat's peek showed
+            told = awarded[0] if awarded and awarded[0] is not None else None
+            if told is None and peeks:
+                told = peeks[0]
+            assert sale.amount == told
+            assert told is None or (told == next(e.amount for e in truth if isinstance(e, Awarded)))
+
+            # the bids: the stream shows those the seat knew when they were made
+            shown = [bid for bid in _bids(mine) if bid[2] is not None]
+            assert sale.my_bids == tuple(a for _, who, a in shown if who == seat)
+            runs = _secrecy.sees_every_bid(seat, sale.auctioneer, sees_all)
+            if runs:
+                assert sale.bids == _rounds(shown) == _rounds(_bids(truth))
+            elif sale.peeked and shows_all:
+                # the decision: the view shows every bid after the peek, the stream only
+                # the bids the seat knew when they were made (its own, the opening bid)
+                assert _secrecy.STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY
+                assert sale.bids == _rounds(_bids(truth))
+                assert all(
+                    who == seat or (rnd == 0 and who == sale.auctioneer) for rnd, who, _ in shown
+                )
+            else:
+                assert sale.bids == ()
+                assert all(who == seat or who == sale.auctioneer for _, who, _ in shown)
+
+
+@pytest.mark.parametrize("rules", READINGS)
+def test_a_peek_shows_in_the_view_what_the_stream_shows_of_the_sale(rules):
+    for seed in range(6):
+        _check_relation(_played(rules, seed, 400))
+
+
+@examples(40)
+@given(rules=st.sampled_from(READINGS), seed=st.integers(0, 10**6), moves=st.integers(0, 120))
+def test_the_view_and_the_stream_agree_at_every_moment(rules, seed, moves):
+    _check_relation(_played(rules, seed, moves))
+
+
+def test_under_all_bids_a_peek_shows_bids_the_stream_never_shows():
+    """The example of the decision: the peeker's view holds every bid of the sale, its
+    stream keeps the other seats' secret bids without their amounts."""
+    rules = "en:peek_shows=all-bids"
+    for seed in range(40):
+        game = _played(rules, seed, 400)
+        for seat in range(5):
+            for sale in game.view(seat).history:
+                if sale.peeked and seat != sale.auctioneer:
+                    hidden = [
+                        e
+                        for e in game.events_for(seat)
+                        if isinstance(e, SecretBid) and e.sale == sale.sale and e.seat != seat
+                    ]
+                    assert hidden and all(e.amount is None for e in hidden)
+                    shown = {(who, a) for rnd in sale.bids for who, a in rnd}
+                    secret = {
+                        (e.seat, e.amount)
+                        for e in game.events
+                        if isinstance(e, SecretBid) and e.sale == sale.sale and e.seat != seat
+                    }
+                    assert secret <= shown  # the view shows every bid the stream hides
+                    return
+    pytest.fail("no peek under all-bids in 40 games")
