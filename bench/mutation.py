@@ -64,6 +64,8 @@ MODULES: dict[str, list[str]] = {
     "engine": [
         "qe_rules/game/engine.py",
         "tests/game/test_engine.py",
+        "tests/game/test_engine_internals.py",
+        "tests/game/test_secrecy.py",
         "tests/game/test_peek_window.py",
     ],
 }
@@ -76,7 +78,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
         f"verification/{name}.py"
         for name in ("report", "static", "sale_search", "games", "readings", "play", "suite")
     ),
-    "engine": ("game/engine.py",),
+    "engine": ("game/engine.py", "game/_state.py", "game/_secrecy.py"),
 }
 
 # The tests written to kill mutants carry this marker; --before deselects them.
