@@ -65,7 +65,7 @@ MODULES: dict[str, list[str]] = {
         "qe_rules/game/engine.py",
         "tests/game/test_engine.py",
         "tests/game/test_engine_internals.py",
-        "tests/game/test_secrecy.py",
+        "tests/properties/test_secrecy.py",
         "tests/game/test_peek_window.py",
     ],
 }
