@@ -25,7 +25,13 @@ from typing import Any, Final, NamedTuple, cast
 
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.game._secrecy import after_peek, sale_views, shown_industries, spectator_amount
+from qe_rules.game._secrecy import (
+    after_peek,
+    peek_shows_bids,
+    sale_views,
+    shown_industries,
+    spectator_amount,
+)
 from qe_rules.game.events import SaleOpened
 from qe_rules.game.sales import BidLimits, limits_of, scoring_zero_bids
 from qe_rules.game.scoring import GameResult, Gap
@@ -55,9 +61,11 @@ class _Constants:
         "opening_seats",
         "others",
         "peek",
+        "peek_shows_bids",
         "round_of",
         "rounds",
         "sales",
+        "sees_all_bids",
         "shared_sales",
         "singletons",
         "start",
@@ -69,6 +77,9 @@ class _Constants:
     last_tile: bool
     zero_bids: bool
     peek: bool
+    # the secrecy decisions that follow from the rules alone (_secrecy), decided once
+    sees_all_bids: bool  # an auctioneer knows every bid of its sale
+    peek_shows_bids: bool  # a peek shows every bid of the peeked sale
     others: tuple[frozenset[int], ...]  # per seat: every other seat
     singletons: tuple[frozenset[int], ...]  # per seat: {seat}
     everyone: frozenset[int]
@@ -98,6 +109,7 @@ class _Setup(_Constants):
         "deck",
         "first_auctioneer",
         "industries",
+        "industries_shown",
         "nations",
         "openings",
         "openings_await",
@@ -110,6 +122,9 @@ class _Setup(_Constants):
     deck: tuple[Company, ...]
     nations: tuple[Nation, ...]
     industries: tuple[Industry, ...]
+    # the tokens every seat is shown before the end and at the end (_secrecy.shown_industries),
+    # looked up by ``over`` when a state's public part is made
+    industries_shown: tuple[tuple[Industry, ...] | None, tuple[Industry, ...] | None]
     first_auctioneer: int
     openings: tuple[_Sale, ...]  # shared_sales of this first auctioneer
     openings_await: tuple[frozenset[int], ...]  # and the seats each awaits
@@ -130,6 +145,10 @@ class _Setup(_Constants):
         self.deck = deck
         self.nations = nations
         self.industries = industries
+        self.industries_shown = (
+            shown_industries(industries, False),
+            shown_industries(industries, True),
+        )
         self.first_auctioneer = first_auctioneer
         if constants is None:
             constants = _constants(ruleset, players)
@@ -147,9 +166,11 @@ class _Setup(_Constants):
         self.openings_await = constants.opening_seats[first_auctioneer]
         self.others = constants.others
         self.peek = constants.peek
+        self.peek_shows_bids = constants.peek_shows_bids
         self.round_of = constants.round_of
         self.rounds = constants.rounds
         self.sales = constants.sales
+        self.sees_all_bids = constants.sees_all_bids
         self.singletons = constants.singletons
         self.start = constants.start
         self.without = constants.without
@@ -270,44 +291,6 @@ class _SaleFacts:
     views: list[SaleView] | None  # made for every seat on first use
     spectator: SaleView | None
 
-    @classmethod
-    def of(
-        cls,
-        sale: int,
-        round: int,
-        company: Company,
-        auctioneer: int | None,
-        opening_bid: int | None,
-        ties: tuple[tuple[int, ...], ...],
-        winner: int | None,
-        amount: int | None,
-        public: bool,
-        reason: str | None,
-        zero_bidders: tuple[int, ...],
-        closed: tuple[tuple[tuple[int, int], ...], ...],
-        seats: int,
-    ) -> _SaleFacts:
-        """The facts of a finished sale, by position in the order of the slots' annotations
-        (a call of the class with an ``__init__`` would cost more: the end of every sale
-        makes one)."""
-        self = cls()
-        self.sale = sale
-        self.round = round
-        self.company = company
-        self.auctioneer = auctioneer
-        self.opening_bid = opening_bid
-        self.ties = ties
-        self.winner = winner
-        self.amount = amount
-        self.public = public
-        self.reason = reason
-        self.zero_bidders = zero_bidders
-        self.closed = closed
-        self.seats = seats
-        self.views = None
-        self.spectator = None
-        return self
-
     def __getstate__(self) -> dict[str, Any]:
         """The facts without the views made from them (a pickle makes them again)."""
         return _fields_of(self, _FACT_FIELDS)
@@ -342,6 +325,43 @@ class _SaleFacts:
 _FACT_FIELDS: Final = tuple(
     name for name in _SaleFacts.__slots__ if name not in ("views", "spectator")
 )
+
+
+def _sale_facts(
+    sale: int,
+    round: int,
+    company: Company,
+    auctioneer: int | None,
+    opening_bid: int | None,
+    ties: tuple[tuple[int, ...], ...],
+    winner: int | None,
+    amount: int | None,
+    public: bool,
+    reason: str | None,
+    zero_bidders: tuple[int, ...],
+    closed: tuple[tuple[tuple[int, int], ...], ...],
+    seats: int,
+) -> _SaleFacts:
+    """The facts of a finished sale, by position in the order of ``_SaleFacts``' slot
+    annotations: its named constructor. A module function, not an ``__init__`` or a class
+    method, since the end of every sale makes one and either would cost more."""
+    facts = _SaleFacts()
+    facts.sale = sale
+    facts.round = round
+    facts.company = company
+    facts.auctioneer = auctioneer
+    facts.opening_bid = opening_bid
+    facts.ties = ties
+    facts.winner = winner
+    facts.amount = amount
+    facts.public = public
+    facts.reason = reason
+    facts.zero_bidders = zero_bidders
+    facts.closed = closed
+    facts.seats = seats
+    facts.views = None
+    facts.spectator = None
+    return facts
 
 
 class _Progress:
@@ -400,6 +420,33 @@ class _Progress:
         start.gaps = ()
         start.result = start.cache = start.parent = None
         return start
+
+    def after_sale(
+        self,
+        holdings: tuple[tuple[Company, ...], ...],
+        spent: tuple[int, ...],
+        zero_rounds: tuple[tuple[int, ...], ...],
+        zero_counts: tuple[int, ...],
+        facts: _SaleFacts,
+        gaps: tuple[Gap, ...],
+    ) -> _Progress:
+        """The progress once a sale is over: its holdings, spend, zero bids and gaps, and
+        its ``facts`` added to the finished sales; the caches of this progress become the
+        new one's ``parent`` (the histories one sale shorter). By position: the end of every
+        sale makes one."""
+        after = _Progress()
+        after.holdings = holdings
+        after.spent = spent
+        after.zero_rounds = zero_rounds
+        after.zero_counts = zero_counts
+        after.peeks = self.peeks
+        after.peeked = self.peeked
+        after.facts = self.facts + (facts,)  # noqa: RUF005 (faster than unpacking)
+        after.gaps = gaps
+        after.result = None
+        after.cache = None
+        after.parent = self.cache
+        return after
 
     def evolve(self) -> _Progress:
         """A copy with empty caches, to assign the changed fields to, by name, before
@@ -680,7 +727,7 @@ def _public_part(
     part.holdings = progress.holdings
     part.zero_bid_rounds = progress.zero_counts
     part.peeks_used = progress.peeks
-    part.industries = shown_industries(setup.industries, over)
+    part.industries = setup.industries_shown[over]
     part.result = game.result() if over else None
     return part
 
@@ -786,6 +833,8 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.last_tile = rules.has_last_tile_rule(players)
         found.zero_bids = rules.has_zero_bid_points(players)
         found.peek = rules.has_peek(players)
+        found.sees_all_bids = rules.auctioneer_sees_all_bids
+        found.peek_shows_bids = peek_shows_bids(rules)
         # every set of seats made once, so that the sets a game holds are these objects
         seat_sets = {
             subset: subset

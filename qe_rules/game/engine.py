@@ -59,7 +59,6 @@ from qe_rules.errors import (
 from qe_rules.game._secrecy import (
     by_seat,
     known_events,
-    peek_shows_bids,
     sees_every_bid,
 )
 from qe_rules.game._state import (
@@ -86,8 +85,8 @@ from qe_rules.game._state import (
     _raws,
     _replace_at,
     _Sale,
+    _sale_facts,
     _sale_opened,
-    _SaleFacts,
     _Setup,
     _unsold_gap,
     _zero_bids,  # a global of this module too: tests replace it here
@@ -124,7 +123,8 @@ __all__ = ["Game", "new_game", "replay"]
 def _refused(limits: BidLimits, amount: int) -> bool:
     """Whether ``limits`` refuse the bid ``amount`` (an int): below the minimum, the
     forbidden amount, or above :data:`~qe_rules.limits.MAX_BID`. The one test of a bid's
-    amount (written out once more in ``Game.bid``, the hot path); ``_check_bid`` says why."""
+    amount (written out in the hot paths ``Game.bid`` and ``Game.bid_many``, where a call
+    would cost a bid 7%); ``_check_bid`` says why."""
     return amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID
 
 
@@ -443,13 +443,17 @@ class Game:
             for seat, amount in items:
                 game = game.bid(seat, amount)
             return game
-        awaiting, auctioneer, limits = self.to_act, sale.auctioneer, sale.limits
+        awaiting, auctioneer = self.to_act, sale.auctioneer
+        floor, forbidden = sale.limits.minimum, sale.limits.forbidden
         number, rebid = sale.number, sale.rebid
         added = []
         for seat, amount in items:
             if type(seat) is not int or type(amount) is not int or seat not in awaiting:
                 self._check_bid(seat, amount)  # raises with the precise message
-            if _refused(limits if seat != auctioneer else self._due_limits(seat), amount):
+            if seat == auctioneer:
+                if _refused(self._due_limits(seat), amount):
+                    self._check_bid(seat, amount)
+            elif amount < floor or amount == forbidden or amount > MAX_BID:  # _refused, inline
                 self._check_bid(seat, amount)
             added.append((SecretBid, number, seat, amount, rebid))
         open_bids = self._open_bids + tuple(items)
@@ -713,16 +717,9 @@ class Game:
                 fallback = False
                 ties = outcome.ties
                 reason = outcome.reason
-        return self._finish_sale(
-            standing=bids,
-            closed=closed,
-            winner=winner,
-            amount=amount,
-            fallback=fallback,
-            ties=ties,
-            reason=reason,
-            added=added,
-        )
+        # by position, in the order of the parameters' names: once per sale, and a call
+        # with eight keywords would cost the end of a sale a twentieth more
+        return self._finish_sale(bids, closed, winner, amount, fallback, ties, reason, added)
 
     def _rebid(
         self,
@@ -749,7 +746,6 @@ class Game:
 
     def _finish_sale(
         self,
-        *,
         standing: tuple[int, ...],
         closed: tuple[tuple[tuple[int, int], ...], ...],
         winner: int | None,
@@ -771,8 +767,7 @@ class Game:
             final = tuple([seat for seat, bid in enumerate(standing) if bid == highest])
             tie_log = (*tie_log, final)
             new.append((Tie, number, final, ties))
-        after = progress.evolve()  # the progress once the sale is over
-        holdings, spent = progress.holdings, progress.spent
+        holdings, spent, gaps = progress.holdings, progress.spent, progress.gaps
         public = False
         if winner is not None:
             public = winner == auctioneer and setup.ruleset.auctioneer_win_public
@@ -780,14 +775,15 @@ class Game:
             held, paid = list(holdings), list(spent)
             held[winner] += (company,)
             paid[winner] += amount  # type: ignore[operator]  # set with the winner
-            after.holdings, after.spent = tuple(held), tuple(paid)
+            holdings, spent = tuple(held), tuple(paid)
         else:
             new.append((NotAwarded, number, company, reason))
             if reason != "last-tile-tie":
-                after.gaps = (*progress.gaps, _unsold_gap(number, company, ties, reason))
+                gaps = (*gaps, _unsold_gap(number, company, ties, reason))
         zero_seats: tuple[int, ...] = ()
+        zero_rounds, zero_counts = progress.zero_rounds, progress.zero_counts
         if setup.zero_bids and 0 in standing:
-            zero_seats, scoring, after.zero_rounds, after.zero_counts = _zero_bids(
+            zero_seats, scoring, zero_rounds, zero_counts = _zero_bids(
                 setup,
                 sale.round,
                 standing,
@@ -797,7 +793,7 @@ class Game:
                 winner,
             )
             new.append((ZeroBids, number, sale.round, zero_seats, scoring))
-        facts = _SaleFacts.of(
+        facts = _sale_facts(
             number,
             sale.round,
             company,
@@ -812,8 +808,7 @@ class Game:
             closed,
             setup.players,
         )
-        after.facts = progress.facts + (facts,)  # noqa: RUF005 (faster than unpacking)
-        after.parent = progress.cache  # the histories one sale shorter
+        after = progress.after_sale(holdings, spent, zero_rounds, zero_counts, facts, gaps)
         # The peek window: the next sale waits for every seat that may peek at this one.
         # After the last sale a window opens only by peek_after_last_sale; the end state
         # then waits in phase PEEKING, and its last answer ends the game.
@@ -867,7 +862,7 @@ class Game:
         if public is None:  # the seats viewing one state share its public part
             public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
             _SET_PUBLIC(self, public)
-        sale, progress, rules = self._sale, self._progress, setup.ruleset
+        sale, progress = self._sale, self._progress
         closed, open_bids = sale.closed, self._open_bids
         my_bids: tuple[int, ...] = ()
         for who, amount in open_bids:  # a seat bids at most once in a bidding round
@@ -878,7 +873,7 @@ class Game:
         if closed:
             earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
             my_bids = earlier + my_bids
-            if sees_every_bid(seat, sale.auctioneer, rules.auctioneer_sees_all_bids):
+            if sees_every_bid(seat, sale.auctioneer, setup.sees_all_bids):
                 seen_bids = by_seat(closed)
         limits = None
         can_peek = False
@@ -890,7 +885,7 @@ class Game:
         cache = progress.cache
         history = None if cache is None else cache.get(seat)
         if history is None:
-            history = progress.history(seat, rules.auctioneer_sees_all_bids, peek_shows_bids(rules))
+            history = progress.history(seat, setup.sees_all_bids, setup.peek_shows_bids)
         return make_player_view(
             public,
             seat=seat,

@@ -7,7 +7,7 @@ import attrs
 import pytest
 
 import qe_rules as qe
-from qe_rules.game import _state, engine
+from qe_rules.game import _secrecy, _state, engine
 from qe_rules.game.events import (
     Awarded,
     GameEnded,
@@ -117,7 +117,25 @@ def test_every_constant_is_copied_into_the_setup():
                 else:
                     assert getattr(setup, name) is getattr(constants, name), name
     own = set(_state._Setup.__slots__) - set(per_first_auctioneer.values())
-    assert own == {"deck", "first_auctioneer", "industries", "nations", "players", "ruleset"}
+    assert own == {
+        "deck",
+        "first_auctioneer",
+        "industries",
+        "industries_shown",
+        "nations",
+        "players",
+        "ruleset",
+    }
+
+
+def test_the_secrecy_decided_once_is_what_the_secrecy_module_decides():
+    for spec in ("en", "en:peek_shows=all-bids", "en:auctioneer_sees_all_bids=false"):
+        game = qe.new_game(spec, 5, seed=4)
+        setup = game._setup
+        assert setup.sees_all_bids is setup.ruleset.auctioneer_sees_all_bids
+        assert setup.peek_shows_bids is _secrecy.peek_shows_bids(setup.ruleset)
+        for over in (False, True):
+            assert setup.industries_shown[over] == _secrecy.shown_industries(game.industries, over)
 
 
 def test_the_progress_before_the_first_sale_is_shared_and_empty():
@@ -159,3 +177,23 @@ def test_the_one_test_of_a_bids_amount():
     ]
     assert refused == [-1, 0, 4]
     assert engine._refused(limits, qe.limits.MAX_BID + 1)
+
+
+@pytest.mark.parametrize("ruleset", ["en", "en-early"])
+def test_bid_and_bid_many_refuse_exactly_what_the_one_test_refuses(ruleset):
+    """``bid`` and ``bid_many`` write ``_refused`` out for speed: they must agree with it."""
+    game = qe.new_game(ruleset, 4, seed=2)
+    game = game.bid(game.auctioneer, 5)  # the opening bid
+    amounts = (-1, 0, 1, 4, 5, 6, qe.limits.MAX_BID, qe.limits.MAX_BID + 1)
+    for seat in sorted(game.to_act):
+        limits = game.bid_limits(seat)
+        for amount in amounts:
+            legal = not engine._refused(limits, amount)
+            assert game.can_bid(seat, amount) is legal
+            assert game.can_bid_many({seat: amount}) is legal
+            try:
+                game.bid(seat, amount)
+            except qe.RulesError:
+                assert not legal
+            else:
+                assert legal

@@ -71,6 +71,12 @@ def _check_relation(game):
                 told = peeks[0]
             assert sale.amount == told
             assert told is None or (told == next(e.amount for e in truth if isinstance(e, Awarded)))
+            award = next((e for e in truth if isinstance(e, Awarded)), None)
+            if award is not None and not sale.peeked:  # the view follows knows_amount
+                knows = _secrecy.knows_amount(
+                    seat, award.seat, sale.auctioneer, award.public, sees_all
+                )
+                assert sale.amount == (award.amount if knows else None)
 
             # the bids: the stream shows those the seat knew when they were made
             shown = [bid for bid in _bids(mine) if bid[2] is not None]
