@@ -129,32 +129,63 @@ def test_no_module_is_over_1200_lines():
         assert lines <= 1200, f"{path.relative_to(PACKAGE)}: {lines} lines"
 
 
-def test_no_import_cycle():
+def _module_graph(package):
+    """Each module of ``package`` (dotted) and the modules it imports, lazily or not
+    (``from qe_rules.present import svg`` imports the module ``qe_rules.present.svg``)."""
+    names = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package).with_suffix("").parts
+        names[".".join(("qe_rules", *parts)).removesuffix(".__init__")] = path
     graph = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        name = ".".join(("qe_rules", *parts)).removesuffix(".__init__")
-        graph[name] = {module for module, _ in _imports(path)}
-    modules = set(graph)
+    for name, path in names.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in names else node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+        graph[name] = {target for target in targets if target in names and target != name}
+    return graph
 
-    def resolve(module):  # "from qe_rules.game import engine" names a module, too
-        return module if module in modules else module.rsplit(".", 1)[0]
 
-    state = {}
+def import_cycles(package=PACKAGE):
+    """The import cycles among the modules of ``package``, each as a path of modules
+    (the facade ``qe_rules`` left out: no module imports it)."""
+    graph = _module_graph(package)
+    found, state = [], {}
 
     def visit(node, trail):
         state[node] = "open"
-        for target in sorted(resolve(m) for m in graph.get(node, ())):
-            if target == node or target not in modules:
-                continue
-            assert state.get(target) != "open", " -> ".join([*trail, target])
-            if target not in state:
+        for target in sorted(graph[node]):
+            if state.get(target) == "open":
+                found.append(" -> ".join([*trail[trail.index(target) :], target]))
+            elif target not in state:
                 visit(target, [*trail, target])
         state[node] = "done"
 
-    for node in sorted(modules):
+    for node in sorted(graph):
         if node not in state and node != "qe_rules":
             visit(node, [node])
+    return found
+
+
+def test_no_import_cycle():
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_finds_a_cycle_through_a_lazy_import(tmp_path):
+    package = tmp_path / "qe_rules"
+    (package / "game").mkdir(parents=True)
+    (package / "present").mkdir()
+    (package / "game" / "scoring.py").write_text(
+        "def _repr_svg_(self):\n    from qe_rules.present import svg\n"
+    )
+    (package / "present" / "svg.py").write_text("from qe_rules.game.scoring import GameResult\n")
+    assert import_cycles(package) == [
+        "qe_rules.game.scoring -> qe_rules.present.svg -> qe_rules.game.scoring"
+    ]
 
 
 def test_no_function_shadows_a_module():
