@@ -16,6 +16,7 @@ as in ``chess.svg``; the learning environments (``qe_rules.rl``: PettingZoo,
 and are imported by name.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from qe_rules._util.frozen import FrozenDict
@@ -87,50 +88,48 @@ from qe_rules.rules.model import (
     get_ruleset,
     load_ruleset,
 )
-from qe_rules.simulation.agents import (
-    AGENT_NAMES,
-    Agent,
-    AgentFactory,
-    RandomAgent,
-    ValueAgent,
-    ZeroAgent,
-    agent_factory,
-    agent_from_name,
-)
-from qe_rules.simulation.comparison import (
-    CHANGE_CAUSES,
-    ChangeExample,
-    Comparison,
-    PlayedComparison,
-    compare,
-)
-from qe_rules.simulation.intervals import Share, wilson_interval
-from qe_rules.simulation.play import play_game
-from qe_rules.simulation.rows import GameRow
-from qe_rules.simulation.stats import Batch, SimulationStats, simulate
-from qe_rules.texts import discrepancies, glossary
-from qe_rules.texts.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
-from qe_rules.texts.discrepancies import (
-    Discrepancy,
-    DiscrepancyKind,
-    Reading,
-    find_discrepancies,
-    get_discrepancy,
-)
-from qe_rules.texts.glossary import Term, lookup_term, translate_term
-from qe_rules.texts.questions import Choice, OpenQuestion, get_open_question, open_questions
-from qe_rules.verification.report import (
-    Coverage,
-    Example,
-    Finding,
-    Verdict,
-    VerificationReport,
-)
-from qe_rules.verification.suite import check_names, checks, verify
 
 if TYPE_CHECKING:
-    from qe_rules.texts.discrepancies import DISCREPANCIES
-    from qe_rules.texts.glossary import GLOSSARY
+    from qe_rules.simulation.agents import (
+        AGENT_NAMES,
+        Agent,
+        AgentFactory,
+        RandomAgent,
+        ValueAgent,
+        ZeroAgent,
+        agent_factory,
+        agent_from_name,
+    )
+    from qe_rules.simulation.comparison import (
+        CHANGE_CAUSES,
+        ChangeExample,
+        Comparison,
+        PlayedComparison,
+        compare,
+    )
+    from qe_rules.simulation.intervals import Share, wilson_interval
+    from qe_rules.simulation.play import play_game
+    from qe_rules.simulation.rows import GameRow
+    from qe_rules.simulation.stats import Batch, SimulationStats, simulate
+    from qe_rules.texts.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
+    from qe_rules.texts.discrepancies import (
+        DISCREPANCIES,
+        Discrepancy,
+        DiscrepancyKind,
+        Reading,
+        find_discrepancies,
+        get_discrepancy,
+    )
+    from qe_rules.texts.glossary import GLOSSARY, Term, lookup_term, translate_term
+    from qe_rules.texts.questions import Choice, OpenQuestion, get_open_question, open_questions
+    from qe_rules.verification.report import (
+        Coverage,
+        Example,
+        Finding,
+        Verdict,
+        VerificationReport,
+    )
+    from qe_rules.verification.suite import check_names, checks, verify
 
 __version__ = "0.1.0.dev0"
 
@@ -260,10 +259,68 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
 ]
 
 
+# The texts, the verifier and the simulations are loaded on first use (PEP 562), so that
+# ``import qe_rules`` loads the rules, one game and its pictures only; the names stay in
+# ``__all__`` and behave as if imported here.
+_LAZY: dict[str, str] = {
+    "AGENT_NAMES": "qe_rules.simulation.agents",
+    "Agent": "qe_rules.simulation.agents",
+    "AgentFactory": "qe_rules.simulation.agents",
+    "RandomAgent": "qe_rules.simulation.agents",
+    "ValueAgent": "qe_rules.simulation.agents",
+    "ZeroAgent": "qe_rules.simulation.agents",
+    "agent_factory": "qe_rules.simulation.agents",
+    "agent_from_name": "qe_rules.simulation.agents",
+    "CHANGE_CAUSES": "qe_rules.simulation.comparison",
+    "ChangeExample": "qe_rules.simulation.comparison",
+    "Comparison": "qe_rules.simulation.comparison",
+    "PlayedComparison": "qe_rules.simulation.comparison",
+    "compare": "qe_rules.simulation.comparison",
+    "Share": "qe_rules.simulation.intervals",
+    "wilson_interval": "qe_rules.simulation.intervals",
+    "play_game": "qe_rules.simulation.play",
+    "GameRow": "qe_rules.simulation.rows",
+    "Batch": "qe_rules.simulation.stats",
+    "SimulationStats": "qe_rules.simulation.stats",
+    "simulate": "qe_rules.simulation.stats",
+    "FieldDiff": "qe_rules.texts.diffs",
+    "MetadataDiff": "qe_rules.texts.diffs",
+    "RuleSetDiff": "qe_rules.texts.diffs",
+    "diff": "qe_rules.texts.diffs",
+    "DISCREPANCIES": "qe_rules.texts.discrepancies",
+    "Discrepancy": "qe_rules.texts.discrepancies",
+    "DiscrepancyKind": "qe_rules.texts.discrepancies",
+    "Reading": "qe_rules.texts.discrepancies",
+    "find_discrepancies": "qe_rules.texts.discrepancies",
+    "get_discrepancy": "qe_rules.texts.discrepancies",
+    "GLOSSARY": "qe_rules.texts.glossary",
+    "Term": "qe_rules.texts.glossary",
+    "lookup_term": "qe_rules.texts.glossary",
+    "translate_term": "qe_rules.texts.glossary",
+    "Choice": "qe_rules.texts.questions",
+    "OpenQuestion": "qe_rules.texts.questions",
+    "get_open_question": "qe_rules.texts.questions",
+    "open_questions": "qe_rules.texts.questions",
+    "Coverage": "qe_rules.verification.report",
+    "Example": "qe_rules.verification.report",
+    "Finding": "qe_rules.verification.report",
+    "Verdict": "qe_rules.verification.report",
+    "VerificationReport": "qe_rules.verification.report",
+    "check_names": "qe_rules.verification.suite",
+    "checks": "qe_rules.verification.suite",
+    "verify": "qe_rules.verification.suite",
+}
+
+
 def __getattr__(name: str) -> Any:
-    # The register and the glossary are read from their data files on first use.
-    if name == "DISCREPANCIES":
-        return discrepancies.DISCREPANCIES
-    if name == "GLOSSARY":
-        return glossary.GLOSSARY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    if name not in ("DISCREPANCIES", "GLOSSARY"):  # those two are read on first use too
+        globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,6 +1,7 @@
 """The public API keeps its promises across the move into layers: every name the package
 exported before it was cut into subpackages, and every public module path, still imports;
-``import qe_rules`` loads no optional package."""
+``import qe_rules`` loads no optional package, and only the rules, the game and its
+pictures: the texts, the verifier and the simulations load on first use."""
 
 import importlib
 import subprocess
@@ -180,5 +181,5 @@ def test_import_loads_no_optional_package():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded, modules = done.stdout.splitlines()
     assert loaded == "[]"
-    for layer in ("learning", "apps"):
-        assert f"'qe_rules.{layer}" not in modules, modules
+    for layer in ("texts", "verification", "simulation", "learning", "apps"):
+        assert f"'qe_rules.{layer}" not in modules, modules  # loaded on first use
