@@ -7,55 +7,10 @@ import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules.apps.pages import verification_markdown
 from qe_rules.verification import sale_search
-from qe_rules.verification.report import Example, Finding, VerificationReport
+from qe_rules.verification.report import Finding, VerificationReport
+from tests.support.verification import FINDINGS, REPORT
 
 EN = RULESETS["en"]
-
-SHORT_GAME = Example(
-    "game",
-    {
-        "players": 3,
-        "first_auctioneer": 1,
-        "moves": [{"seat": 1, "amount": 2}, {"seat": 0, "amount": 1}, {"kind": "peek"}],
-    },
-)
-
-
-LONG_GAME = Example(
-    "game", {"players": 4, "first_auctioneer": 0, "moves": [{"seat": 0, "amount": 1}] * 25}
-)
-
-
-SCORE_FILE = Example(
-    "scoring",
-    {
-        "ruleset": "en",
-        "players": [
-            {"nation": "US", "industry": "AGRICULTURE", "companies": ["US-AGR-4", "EU-AGR-1"]}
-        ],
-    },
-)
-
-
-FINDINGS = (
-    Finding("deck-size", Verdict.HOLDS, "fine", ("deck_sizes",), 3, example=SHORT_GAME),
-    Finding(
-        "table-coverage",
-        Verdict.GAP,
-        "a | b",
-        ("monopolization",),
-        4,
-        "monopolization-beyond-table",
-        True,
-        SCORE_FILE,
-    ),
-    Finding("one-winner", Verdict.GAP, "nobody", (), 3, "everyone-eliminated", False, LONG_GAME),
-    Finding("deck-size", Verdict.VIOLATED, "short", ("deck_sizes",), 5, example=SHORT_GAME),
-    Finding("reading:x", Verdict.DIFFERS, "other", ("x",)),
-)
-
-
-REPORT = VerificationReport("custom", FINDINGS)
 
 
 @pytest.mark.kills_mutants

@@ -22,6 +22,7 @@ from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.game.sales import Award, Rebid, limits_of, settle
 from qe_rules.texts.questions import open_questions
 from qe_rules.verification import games, play, readings, sale_search
+from qe_rules.verification.report import Example, Finding, VerificationReport
 
 EN = RULESETS["en"]
 real_settle = sale_search.settle
@@ -398,3 +399,53 @@ def played_rounds(monkeypatch):
 
 # the auctioneer opens at 1, every other seat must bid 2 (not the opening bid): they tie
 ENDLESS = attrs.evolve(EN, id="endless", min_opening_bid=0, tie_fallback=qe.TieFallback.NONE)
+
+
+# A report with one finding of each verdict and example kind, for the tests of how a
+# report reads (tests/verification/test_report.py) and of the page of reports
+# (tests/apps/test_verification_page.py).
+SHORT_GAME = Example(
+    "game",
+    {
+        "players": 3,
+        "first_auctioneer": 1,
+        "moves": [{"seat": 1, "amount": 2}, {"seat": 0, "amount": 1}, {"kind": "peek"}],
+    },
+)
+
+
+LONG_GAME = Example(
+    "game", {"players": 4, "first_auctioneer": 0, "moves": [{"seat": 0, "amount": 1}] * 25}
+)
+
+
+SCORE_FILE = Example(
+    "scoring",
+    {
+        "ruleset": "en",
+        "players": [
+            {"nation": "US", "industry": "AGRICULTURE", "companies": ["US-AGR-4", "EU-AGR-1"]}
+        ],
+    },
+)
+
+
+FINDINGS = (
+    Finding("deck-size", Verdict.HOLDS, "fine", ("deck_sizes",), 3, example=SHORT_GAME),
+    Finding(
+        "table-coverage",
+        Verdict.GAP,
+        "a | b",
+        ("monopolization",),
+        4,
+        "monopolization-beyond-table",
+        True,
+        SCORE_FILE,
+    ),
+    Finding("one-winner", Verdict.GAP, "nobody", (), 3, "everyone-eliminated", False, LONG_GAME),
+    Finding("deck-size", Verdict.VIOLATED, "short", ("deck_sizes",), 5, example=SHORT_GAME),
+    Finding("reading:x", Verdict.DIFFERS, "other", ("x",)),
+)
+
+
+REPORT = VerificationReport("custom", FINDINGS)
