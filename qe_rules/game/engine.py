@@ -42,10 +42,10 @@ How the state is kept, shared and made, and where the secrecy rules live:
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import (
@@ -337,11 +337,7 @@ class Game:
 
     def records(self) -> tuple[PlayerRecord, ...]:
         """Deprecated: :meth:`player_records` (the name says what it returns)."""
-        warnings.warn(
-            "Game.records() is deprecated; use Game.player_records()",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        renamed("Game.records()", "Game.player_records()")
         return self.player_records()
 
     def result(self) -> GameResult:

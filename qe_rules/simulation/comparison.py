@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, NamedTuple, overload
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.engine import Game
@@ -698,9 +698,5 @@ def compare(
 def format_comparison(comparison: Comparison) -> str:
     """:class:`Comparison` as a plain-text report: ``comparison.to_text()``, which this
     name is kept for (deprecated)."""
-    warnings.warn(
-        "format_comparison(c) is deprecated: use c.to_text() or str(c)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
+    renamed("format_comparison(c)", "c.to_text() or str(c)")
     return comparison.to_text()

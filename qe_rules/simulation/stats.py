@@ -19,12 +19,12 @@ from __future__ import annotations
 import concurrent.futures
 import math
 import os
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
+from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument
 from qe_rules.game.engine import Game
@@ -631,9 +631,5 @@ def simulate(
 def format_stats(stats: SimulationStats) -> str:
     """:class:`SimulationStats` as a plain-text report: ``stats.to_text()``, which this
     name is kept for (deprecated)."""
-    warnings.warn(
-        "format_stats(stats) is deprecated: use stats.to_text() or str(stats)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
+    renamed("format_stats(stats)", "stats.to_text() or str(stats)")
     return stats.to_text()

@@ -48,10 +48,10 @@ stated bounds) or sampled, with the sample size.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Final
 
+from qe_rules._util.deprecation import renamed
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.texts.questions import open_questions
 from qe_rules.verification.games import property_checks, winner_checks
@@ -87,11 +87,7 @@ def checks() -> tuple[str, ...]:
 
 def check_names() -> tuple[str, ...]:
     """Deprecated: the former name of :func:`checks`, which it returns."""
-    warnings.warn(
-        "qe_rules.check_names() is deprecated; use qe_rules.checks()",
-        DeprecationWarning,
-        stacklevel=2,
-    )
+    renamed("qe_rules.check_names()", "qe_rules.checks()")
     return checks()
 
 
