@@ -7,6 +7,7 @@ under ``CI=true``, where a missing browser fails them.
 import json
 import os
 import shutil
+import time
 
 import pytest
 
@@ -69,6 +70,13 @@ def _screenshot(page, name):
     if folder:
         os.makedirs(folder, exist_ok=True)
         page.screenshot(path=os.path.join(folder, name), full_page=True)
+
+
+def _until_moved(table, game, seconds=20.0):
+    """Wait (bounded) until the server's table has moved on from ``game``."""
+    deadline = time.monotonic() + seconds
+    while table.game is game and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def _at_version(page, version):
@@ -159,8 +167,9 @@ def test_four_people_play_to_the_end_and_no_page_shows_another_seats_secret(tmp_
                 secret.append((seat, amount))
             page.fill("#amount", str(amount))
             page.click("#bid-button")
-            version = game_version = table.version
-            assert game_version >= 1 or table.game is not game
+            _until_moved(table, game)  # the click returns before the server has the bid
+            version = table.version
+            assert version >= 1 and table.game is not game
             for other, other_page in enumerate(pages):
                 _at_version(other_page, version)
                 if table.game.is_over:
