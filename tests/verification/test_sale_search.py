@@ -373,3 +373,15 @@ def test_the_sale_findings_of_a_rule_set_are_complete(spec):
             assert "no-untied-bid" in {g.code for g in game.gaps}
     else:
         assert gaps == []
+
+
+@pytest.mark.kills_mutants
+@pytest.mark.parametrize("spec", ["en", "en-early", "en:last_tile_tie_awards_nothing=false"])
+def test_the_last_tile_finding_counts_the_paths_its_search_took(spec):
+    rules = qe.get_ruleset(spec)
+    report = qe.verify(rules, checks=["last-tile"])
+    (finding,) = [f for f in report.findings if f.check == "last-tile"]
+    result = sale_search.search_sale(rules, 3, None, sale_search.SALE_SEARCH_PATHS)
+    assert result.paths > 0
+    assert finding.coverage.size == result.paths
+    assert finding.coverage.bounds.endswith(f"; {result.first_bids} order types of the first bids")
