@@ -262,54 +262,49 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
 # The texts, the verifier and the simulations are loaded on first use (PEP 562), so that
 # ``import qe_rules`` loads the rules, one game and its pictures only; the names stay in
 # ``__all__`` and behave as if imported here.
-_LAZY: dict[str, str] = {
-    "AGENT_NAMES": "qe_rules.simulation.agents",
-    "Agent": "qe_rules.simulation.agents",
-    "AgentFactory": "qe_rules.simulation.agents",
-    "RandomAgent": "qe_rules.simulation.agents",
-    "ValueAgent": "qe_rules.simulation.agents",
-    "ZeroAgent": "qe_rules.simulation.agents",
-    "agent_factory": "qe_rules.simulation.agents",
-    "agent_from_name": "qe_rules.simulation.agents",
-    "CHANGE_CAUSES": "qe_rules.simulation.comparison",
-    "ChangeExample": "qe_rules.simulation.comparison",
-    "Comparison": "qe_rules.simulation.comparison",
-    "PlayedComparison": "qe_rules.simulation.comparison",
-    "compare": "qe_rules.simulation.comparison",
-    "Share": "qe_rules.simulation.intervals",
-    "wilson_interval": "qe_rules.simulation.intervals",
-    "play_game": "qe_rules.simulation.play",
-    "GameRow": "qe_rules.simulation.rows",
-    "Batch": "qe_rules.simulation.stats",
-    "SimulationStats": "qe_rules.simulation.stats",
-    "simulate": "qe_rules.simulation.stats",
-    "FieldDiff": "qe_rules.texts.diffs",
-    "MetadataDiff": "qe_rules.texts.diffs",
-    "RuleSetDiff": "qe_rules.texts.diffs",
-    "diff": "qe_rules.texts.diffs",
-    "DISCREPANCIES": "qe_rules.texts.discrepancies",
-    "Discrepancy": "qe_rules.texts.discrepancies",
-    "DiscrepancyKind": "qe_rules.texts.discrepancies",
-    "Reading": "qe_rules.texts.discrepancies",
-    "find_discrepancies": "qe_rules.texts.discrepancies",
-    "get_discrepancy": "qe_rules.texts.discrepancies",
-    "GLOSSARY": "qe_rules.texts.glossary",
-    "Term": "qe_rules.texts.glossary",
-    "lookup_term": "qe_rules.texts.glossary",
-    "translate_term": "qe_rules.texts.glossary",
-    "Choice": "qe_rules.texts.questions",
-    "OpenQuestion": "qe_rules.texts.questions",
-    "get_open_question": "qe_rules.texts.questions",
-    "open_questions": "qe_rules.texts.questions",
-    "Coverage": "qe_rules.verification.report",
-    "Example": "qe_rules.verification.report",
-    "Finding": "qe_rules.verification.report",
-    "Verdict": "qe_rules.verification.report",
-    "VerificationReport": "qe_rules.verification.report",
-    "check_names": "qe_rules.verification.suite",
-    "checks": "qe_rules.verification.suite",
-    "verify": "qe_rules.verification.suite",
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "qe_rules.simulation.agents": (
+        "AGENT_NAMES",
+        "Agent",
+        "AgentFactory",
+        "RandomAgent",
+        "ValueAgent",
+        "ZeroAgent",
+        "agent_factory",
+        "agent_from_name",
+    ),
+    "qe_rules.simulation.comparison": (
+        "CHANGE_CAUSES",
+        "ChangeExample",
+        "Comparison",
+        "PlayedComparison",
+        "compare",
+    ),
+    "qe_rules.simulation.intervals": ("Share", "wilson_interval"),
+    "qe_rules.simulation.play": ("play_game",),
+    "qe_rules.simulation.rows": ("GameRow",),
+    "qe_rules.simulation.stats": ("Batch", "SimulationStats", "simulate"),
+    "qe_rules.texts.diffs": ("FieldDiff", "MetadataDiff", "RuleSetDiff", "diff"),
+    "qe_rules.texts.discrepancies": (
+        "DISCREPANCIES",
+        "Discrepancy",
+        "DiscrepancyKind",
+        "Reading",
+        "find_discrepancies",
+        "get_discrepancy",
+    ),
+    "qe_rules.texts.glossary": ("GLOSSARY", "Term", "lookup_term", "translate_term"),
+    "qe_rules.texts.questions": ("Choice", "OpenQuestion", "get_open_question", "open_questions"),
+    "qe_rules.verification.report": (
+        "Coverage",
+        "Example",
+        "Finding",
+        "Verdict",
+        "VerificationReport",
+    ),
+    "qe_rules.verification.suite": ("check_names", "checks", "verify"),
 }
+_LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
@@ -317,8 +312,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
-    if name not in ("DISCREPANCIES", "GLOSSARY"):  # those two are read on first use too
-        globals()[name] = value
+    globals()[name] = value  # looked up once
     return value
 
 

@@ -207,7 +207,8 @@ class Fields:
     ) -> None:
         if not isinstance(data, Mapping):
             raise readers.fail(where, "an object", data)
-        needed, allowed = list(required), [*required, *optional]
+        needed = list(required)
+        allowed = [*needed, *optional]
         unknown = [key for key in data if key not in allowed]
         if unknown:
             raise readers.error(keys.unknown(where, unknown, allowed))

@@ -4,6 +4,7 @@ exported before it was cut into subpackages, and every public module path, still
 pictures: the texts, the verifier and the simulations load on first use."""
 
 import importlib
+import json
 import subprocess
 import sys
 
@@ -183,3 +184,17 @@ def test_import_loads_no_optional_package():
     assert loaded == "[]"
     for layer in ("texts", "verification", "simulation", "learning", "apps"):
         assert f"'qe_rules.{layer}" not in modules, modules  # loaded on first use
+
+
+def test_every_public_name_is_bound_or_loaded_on_first_use():
+    """A name of ``__all__`` is bound when the package is imported, or named in the table
+    of names loaded on first use: never both, never neither."""
+    code = (
+        "import json, qe_rules\n"
+        "print(json.dumps([n for n in qe_rules.__all__ if n in vars(qe_rules)]))\n"
+        "print(json.dumps(list(qe_rules._LAZY)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    bound, lazy = (json.loads(line) for line in done.stdout.splitlines())
+    assert not set(bound) & set(lazy)
+    assert set(bound) | set(lazy) == set(qe.__all__)
