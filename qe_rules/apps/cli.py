@@ -51,12 +51,13 @@ from qe_rules.apps.pages import (
     page_makers,
     verification_markdown,
 )
-from qe_rules.apps.terminal import GameStopped, game_text, play_in_terminal
+from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
 from qe_rules.game.records import RECORD_FORMAT
 from qe_rules.game.scoring import PlayerRecord, score_game
 from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
+from qe_rules.present.text import game_text
 from qe_rules.rules.files import data_file, shipped_rulesets
 from qe_rules.rules.model import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES

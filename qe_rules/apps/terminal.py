@@ -10,18 +10,11 @@ from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.present.text import bid_range, game_text, sale_text, view_text
+from qe_rules.present.text import bid_range, sale_text, view_text
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
-__all__ = [
-    "GameStopped",
-    "TerminalPlayer",
-    "game_text",
-    "play_in_terminal",
-    "sale_text",
-    "view_text",
-]
+__all__ = ["GameStopped", "TerminalPlayer", "play_in_terminal"]
 
 
 # --------------------------------------------------------------------------- play

@@ -703,10 +703,14 @@ class _PublicPart:
 
 
 def _public_part(
-    setup: _Setup, progress: _Progress, sale: _Sale, to_act: frozenset[int], game: Any
+    setup: _Setup,
+    progress: _Progress,
+    sale: _Sale,
+    to_act: frozenset[int],
+    result: Callable[[], GameResult],
 ) -> Any:
-    """The fields of a view that are the same for every seat (``game.result()`` at the
-    end), as a :class:`_PublicPart`."""
+    """The fields of a view that are the same for every seat (``result()`` once the game
+    is over), as a :class:`_PublicPart`."""
     over = sale.phase is _OVER
     part: Any = _PublicPart()  # its fields are typed by PublicView's
     part.ruleset = setup.ruleset.id
@@ -728,7 +732,7 @@ def _public_part(
     part.zero_bid_rounds = progress.zero_counts
     part.peeks_used = progress.peeks
     part.industries = setup.industries_shown[over]
-    part.result = game.result() if over else None
+    part.result = result() if over else None
     return part
 
 

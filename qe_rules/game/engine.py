@@ -856,7 +856,7 @@ class Game:
             self._check_seat(seat)
         public = self._public
         if public is None:  # the seats viewing one state share its public part
-            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self.result)
             _SET_PUBLIC(self, public)
         sale, progress = self._sale, self._progress
         closed, open_bids = sale.closed, self._open_bids
@@ -917,7 +917,7 @@ class Game:
         """
         public = self._public
         if public is None:
-            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self)
+            public = _public_part(self._setup, self._progress, self._sale, self.to_act, self.result)
             _SET_PUBLIC(self, public)
         return make_public_view(public, history=self._progress.public_history())
 
