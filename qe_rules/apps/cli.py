@@ -45,6 +45,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
+from qe_rules._util.i18n import LANGUAGES, negotiate
 from qe_rules.apps.pages import (
     generated_pages,
     measure_open_questions,
@@ -294,6 +295,12 @@ def _add_play_parser(commands: _Commands) -> None:
     player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
     player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
     player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
+    player.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="the game's language (default: de if $LANG is German, else en)",
+    )
     player.set_defaults(run=_cmd_play)
 
 
@@ -309,6 +316,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             seed=args.seed,
             read_line=_read_line,
             out=out,
+            lang=args.lang or negotiate(os.environ.get("LANG", "").split(".")[0].replace("_", "-")),
         )
     except GameStopped as stopped:
         saved = ""

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, TextIO
 
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, check_language, gettext_for
+from qe_rules.apps.table_rules import rules_help_text
 from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.present.text import bid_range, sale_text, view_text
+from qe_rules.present.text import bid_range, sale_text, score_board_text, view_text
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
@@ -30,8 +32,8 @@ class GameStopped(Exception):
 
 
 _HELP: Final = (
-    "Type a whole number and press Enter to bid; 'v' shows the table again; "
-    "Ctrl-D or Ctrl-C leaves the game."
+    "Type a whole number and press Enter to bid; 'v' shows the table again; 'h' shows "
+    "the rules and how the game scores; Ctrl-D or Ctrl-C leaves the game."
 )
 
 
@@ -39,7 +41,8 @@ class TerminalPlayer:
     """One person at a terminal playing ``seat``; the built-in agents play the others.
 
     ``read_line`` returns one line of input ('' at end of input); ``out`` receives the
-    text. :meth:`play` runs the game to its end and returns it.
+    text, in ``lang`` (``en`` or ``de``). :meth:`play` runs the game to its end and
+    returns it.
     """
 
     def __init__(
@@ -50,7 +53,10 @@ class TerminalPlayer:
         *,
         read_line: Callable[[], str],
         out: TextIO,
+        lang: str = DEFAULT_LANGUAGE,
     ) -> None:
+        self.lang = check_language(lang)
+        self._ = gettext_for(lang)
         self.game = game
         self.seat = seat
         self.agents = agents
@@ -79,7 +85,7 @@ class TerminalPlayer:
 
     def play(self) -> Game:
         """Play to the end of the game; returns the finished game."""
-        self.say(_HELP)
+        self.say(self._(_HELP))
         while not self.game.is_over:
             game = self.game
             if game.phase is Phase.PEEKING:  # the seats in to_act answer the peek
@@ -96,10 +102,26 @@ class TerminalPlayer:
             self.game = game.bid_many(bids) if len(bids) > 1 else game.bid(*bids.popitem())
         self.tell_finished_sales()
         self.say()
-        self.say(view_text(self.game.view(self.seat)))
+        self.say(self.view_text())
         self.say()
-        self.say(str(self.game.result()))
+        self.say(
+            score_board_text(
+                self.game.result(),
+                lang=self.lang,
+                you=self.seat,
+                scoring_order=self.game.ruleset.scoring_order,
+            )
+        )
         return self.game
+
+    def view_text(self) -> str:
+        """The seat's view as text, in the person's language."""
+        return view_text(self.game.view(self.seat), lang=self.lang, ruleset=self.game.ruleset)
+
+    def help_text(self) -> str:
+        """The keys, then the rules and how the game scores."""
+        rules = rules_help_text(self.game.ruleset, self.game.players, self.lang)
+        return self._(_HELP) + "\n\n" + rules
 
     def peek_window(self) -> None:
         """Every seat in the peek window (``to_act``) peeks or declines, from the same state."""
@@ -114,7 +136,11 @@ class TerminalPlayer:
             self.game = self.game.peek(seat)
             if agent is None:
                 last = self.game.view(seat).history[-1]
-                self.say(f"You peeked: seat {last.winner} paid {last.amount} for {last.company}.")
+                self.say(
+                    self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
+                        seat=last.winner, amount=last.amount, tile=last.company
+                    )
+                )
 
     def ask_peek(self, view: PlayerView) -> bool:
         """Ask whether to use a peek; yes or no."""
@@ -122,47 +148,61 @@ class TerminalPlayer:
         last = view.history[-1]
         while True:
             answer = self.ask(
-                f"Peek at what seat {last.winner} paid for {last.company}? [y/n] "
+                self._("Peek at what seat {seat} paid for {tile}? [y/n] ").format(
+                    seat=last.winner, tile=last.company
+                )
             ).lower()
-            if answer in ("y", "yes"):
+            if answer in ("y", "yes", "j", "ja"):
                 return True
-            if answer in ("n", "no"):
+            if answer in ("n", "no", "nein"):
                 return False
-            self.say("Answer y (peek) or n (do not peek).")
+            if answer in ("?", "h", "help", "hilfe"):
+                self.say(self.help_text())
+                continue
+            self.say(self._("Answer y (peek) or n (do not peek)."))
 
     def ask_bid(self) -> int:
         """Show the view and ask for a bid until a legal one is entered."""
+        _ = self._
         view = self.game.view(self.seat)
         self.say()
-        self.say(view_text(view))
-        kind = "opening bid" if view.opening_bid is None and view.auctioneer == self.seat else "bid"
+        self.say(self.view_text())
         if view.tied:
-            kind = "rebid"
+            kind = _("Your rebid for {tile} ({range}): ")
+        elif view.opening_bid is None and view.auctioneer == self.seat:
+            kind = _("Your opening bid for {tile} ({range}): ")
+        else:
+            kind = _("Your bid for {tile} ({range}): ")
         assert view.company is not None
-        prompt = f"Your {kind} for {view.company} ({bid_range(view)}): "
+        prompt = kind.format(tile=view.company, range=bid_range(view, lang=self.lang))
+        too_big = _("A bid is at most {maximum}.").format(maximum=MAX_BID)
         while True:
             answer = self.ask(prompt)
-            if answer.lower() in ("v", "view"):
-                self.say(view_text(self.game.view(self.seat)))
+            if answer.lower() in ("v", "view", "a", "ansicht"):
+                self.say(self.view_text())
                 continue
-            if answer in ("?", "h", "help"):
-                self.say(_HELP)
+            if answer.lower() in ("?", "h", "help", "hilfe"):
+                self.say(self.help_text())
                 continue
             if answer.isdigit() and len(answer) > len(str(MAX_BID)):
-                self.say(f"A bid is at most {MAX_BID}.")
+                self.say(too_big)
                 continue
             try:
                 amount = int(answer)
             except ValueError:
-                self.say(f"Not a whole number: {answer[:40]!r}. {_HELP}")
+                self.say(
+                    _("Not a whole number: {answer}.").format(answer=repr(answer[:40]))
+                    + " "
+                    + _(_HELP)
+                )
                 continue
             if amount > MAX_BID:
-                self.say(f"A bid is at most {MAX_BID}.")
+                self.say(too_big)
                 continue
             try:
                 self.game.verify_bid(self.seat, amount)
             except RulesError as error:
-                self.say(f"Not allowed: {error}")
+                self.say(_("Not allowed: {reason}").format(reason=error))
                 continue
             return amount
 
@@ -170,7 +210,7 @@ class TerminalPlayer:
         """One line for each sale finished since the last report, as this seat knows it."""
         history = self.game.view(self.seat).history
         for sale in history[self.reported :]:
-            self.say(sale_text(sale))
+            self.say(sale_text(sale, lang=self.lang))
         self.reported = len(history)
 
 
@@ -183,9 +223,11 @@ def play_in_terminal(
     seed: int = 0,
     read_line: Callable[[], str],
     out: TextIO,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> Game:
     """Set up a game (dealt from ``seed``) and let a person play ``seat`` against built-in
-    agents: one name for every other seat, or one name per other seat in seat order.
+    agents: one name for every other seat, or one name per other seat in seat order; the
+    game speaks ``lang`` (``en`` or ``de``).
 
     Raises :class:`GameStopped` when the person leaves.
     """
@@ -202,7 +244,7 @@ def play_in_terminal(
         None if s == seat else agent_factory(next(names), ruleset=ruleset)(seed * 8 + s)
         for s in range(players)
     ]
-    player = TerminalPlayer(game, seat, seated, read_line=read_line, out=out)
+    player = TerminalPlayer(game, seat, seated, read_line=read_line, out=out, lang=lang)
     try:
         return player.play()
     except KeyboardInterrupt:  # while the agents think

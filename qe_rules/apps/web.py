@@ -10,14 +10,13 @@ with them.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
->>> sorted(payload(game.view(2), game.events_for(2), version=0))
-['log', 'picture', 'record', 'version', 'view']
+>>> sorted(payload(game.view(2), game.events_for(2), version=0))[:6]
+['board', 'lang', 'log', 'log_kinds', 'picture', 'record']
 """
 
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import secrets
 import sqlite3
@@ -32,7 +31,6 @@ import attrs
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
-    HTMLResponse,
     JSONResponse,
     RedirectResponse,
     Response,
@@ -40,6 +38,10 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from qe_rules._util.i18n import DEFAULT_LANGUAGE
+from qe_rules.apps.lobby import GameNight
+from qe_rules.apps.panels import panel_data
+from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game, new_game, replay
 from qe_rules.game.events import (
@@ -48,8 +50,8 @@ from qe_rules.game.events import (
 from qe_rules.game.views import Phase, PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
-from qe_rules.present.text import event_line
-from qe_rules.rules.model import RULESETS, get_ruleset
+from qe_rules.present.text import event_line, seat_name, zero_bids_score
+from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES, Agent, agent_factory
 
 __all__ = [
@@ -83,21 +85,34 @@ CREATE TABLE IF NOT EXISTS tables (
 
 
 def payload(
-    view: PlayerView | PublicView, events: Sequence[Event], *, version: int
+    view: PlayerView | PublicView,
+    events: Sequence[Event],
+    *,
+    version: int,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+    ruleset: RuleSet | None = None,
 ) -> dict[str, Any]:
     """Everything the server sends a page: the view as JSON, the event stream as lines of
-    text, the picture of the view, and whether the record may be downloaded (at the end).
+    text, the picture of the view, and whether the record may be downloaded (at the end),
+    with the panels of :func:`qe_rules.apps.panels.panel_data`; the texts are in ``lang``
+    and call the seats by ``names`` where given. ``ruleset`` is the game's rule set.
 
     A seat's page gets ``payload(game.view(seat), game.events_for(seat))``, a spectator's
     ``payload(game.public_view(), game.public_events())``: made from these alone, it
     holds nothing the watcher may not know.
     """
+    names = names or None
+    zero_bids = zero_bids_score(ruleset or view.ruleset, view.players)
     return {
         "version": version,
+        "lang": lang,
+        "names": [seat_name(seat, names, lang) for seat in range(view.players)],
         "view": view.to_dict(),
-        "log": [event_line(event) for event in events],
-        "picture": svg.view(view),
+        "log": [event_line(event, lang=lang, names=names) for event in events],
+        "picture": svg.view(view, lang=lang, names=names, zero_bids=zero_bids),
         "record": view.is_over,
+        **panel_data(view, events, lang=lang, names=names, ruleset=ruleset),
     }
 
 
@@ -123,8 +138,9 @@ class Table:
     version: int = 0
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
     bots: asyncio.Task[None] | None = None  # the agents' moves, while the game waits for them
-    # The last payload made for each seat (None: the spectators), with its version.
-    rendered: dict[int | None, tuple[int, dict[str, Any]]] = attrs.field(factory=dict)
+    # The last payload made for each seat (None: the spectators) and language, with its version.
+    rendered: dict[tuple[int | None, str], tuple[int, dict[str, Any]]] = attrs.field(factory=dict)
+    names: tuple[str, ...] = ()  # what the seats are called (qe_rules.apps.lobby)
 
     def bots_to_act(self) -> list[int]:
         """The seats played by agents that the game waits for."""
@@ -199,14 +215,17 @@ class TableServer:
 
     # ----------------------------------------------------------------- tables
 
-    def create(self, ruleset: str, players: int, kinds: Sequence[str]) -> Table:
-        """Deal a new table; ``kinds`` has one entry per seat, :data:`PERSON` or an agent
-        name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong."""
-        if not isinstance(ruleset, str) or ruleset not in RULESETS:
+    def create(self, ruleset: str | RuleSet, players: int, kinds: Sequence[str]) -> Table:
+        """Deal a new table under a built-in rule set's id or a rule set; ``kinds`` has one
+        entry per seat, :data:`PERSON` or an agent name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong."""
+        if isinstance(ruleset, RuleSet):
+            rules = ruleset
+        elif not isinstance(ruleset, str) or ruleset not in RULESETS:
             raise InvalidArgument(
                 f"unknown rule set {shown(ruleset)}; rule sets are {', '.join(RULESETS)}"
             )
-        rules = get_ruleset(ruleset)
+        else:
+            rules = get_ruleset(ruleset)
         if players not in rules.player_counts:
             new_game(rules, players)  # raises the engine's message
         kinds = list(kinds)
@@ -306,25 +325,28 @@ def _page(name: str) -> str:
     return (_STATIC / name).read_text(encoding="utf-8")
 
 
-def _render(table: Table, seat: int | None) -> dict[str, Any]:
-    """The payload of ``seat``'s page, or the spectators' (``None``), made once a move."""
-    cached = table.rendered.get(seat)
+def _render(table: Table, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The payload of ``seat``'s page, or the spectators' (``None``), in ``lang``, made
+    once a move."""
+    cached = table.rendered.get((seat, lang))
     if cached is not None and cached[0] == table.version:
         return cached[1]
     game = table.game
+    custom = None if RULESETS.get(game.ruleset.id) == game.ruleset else game.ruleset
+    words: dict[str, Any] = {"lang": lang, "names": table.names, "ruleset": custom}
     if seat is None:
-        data = payload(game.public_view(), game.public_events(), version=table.version)
+        data = payload(game.public_view(), game.public_events(), version=table.version, **words)
     else:
-        data = payload(game.view(seat), game.events_for(seat), version=table.version)
-    table.rendered[seat] = (table.version, data)
+        data = payload(game.view(seat), game.events_for(seat), version=table.version, **words)
+    table.rendered[(seat, lang)] = (table.version, data)
     return data
 
 
-async def _stream(table: Table, seat: int | None) -> AsyncIterator[str]:
+async def _stream(table: Table, seat: int | None, lang: str) -> AsyncIterator[str]:
     """Server-sent events: the payload now, then after every move until the game ends."""
     while True:
         changed = table.changed
-        data = _render(table, seat)
+        data = _render(table, seat, lang)
         yield f"id: {data['version']}\nevent: state\ndata: {json.dumps(data)}\n\n"
         if table.game.is_over:
             return
@@ -335,9 +357,9 @@ async def _stream(table: Table, seat: int | None) -> AsyncIterator[str]:
                 yield ": keep-alive\n\n"
 
 
-def _events(table: Table, seat: int | None) -> StreamingResponse:
+def _events(table: Table, seat: int | None, lang: str) -> StreamingResponse:
     return StreamingResponse(
-        _stream(table, seat),
+        _stream(table, seat, lang),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -374,88 +396,64 @@ def create_app(
     database: str = "qe-tables.sqlite3",
     *,
     bot_delay: float = 0.0,
-    ruleset: str = "en",
+    ruleset: str | RuleSet = "en",
     players: int = 4,
 ) -> Starlette:
     """The web application; ``ruleset`` and ``players`` are the defaults of the host's
-    form. ``app.state.tables`` is its :class:`TableServer`."""
+    form, and a ``ruleset`` that is no built-in one (a rule set, a spec string or a file)
+    is offered beside them. ``app.state.tables`` is its :class:`TableServer`."""
     server = TableServer(database, bot_delay=bot_delay)
+    extra = [] if isinstance(ruleset, str) and ruleset in RULESETS else [ruleset]
+    choices = RuleChoices.of(extra)
+    default = ruleset if isinstance(ruleset, str) and ruleset in RULESETS else None
+    if default is None:
+        default = choices.key_of(
+            load_ruleset_choice(ruleset) if isinstance(ruleset, str) else ruleset
+        )
+    night = GameNight(
+        server,
+        choices,
+        default_ruleset=default or "en",
+        players=players,
+        read_page=_page,
+        read_body=_body,
+    )
 
     def seat_from(request: Request) -> tuple[Table, int] | None:
         return server.seats.get(request.path_params["token"])
 
-    async def index(request: Request) -> Response:
-        options = "".join(
-            f'<option value="{r}"{" selected" if r == ruleset else ""}>{r}</option>'
-            for r in RULESETS
-        )
-        return HTMLResponse(
-            _page("index.html")
-            .replace("{rulesets}", options)
-            .replace("{players}", str(players))
-            .replace("{kinds}", json.dumps([PERSON, *AGENT_NAMES]))
-        )
-
     async def create(request: Request) -> Response:
         try:
-            data = await _body(request)
-            wanted = data.get("players", players)
-            count = int(wanted) if isinstance(wanted, str) and wanted.isdigit() else wanted
-            kinds = data.get("seats")
-            if kinds is None:  # the form: seat0, seat1, ...
-                kinds = [data.get(f"seat{s}", PERSON) for s in range(count)]
-            if not isinstance(kinds, list):
-                raise InvalidArgument("seats must be a list of seat kinds")
-            table = server.create(data.get("ruleset", ruleset), count, kinds)
+            table = night.create(await _body(request))
         except RulesError as error:
             return _error(400, str(error))
         if request.headers.get("content-type", "").startswith("application/json"):
             return JSONResponse(_links(table), status_code=201)
         return RedirectResponse(f"/host/{table.host}", status_code=303)
 
-    async def host(request: Request) -> Response:
-        table = server.hosts.get(request.path_params["token"])
-        if table is None:
-            return _error(404, "no table has this host link")
-        rows = "".join(
-            f"<tr><td>seat {seat}</td><td>{html.escape(kind)}</td><td>"
-            + (
-                f'<a href="/seat/{token}">{html.escape(str(request.base_url))}seat/{token}</a>'
-                if token
-                else "played by the server"
-            )
-            + "</td></tr>"
-            for seat, (kind, token) in enumerate(zip(table.kinds, table.tokens, strict=True))
-        )
-        return HTMLResponse(
-            _page("host.html")
-            .replace("{ruleset}", html.escape(table.game.ruleset.id))
-            .replace("{players}", str(table.game.players))
-            .replace("{rows}", rows)
-            .replace("{watch}", f"/watch/{table.id}")
-        )
-
     async def seat_page(request: Request) -> Response:
-        if seat_from(request) is None:
+        found = seat_from(request)
+        if found is None:
             return _error(404, "no seat has this link")
-        return HTMLResponse(_page("table.html"))
+        return night.table_page(request, *found)
 
     async def watch_page(request: Request) -> Response:
-        if request.path_params["table"] not in server.tables:
+        table = server.tables.get(request.path_params["table"])
+        if table is None:
             return _error(404, "no table has this spectator link")
-        return HTMLResponse(_page("table.html"))
+        return night.table_page(request, table, None)
 
     async def seat_state(request: Request) -> Response:
         found = seat_from(request)
         if found is None:
             return _error(404, "no seat has this link")
-        return JSONResponse(_render(*found))
+        return JSONResponse(_render(*found, night.language(request)))
 
     async def seat_events(request: Request) -> Response:
         found = seat_from(request)
         if found is None:
             return _error(404, "no seat has this link")
-        return _events(*found)
+        return _events(*found, night.language(request))
 
     async def seat_move(request: Request) -> Response:
         found = seat_from(request)
@@ -472,19 +470,19 @@ def create_app(
             server.move(table, seat, request.path_params["move"], amount)
         except RulesError as error:
             return _error(409, str(error))
-        return JSONResponse(_render(table, seat))
+        return JSONResponse(_render(table, seat, night.language(request)))
 
     async def public_state(request: Request) -> Response:
         table = server.tables.get(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return JSONResponse(_render(table, None))
+        return JSONResponse(_render(table, None, night.language(request)))
 
     async def public_events(request: Request) -> Response:
         table = server.tables.get(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return _events(table, None)
+        return _events(table, None, night.language(request))
 
     async def record(request: Request) -> Response:
         table = server.tables.get(request.path_params.get("table", ""))
@@ -502,7 +500,13 @@ def create_app(
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
-        types = {"table.js": "text/javascript", "table.css": "text/css"}
+        types = {
+            "table.js": "text/javascript",
+            "host.js": "text/javascript",
+            "table.css": "text/css",
+            "favicon.svg": "image/svg+xml",
+            "favicon-turn.svg": "image/svg+xml",
+        }
         if name not in types:
             return _error(404, "no such file")
         return Response(_page(name), media_type=types[name])
@@ -516,10 +520,11 @@ def create_app(
 
     app = Starlette(
         routes=[
-            Route("/", index),
+            *night.routes(),
+            Route("/", night.index),
             Route("/tables", create, methods=["POST"]),
             Route("/api/tables", create, methods=["POST"]),
-            Route("/host/{token}", host),
+            Route("/host/{token}", night.host),
             Route("/seat/{token}", seat_page),
             Route("/watch/{table}", watch_page),
             Route("/api/seat/{token}/state", seat_state),
@@ -551,7 +556,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     database: str = "qe-tables.sqlite3",
-    ruleset: str = "en",
+    ruleset: str | RuleSet = "en",
     players: int = 4,
     bot_delay: float = 0.5,
 ) -> None:

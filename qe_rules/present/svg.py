@@ -22,7 +22,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+import attrs
+
 from qe_rules._util.display import register_svg
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.game.scoring import GameResult, score_board_rows
 from qe_rules.game.views import Phase, PlayerView, PublicView
@@ -123,11 +126,19 @@ def _label(
         node.set("text-decoration", "line-through")
 
 
-def _draw_tile(parent: ET.Element, company: Company, x: float, y: float, width: float) -> None:
+def _draw_tile(
+    parent: ET.Element,
+    company: Company,
+    x: float,
+    y: float,
+    width: float,
+    lang: str = DEFAULT_LANGUAGE,
+) -> None:
     """A tile ``width`` wide at (x, y): nation colour, industry band, VP in the middle."""
     height = width * _TILE_RATIO
     group = _element(parent, "g", transform=f"translate({_number(x)},{_number(y)})")
-    _element(group, "title", f"{company} ({company.nation.code} {company.industry.label})")
+    industry = gettext_for(lang)(company.industry.label)
+    _element(group, "title", f"{company} ({company.nation.code} {industry})")
     colour = NATION_COLOURS[company.nation]
     radius = _number(width / 10)
     _element(group, "rect", width=_number(width), height=_number(height), rx=radius, fill=colour)
@@ -143,7 +154,7 @@ def _draw_tile(parent: ET.Element, company: Company, x: float, y: float, width: 
         fill=INDUSTRY_COLOURS[company.industry],
     )
     small = width >= 70
-    band_text = company.industry.label if small else company.industry.code
+    band_text = industry if small else company.industry.code
     _label(
         group,
         width / 2,
@@ -258,12 +269,21 @@ _ROW: Final = 84  # one seat's row
 _SMALL_TILE: Final = 36
 
 
-def view(player_view: PlayerView | PublicView, *, spectator: bool = False) -> str:
+def view(
+    player_view: PlayerView | PublicView,
+    *,
+    spectator: bool = False,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+    zero_bids: bool = True,
+) -> str:
     """The table as ``player_view.seat`` sees it: the tile on sale, the opening bid, who is
     to act, every seat's nation, won tiles, zero-bid rounds and peeks, and the seat's own
     token, spend and bids. With ``spectator=True`` only the public part is drawn (what
     anyone at the table sees), and a :class:`~qe_rules.PublicView` always draws so. At the
-    end of the game the score board follows.
+    end of the game the score board follows. ``lang`` is the language of its words,
+    ``names`` name the seats, and ``zero_bids=False`` leaves out the zero-bid counts (for a
+    game in which they do not score).
 
     >>> import qe_rules as qe
     >>> game = qe.new_game("en", 4, seed=1)
@@ -276,34 +296,38 @@ def view(player_view: PlayerView | PublicView, *, spectator: bool = False) -> st
     True
     """
     v = player_view
+    _ = gettext_for(lang)
+    ctx = _Words(lang, names, zero_bids)
     seats = v.players
     table_height = 56 + seats * _ROW
     if isinstance(v, PlayerView) and not spectator:
-        own = _own_lines(v)
+        own = _own_lines(v, ctx)
         own_height = _own_height(own)
     else:
         own, own_height = [], 0
     height = max(table_height, 56 + _SIDE * _TILE_RATIO * 0.62 + 150) + own_height + 12
-    board = None if v.result is None else _score_board_root(v.result)
+    board = None if v.result is None else _score_board_root(v.result, names, lang)
     board_height = 0.0 if board is None else float(board.get("height", "0")) + 8
     root = _document(_VIEW_WIDTH, height + board_height)
 
-    title = f"QE · rule set {v.ruleset} · {seats} players"
+    title = _("QE · rule set {ruleset} · {players} players").format(
+        ruleset=v.ruleset, players=seats
+    )
     _label(root, 16, 28, title, size=17, weight="bold")
     if v.phase is Phase.OVER:
-        status = f"game over after {v.sales} sales"
+        status = _("game over after {sales} sales").format(sales=v.sales)
     else:
-        status = (
-            f"round {v.round + 1} · sale {v.sale + 1} of {v.sales} · {v.remaining} left after "
-            f"it · {v.phase.value}"
+        status = _("round {round} · sale {sale} of {sales} · {remaining} left after it").format(
+            round=v.round + 1, sale=v.sale + 1, sales=v.sales, remaining=v.remaining
         )
+        status += " · " + _(v.phase.value)
     _label(root, _VIEW_WIDTH - 16, 28, status, size=13, anchor="end", fill=_MUTED)
     _element(root, "line", x1="16", y1="40", x2=str(_VIEW_WIDTH - 16), y2="40", stroke=_LINE)
 
-    _draw_sale(root, v, 16, 56)
-    _draw_seats(root, v, _SIDE + 32, 48, None if spectator else _own_seat(v))
+    _draw_sale(root, v, 16, 56, ctx)
+    _draw_seats(root, v, _SIDE + 32, 48, None if spectator else _own_seat(v), ctx)
     if isinstance(v, PlayerView) and own:
-        _draw_own(root, v, 16, height - own_height, own)
+        _draw_own(root, v, 16, height - own_height, own, ctx)
     if board is not None:
         board.set("x", "0")
         board.set("y", _number(height))
@@ -311,11 +335,26 @@ def view(player_view: PlayerView | PublicView, *, spectator: bool = False) -> st
     return _text_of(root)
 
 
-def _seat_name(v: PlayerView | PublicView, seat: int | None, spectator: bool) -> str:
+@attrs.frozen
+class _Words:
+    """How a picture speaks: its language, the seats' names, whether zero bids count."""
+
+    lang: str
+    names: Sequence[str] | None
+    zero_bids: bool
+
+    def seat(self, seat: int) -> str:
+        if self.names is not None and seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return gettext_for(self.lang)("seat {seat}").format(seat=seat)
+
+
+def _seat_name(v: PlayerView | PublicView, seat: int | None, spectator: bool, ctx: _Words) -> str:
+    _ = gettext_for(ctx.lang)
     if seat is None:
-        return "nobody"
-    you = " (you)" if _own_seat(v) == seat and not spectator else ""
-    return f"seat {seat} {v.nations[seat].code}{you}"
+        return _("nobody")
+    you = " " + _("(you)") if _own_seat(v) == seat and not spectator else ""
+    return f"{ctx.seat(seat)} {v.nations[seat].code}{you}"
 
 
 def _own_seat(v: PlayerView | PublicView) -> int | None:
@@ -323,32 +362,39 @@ def _own_seat(v: PlayerView | PublicView) -> int | None:
     return v.seat if isinstance(v, PlayerView) else None
 
 
-def _seats_text(seats: Sequence[int]) -> str:
-    """``seat 2`` or ``seats 1, 2, 4``: short enough for the sale's column."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats)) if seats else ""
+def _seats_text(seats: Sequence[int], ctx: _Words) -> str:
+    """``seat 2`` or ``seats 1, 2, 4`` (or names): short enough for the sale's column."""
+    if len(seats) == 1 or ctx.names is not None:
+        return ", ".join(ctx.seat(s) for s in seats)
+    _ = gettext_for(ctx.lang)
+    return _("seats {seats}").format(seats=", ".join(map(str, seats))) if seats else ""
 
 
-def _draw_sale(root: ET.Element, v: PlayerView | PublicView, x: float, y: float) -> None:
+def _draw_sale(
+    root: ET.Element, v: PlayerView | PublicView, x: float, y: float, ctx: _Words
+) -> None:
+    _ = gettext_for(ctx.lang)
     size = _SIDE * 0.62
     if v.company is None:
-        _label(root, x, y + 16, "Game over", size=15, weight="bold")
-        _label(root, x, y + 38, f"all {v.sales} tiles are sold", size=13, fill=_MUTED)
+        _label(root, x, y + 16, _("Game over"), size=15, weight="bold")
+        sold = _("all {sales} tiles are sold").format(sales=v.sales)
+        _label(root, x, y + 38, sold, size=13, fill=_MUTED)
         return
-    _label(root, x, y + 14, "On sale", size=15, weight="bold")
-    _draw_tile(root, v.company, x + (_SIDE - size) / 2, y + 26, size)
+    _label(root, x, y + 14, _("On sale"), size=15, weight="bold")
+    _draw_tile(root, v.company, x + (_SIDE - size) / 2, y + 26, size, ctx.lang)
     line_y = y + 26 + size * _TILE_RATIO + 28
     facts = [
         (
-            "auctioneer",
-            "none (last tile)" if v.auctioneer is None else _seat_name(v, v.auctioneer, True),
+            _("auctioneer"),
+            _("none (last tile)")
+            if v.auctioneer is None
+            else _seat_name(v, v.auctioneer, True, ctx),
         ),
-        ("opening bid", "awaited" if v.opening_bid is None else str(v.opening_bid)),
-        ("to act", _seats_text(sorted(v.to_act)) or "nobody"),
+        (_("opening bid"), _("awaited") if v.opening_bid is None else str(v.opening_bid)),
+        (_("to act"), _seats_text(sorted(v.to_act), ctx) or _("nobody")),
     ]
     if v.tied:
-        facts.append(("tied", _seats_text(v.tied)))
+        facts.append((_("tied"), _seats_text(v.tied, ctx)))
     for label, value in facts:
         _label(root, x, line_y, label, size=12, fill=_MUTED)
         _label(root, x + 84, line_y, value, size=13, weight="bold")
@@ -356,8 +402,14 @@ def _draw_sale(root: ET.Element, v: PlayerView | PublicView, x: float, y: float)
 
 
 def _draw_seats(
-    root: ET.Element, v: PlayerView | PublicView, x: float, y: float, own_seat: int | None
+    root: ET.Element,
+    v: PlayerView | PublicView,
+    x: float,
+    y: float,
+    own_seat: int | None,
+    ctx: _Words,
 ) -> None:
+    _ = gettext_for(ctx.lang)
     right: float = _VIEW_WIDTH - 16
     for seat in range(v.players):
         top = y + seat * _ROW
@@ -368,13 +420,13 @@ def _draw_seats(
                 height=str(_ROW - 6), rx="8", fill=_HIGHLIGHT,
             )  # fmt: skip
         chip = _draw_chip(root, x, top + 18, nation.code, NATION_COLOURS[nation])
-        name = f"seat {seat}"
+        name = ctx.seat(seat)
         if seat == own_seat:
-            name += " · You"
+            name += " · " + _("You")
         if seat == v.auctioneer and v.phase is not Phase.OVER:
-            name += " · auctioneer"
+            name += " · " + _("auctioneer")
         if seat in v.to_act:
-            name += " · to act"
+            name += " · " + _("to act")
         _label(root, x + chip + 8, top + 23, name, size=13, weight="bold")
         token = None
         if v.industries is not None:
@@ -383,67 +435,76 @@ def _draw_seats(
             token = v.industry
         notes_end: float = right - 8
         if token is not None:
-            chip_width = _chip_width(token.label)
+            label = _(token.label)
+            chip_width = _chip_width(label)
             _draw_chip(
                 root,
                 right - 8 - chip_width,
                 top + 18,
-                token.label,
+                label,
                 INDUSTRY_COLOURS[token],
                 "token",
             )
             notes_end -= chip_width + 8
-        notes = [f"zero-bid rounds {v.zero_bid_rounds[seat]}"]
+        notes = []
+        if ctx.zero_bids:
+            notes.append(_("zero-bid rounds {count}").format(count=v.zero_bid_rounds[seat]))
         if v.peeks_used[seat]:
-            notes.append(f"peeks {v.peeks_used[seat]}")
+            notes.append(_("peeks {count}").format(count=v.peeks_used[seat]))
         _label(root, notes_end, top + 23, " · ".join(notes), size=11, anchor="end", fill=_MUTED)
         held = _sorted_tiles(v.holdings[seat])
         if not held:
-            _label(root, x, top + 56, "no tiles yet", size=12, fill=_MUTED)
+            _label(root, x, top + 56, _("no tiles yet"), size=12, fill=_MUTED)
         size: float = _SMALL_TILE
         room = right - x
         if _tiles_width(len(held), size) > room:
             size = (room - _GAP * (len(held) - 1)) / len(held)
         for index, company in enumerate(held):
-            _draw_tile(root, company, x + index * (size + _GAP), top + 32, size)
+            _draw_tile(root, company, x + index * (size + _GAP), top + 32, size, ctx.lang)
 
 
-def _own_lines(v: PlayerView) -> list[str]:
-    lines = [f"spent so far: {v.spent}"]
+def _own_lines(v: PlayerView, ctx: _Words) -> list[str]:
+    _ = gettext_for(ctx.lang)
+    lines = [_("spent so far: {spent}").format(spent=v.spent)]
     if v.my_bids:
-        lines.append("your bids this sale: " + ", ".join(map(str, v.my_bids)))
+        lines.append(_("your bids this sale: ") + ", ".join(map(str, v.my_bids)))
     if v.limits is not None:
-        allowed = f"at least {v.limits.minimum}"
+        allowed = _("at least {minimum}").format(minimum=v.limits.minimum)
         if v.limits.forbidden is not None:
-            allowed += f", not {v.limits.forbidden}"
-        lines.append(f"your bid is awaited: {allowed}")
+            allowed += _(", not {amount}").format(amount=v.limits.forbidden)
+        lines.append(_("your bid is awaited: {allowed}").format(allowed=allowed))
     if v.can_peek:
-        lines.append("you may peek at the amount just paid")
+        lines.append(_("you may peek at the amount just paid"))
     for round_number, bids in enumerate(v.seen_bids):
-        shown = ", ".join(f"seat {s}: {a}" for s, a in bids)
-        lines.append(f"bids of bidding round {round_number + 1}: {shown}")
+        shown = ", ".join(f"{ctx.seat(s)}: {a}" for s, a in bids)
+        lines.append(
+            _("bids of bidding round {number}: {bids}").format(number=round_number + 1, bids=shown)
+        )
     return lines
 
 
-def _draw_own(root: ET.Element, v: PlayerView, x: float, y: float, lines: Sequence[str]) -> None:
+def _draw_own(
+    root: ET.Element,
+    v: PlayerView,
+    x: float,
+    y: float,
+    lines: Sequence[str],
+    ctx: _Words,
+) -> None:
+    _ = gettext_for(ctx.lang)
     right: float = _VIEW_WIDTH - 16
     _element(
         root, "rect", x=_number(x), y=_number(y), width=_number(right - x),
         height=_number(_own_height(lines) - 12), rx="10", fill="#ffffff", stroke=_LINE,
     )  # fmt: skip
+    heading = _("Your seat: {seat}").format(seat=_seat_name(v, v.seat, True, ctx))
+    _label(root, x + 14, y + 24, heading, size=14, weight="bold")
+    token = _(v.industry.label)
+    chip_width = _chip_width(token)
+    _draw_chip(root, right - 14 - chip_width, y + 19, token, INDUSTRY_COLOURS[v.industry], "token")
     _label(
-        root, x + 14, y + 24, f"Your seat: {_seat_name(v, v.seat, True)}", size=14, weight="bold"
+        root, right - 22 - chip_width, y + 24, _("your token"), size=12, anchor="end", fill=_MUTED
     )
-    chip_width = _chip_width(v.industry.label)
-    _draw_chip(
-        root,
-        right - 14 - chip_width,
-        y + 19,
-        v.industry.label,
-        INDUSTRY_COLOURS[v.industry],
-        "token",
-    )
-    _label(root, right - 22 - chip_width, y + 24, "your token", size=12, anchor="end", fill=_MUTED)
     for index, line in enumerate(lines):
         _label(root, x + 14, y + 50 + index * 18, line, size=13)
 
@@ -452,7 +513,9 @@ def _own_height(lines: Sequence[str]) -> float:
     return 58 + 18 * len(lines)
 
 
-def score_board(result: GameResult, names: Sequence[str] | None = None) -> str:
+def score_board(
+    result: GameResult, names: Sequence[str] | None = None, *, lang: str = DEFAULT_LANGUAGE
+) -> str:
     """The score board of a finished game: a column per seat in its nation's colour, a row
     per scoring line; the winner's column is highlighted, an eliminated total struck.
 
@@ -462,19 +525,24 @@ def score_board(result: GameResult, names: Sequence[str] | None = None) -> str:
     >>> "Score board" in picture and "total" in picture
     True
     """
-    return _text_of(_score_board_root(result, names))
+    return _text_of(_score_board_root(result, names, lang))
 
 
-def _score_board_root(result: GameResult, names: Sequence[str] | None = None) -> ET.Element:
+def _score_board_root(
+    result: GameResult, names: Sequence[str] | None = None, lang: str = DEFAULT_LANGUAGE
+) -> ET.Element:
+    _ = gettext_for(lang)
     rows = score_board_rows(result)
     sheets = result.sheets
-    labels = [f"seat {s.seat}" for s in sheets] if names is None else [str(n) for n in names]
+    words = _Words(lang, names, True)
+    labels = [words.seat(s.seat) for s in sheets]
     label_width, column = 170.0, 100.0
     width = 32 + label_width + column * len(sheets)
     row_height = 24
     height = 70 + row_height * (len(rows) + 1) + 34 + 18 * len(result.gaps)
     root = _document(width, height)
-    _label(root, 16, 28, f"Score board · rule set {result.ruleset}", size=17, weight="bold")
+    heading = _("Score board · rule set {ruleset}").format(ruleset=result.ruleset)
+    _label(root, 16, 28, heading, size=17, weight="bold")
     top = 48.0
     for seat, sheet in enumerate(sheets):
         left = 16 + label_width + seat * column
@@ -496,7 +564,7 @@ def _score_board_root(result: GameResult, names: Sequence[str] | None = None) ->
         if strong:
             _element(root, "line", x1="16", y1=_number(y - 17), x2=_number(width - 16),
                      y2=_number(y - 17), stroke=_LINE)  # fmt: skip
-        _label(root, 22, y, label, size=13, weight="bold" if strong else "normal")
+        _label(root, 22, y, _(label), size=13, weight="bold" if strong else "normal")
         for seat, value in enumerate(values):
             out = label == "total" and sheets[seat].eliminated
             _label(
@@ -512,14 +580,16 @@ def _score_board_root(result: GameResult, names: Sequence[str] | None = None) ->
             )
     y = top + 8 + row_height * (len(rows) + 1) + 26
     if result.winner is not None:
-        text = f"Winner: {labels[result.winner]} ({sheets[result.winner].nation.code})"
+        text = _("Winner: {seat} ({nation})").format(
+            seat=labels[result.winner], nation=sheets[result.winner].nation.code
+        )
     else:
-        level = ", ".join(labels[s] for s in result.winners) or "nobody"
-        text = f"No single winner; still level: {level}"
+        level = ", ".join(labels[s] for s in result.winners) or _("nobody")
+        text = _("No single winner; still level: {seats}").format(seats=level)
     _label(root, 16, y, text, size=15, weight="bold")
     for gap in result.gaps:
         y += 18
-        _label(root, 16, y, f"Rule gap {gap.code}", size=12, fill=_MUTED)
+        _label(root, 16, y, _("Rule gap {gap}").format(gap=gap.code), size=12, fill=_MUTED)
     return root
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
 from qe_rules._util.text import table
 from qe_rules.components import Company
+from qe_rules.errors import RulesError
 from qe_rules.game.engine import Game
 from qe_rules.game.events import (
     Awarded,
@@ -29,137 +31,314 @@ from qe_rules.game.events import (
     Tie,
     ZeroBids,
 )
+from qe_rules.game.scoring import GameResult, score_board_rows
 from qe_rules.game.views import Phase, PlayerView, SaleView
 from qe_rules.limits import MAX_BID
+from qe_rules.rules.model import Category, RuleSet, get_ruleset
 
-__all__ = ["bid_range", "event_line", "game_text", "sale_text", "view_text"]
+__all__ = [
+    "bid_range",
+    "event_line",
+    "game_text",
+    "placing",
+    "placing_text",
+    "sale_text",
+    "score_board_text",
+    "seat_name",
+    "view_text",
+    "zero_bids_score",
+]
 
 
-def _tile(company: Company) -> str:
-    return f"{company} ({company.nation.code} {company.industry.label}, {company.vp} VP)"
+def _tile(company: Company, lang: str = DEFAULT_LANGUAGE) -> str:
+    _ = gettext_for(lang)
+    return _("{tile} ({nation} {industry}, {vp} VP)").format(
+        tile=company, nation=company.nation.code, industry=_(company.industry.label), vp=company.vp
+    )
 
 
-def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(f"seat {s}" for s in seats) or "nobody"
+def seat_name(seat: int, names: Sequence[str] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What a seat is called: its name from ``names`` if it has one, else ``seat 2``
+    (in ``lang``)."""
+    if names is not None and seat < len(names) and names[seat]:
+        return names[seat]
+    return gettext_for(lang)("seat {seat}").format(seat=seat)
 
 
-def _amount(amount: int | None) -> str:
-    return "a secret amount" if amount is None else str(amount)
+def _seats(
+    seats: Sequence[int], lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    return ", ".join(seat_name(s, names, lang) for s in seats) or gettext_for(lang)("nobody")
 
 
-def event_line(event: Event) -> str:
-    """One event as a line of text, as the web table's log shows it (sales counted from 1).
+def _amount(amount: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+    return gettext_for(lang)("a secret amount") if amount is None else str(amount)
+
+
+def event_line(
+    event: Event, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """One event as a line of text, as the web table's log shows it (sales counted from 1),
+    in ``lang``, seats called by ``names`` where given.
 
     >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
     'sale 1: seat 2 bids a secret amount'
+    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0), lang="de", names=["A", "B", "Cy"])
+    'Versteigerung 1: Cy bietet einen geheimen Betrag'
     """
-    head = f"sale {event.sale + 1}: " if hasattr(event, "sale") else ""
+    _ = gettext_for(lang)
+    head = _("sale {sale}: ").format(sale=event.sale + 1) if hasattr(event, "sale") else ""
+
+    def who(seat: int) -> str:
+        return seat_name(seat, names, lang)
+
     if isinstance(event, SaleOpened):
-        auctioneer = "no auctioneer" if event.auctioneer is None else f"seat {event.auctioneer}"
-        return f"{head}{event.company} on sale, auctioneer {auctioneer}"
+        auctioneer = _("no auctioneer") if event.auctioneer is None else who(event.auctioneer)
+        text = _("{tile} on sale, auctioneer {auctioneer}")
+        return head + text.format(tile=event.company, auctioneer=auctioneer)
     if isinstance(event, OpeningBid):
-        return f"{head}seat {event.seat} opens at {event.amount}"
+        return head + _("{seat} opens at {amount}").format(
+            seat=who(event.seat), amount=event.amount
+        )
     if isinstance(event, SecretBid):
-        verb = "rebids" if event.rebid else "bids"
-        return f"{head}seat {event.seat} {verb} {_amount(event.amount)}"
+        text = _("{seat} rebids {amount}") if event.rebid else _("{seat} bids {amount}")
+        return head + text.format(seat=who(event.seat), amount=_amount(event.amount, lang))
     if isinstance(event, Tie):
-        return f"{head}tie between {_seats(event.seats)}: they rebid"
+        return head + _("tie between {seats}: they rebid").format(
+            seats=_seats(event.seats, lang, names)
+        )
     if isinstance(event, Awarded):
-        return f"{head}seat {event.seat} wins {event.company} for {_amount(event.amount)}"
+        return head + _("{seat} wins {tile} for {amount}").format(
+            seat=who(event.seat), tile=event.company, amount=_amount(event.amount, lang)
+        )
     if isinstance(event, NotAwarded):
-        return f"{head}{event.company} is not sold ({event.reason})"
+        return head + _("{tile} is not sold ({reason})").format(
+            tile=event.company, reason=_(event.reason)
+        )
     if isinstance(event, ZeroBids):
-        return f"{head}zero bids: {_seats(event.seats)}"
+        return head + _("zero bids: {seats}").format(seats=_seats(event.seats, lang, names))
     if isinstance(event, Peeked):
-        return f"{head}seat {event.seat} peeks at the amount ({_amount(event.amount)})"
+        if event.amount is None:
+            return head + _("{seat} peeks at the amount").format(seat=who(event.seat))
+        return head + _("{seat} peeks at the amount ({amount})").format(
+            seat=who(event.seat), amount=event.amount
+        )
     if isinstance(event, PeekDeclined):
-        return f"{head}seat {event.seat} declines to peek"
+        return head + _("{seat} declines to peek").format(seat=who(event.seat))
     if isinstance(event, GameEnded):
-        return "the game is over"
+        return _("the game is over")
     return str(event)
 
 
-def bid_range(view: PlayerView) -> str:
+def bid_range(view: PlayerView, *, lang: str = DEFAULT_LANGUAGE) -> str:
     """The legal range of this seat's bid, e.g. ``from 1 to 1000000, not 7``."""
     assert view.limits is not None
-    text = f"from {view.limits.minimum} to {MAX_BID}"
+    _ = gettext_for(lang)
+    text = _("from {minimum} to {maximum}").format(minimum=view.limits.minimum, maximum=MAX_BID)
     if view.limits.forbidden is not None:
-        text += f", not {view.limits.forbidden}"
+        text += _(", not {amount}").format(amount=view.limits.forbidden)
     return text
 
 
-def view_text(view: PlayerView) -> str:
+def zero_bids_score(ruleset: str | RuleSet, players: int) -> bool:
+    """Whether zero bids can score in this game (a rule set unknown here: assumed so)."""
+    if isinstance(ruleset, str):
+        try:
+            ruleset = get_ruleset(ruleset)
+        except RulesError:
+            return True
+    return ruleset.has_zero_bid_points(players)
+
+
+def view_text(
+    view: PlayerView,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+    ruleset: RuleSet | None = None,
+) -> str:
     """What ``view.seat`` knows, as lines of text: the sale, every seat's nation, tiles,
-    zero-bid rounds and peeks, then the seat's own token, spend and bids."""
-    head = f"QE · rule set {view.ruleset} · {view.players} players"
+    zero-bid rounds (where zero bids score) and peeks, then the seat's own token, spend and
+    bids, and, for the auctioneer, the bids of the sale.  ``ruleset`` is the game's rule
+    set when it is not a built-in one."""
+    _ = gettext_for(lang)
+    head = _("QE · rule set {ruleset} · {players} players").format(
+        ruleset=view.ruleset, players=view.players
+    )
     if view.phase is Phase.OVER:
-        lines = [f"{head} · game over after {view.sales} sales"]
+        lines = [head + _(" · game over after {sales} sales").format(sales=view.sales)]
     else:
         lines = [
-            f"{head} · round {view.round + 1} · sale {view.sale + 1} of {view.sales} · "
-            f"{view.remaining} left after it"
+            head
+            + _(" · round {round} · sale {sale} of {sales} · {remaining} left after it").format(
+                round=view.round + 1, sale=view.sale + 1, sales=view.sales, remaining=view.remaining
+            )
         ]
     if view.company is not None:
-        auctioneer = "none (last tile)" if view.auctioneer is None else f"seat {view.auctioneer}"
-        opening = "awaited" if view.opening_bid is None else str(view.opening_bid)
-        lines.append(
-            f"On sale: {_tile(view.company)} · auctioneer {auctioneer} · opening bid {opening}"
+        auctioneer = (
+            _("none (last tile)")
+            if view.auctioneer is None
+            else seat_name(view.auctioneer, names, lang)
         )
-        waiting = f"To act: {_seats(sorted(view.to_act))}"
+        opening = _("awaited") if view.opening_bid is None else str(view.opening_bid)
+        lines.append(
+            _("On sale: {tile} · auctioneer {auctioneer} · opening bid {opening}").format(
+                tile=_tile(view.company, lang), auctioneer=auctioneer, opening=opening
+            )
+        )
+        waiting = _("To act: {seats}").format(seats=_seats(sorted(view.to_act), lang, names))
         if view.tied:
-            waiting += f" · tied, rebidding: {_seats(view.tied)}"
+            waiting += _(" · tied, rebidding: {seats}").format(seats=_seats(view.tied, lang, names))
         lines.append(waiting)
+    zero = zero_bids_score(ruleset or view.ruleset, view.players)
     rows = []
     for seat in range(view.players):
         marks = []
         if seat == view.seat:
-            marks.append("you")
+            marks.append(_("you"))
         if seat == view.auctioneer and view.phase is not Phase.OVER:
-            marks.append("auctioneer")
+            marks.append(_("auctioneer"))
         token = ""
         if view.industries is not None:
-            token = view.industries[seat].label
+            token = _(view.industries[seat].label)
         elif seat == view.seat:
-            token = view.industry.label
-        rows.append(
-            [
-                f"seat {seat}",
-                view.nations[seat].code,
-                ", ".join(marks),
-                token,
-                view.zero_bid_rounds[seat],
-                view.peeks_used[seat],
-            ]
-        )
-    header = ["", "nation", "", "token", "zero-bid rounds", "peeks"]
-    tiles = ["tiles", *(" ".join(map(str, held)) or "-" for held in view.holdings)]
+            token = _(view.industry.label)
+        row: list[object] = [seat_name(seat, names, lang), view.nations[seat].code]
+        row += [", ".join(marks), token]
+        if zero:
+            row.append(view.zero_bid_rounds[seat])
+        row.append(view.peeks_used[seat])
+        rows.append(row)
+    header = ["", _("nation"), "", _("token")]
+    if zero:
+        header.append(_("zero-bid rounds"))
+    header.append(_("peeks"))
+    tiles = [_("tiles"), *(" ".join(map(str, held)) or "-" for held in view.holdings)]
     columns = table(header, rows, left=4)
     width = max(map(len, columns))
     lines.append("")
     lines += [f"{line.ljust(width)}  {held}" for line, held in zip(columns, tiles, strict=True)]
-    mine = [f"You: seat {view.seat}, token {view.industry.label}, spent {view.spent}"]
+    mine = [
+        _("You: {seat}, token {token}, spent {spent}").format(
+            seat=seat_name(view.seat, names, lang), token=_(view.industry.label), spent=view.spent
+        )
+    ]
     if view.my_bids:
-        mine.append("your bids this sale: " + ", ".join(map(str, view.my_bids)))
+        mine.append(_("your bids this sale: ") + ", ".join(map(str, view.my_bids)))
     lines += ["", " · ".join(mine)]
     for number, bids in enumerate(view.seen_bids):
-        lines.append(
-            f"bidding round {number + 1}: " + ", ".join(f"seat {s} bid {a}" for s, a in bids)
-        )
+        lines.append(_bidding_round(number, bids, lang, names))
     return "\n".join(lines)
 
 
-def sale_text(sale: SaleView) -> str:
-    """One finished sale as a seat knows it, in one line."""
-    text = f"Sale {sale.sale + 1} ({sale.company}): "
+def _bidding_round(
+    number: int,
+    bids: Sequence[tuple[int, int]],
+    lang: str,
+    names: Sequence[str] | None,
+) -> str:
+    _ = gettext_for(lang)
+    shown = ", ".join(
+        _("{seat} bid {amount}").format(seat=seat_name(s, names, lang), amount=a) for s, a in bids
+    )
+    return _("bidding round {number}: ").format(number=number + 1) + shown
+
+
+def sale_text(
+    sale: SaleView, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """One finished sale as a seat knows it, in one line; the auctioneer's text adds the
+    bids it saw (lines after the first), and a peek's answer is told with the sale."""
+    _ = gettext_for(lang)
+    text = _("Sale {sale} ({tile}): ").format(sale=sale.sale + 1, tile=sale.company)
     if sale.winner is None:
-        return text + f"not awarded ({sale.reason})"
-    amount = "a secret amount" if sale.amount is None else str(sale.amount)
-    text += f"seat {sale.winner} won it for {amount}"
+        return text + _("not awarded ({reason})").format(reason=(_(sale.reason) if sale.reason else ""))
+    text += _("{seat} won it for {amount}").format(
+        seat=seat_name(sale.winner, names, lang), amount=_amount(sale.amount, lang)
+    )
+    if sale.peeked and sale.amount is not None:
+        text += _(" (you peeked)")
     if sale.opening_bid is not None:
-        text += f" (opening bid {sale.opening_bid} by seat {sale.auctioneer})"
+        text += _(" (opening bid {amount} by {seat})").format(
+            amount=sale.opening_bid, seat=seat_name(sale.auctioneer or 0, names, lang)
+        )
     if sale.zero_bidders:
-        text += f"; zero bids: {_seats(sale.zero_bidders)}"
+        text += _("; zero bids: {seats}").format(seats=_seats(sale.zero_bidders, lang, names))
+    for number, bids in enumerate(sale.bids):
+        text += "\n  " + _bidding_round(number, bids, lang, names)
     return text
+
+
+def score_board_text(
+    result: GameResult,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+    you: int | None = None,
+    scoring_order: Sequence[Category] | None = None,
+) -> str:
+    """The score board as text in ``lang``, like ``result.score_board()``, the column of
+    seat ``you`` marked; then the winner, and where ``you`` placed."""
+    _ = gettext_for(lang)
+    sheets = result.sheets
+    heads = [seat_name(s, names, lang) for s in range(len(sheets))]
+    if you is not None:
+        heads[you] += " " + _("(you)")
+    rows = [[_(label), *values] for label, values in score_board_rows(result, scoring_order)]
+    text = [
+        _("Rule set {ruleset}, {players} players").format(
+            ruleset=result.ruleset, players=len(sheets)
+        ),
+        "",
+        *table(["", *heads], rows),
+        "",
+    ]
+    if result.winner is not None:
+        text.append(
+            _("Winner: {seat} ({nation})").format(
+                seat=seat_name(result.winner, names, lang),
+                nation=sheets[result.winner].nation.code,
+            )
+        )
+    else:
+        level = _seats(result.winners, lang, names)
+        text.append(_("No single winner; still level: {seats}").format(seats=level))
+    if you is not None:
+        text.append(placing_text(result, you, lang=lang))
+    text.extend(_("Rule gap {gap}").format(gap=gap) for gap in result.gaps)
+    return "\n".join(text)
+
+
+def placing(result: GameResult, seat: int) -> int:
+    """``seat``'s place (1 = first): one more than the number of seats ahead of it. An
+    eliminated seat places behind every seat still in; the winners share place 1."""
+    if seat in result.winners:
+        return 1
+
+    def key(s: int) -> tuple[bool, int]:
+        sheet = result.sheets[s]
+        return (not sheet.eliminated, sheet.total)
+
+    ahead = sum(1 for s in range(len(result.sheets)) if s in result.winners or key(s) > key(seat))
+    return ahead + 1
+
+
+def placing_text(result: GameResult, seat: int, *, lang: str = DEFAULT_LANGUAGE) -> str:
+    """``You placed 2nd of 4 with 31 VP.`` (or that the seat was eliminated), in ``lang``."""
+    _ = gettext_for(lang)
+    sheet = result.sheets[seat]
+    if sheet.eliminated:
+        return _("You spent the most and are out of the game ({total} VP).").format(
+            total=sheet.total
+        )
+    place = placing(result, seat)
+    if place == 1 and result.winner == seat:
+        return _("You won with {total} VP!").format(total=sheet.total)
+    if place == 1:
+        return _("You are level at the top with {total} VP.").format(total=sheet.total)
+    return _("You placed {place} of {players} with {total} VP.").format(
+        place=place, players=len(result.sheets), total=sheet.total
+    )
 
 
 def game_text(game: Game) -> str:
