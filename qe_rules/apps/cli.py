@@ -45,7 +45,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules._util.i18n import LANGUAGES, negotiate
+from qe_rules._util.i18n import LANGUAGES
 from qe_rules.apps.pages import (
     generated_pages,
     measure_open_questions,
@@ -298,8 +298,8 @@ def _add_play_parser(commands: _Commands) -> None:
     player.add_argument(
         "--lang",
         choices=LANGUAGES,
-        default=None,
-        help="the game's language (default: de if $LANG is German, else en)",
+        default="en",
+        help="the language of the game: en (default) or de",
     )
     player.set_defaults(run=_cmd_play)
 
@@ -316,7 +316,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             seed=args.seed,
             read_line=_read_line,
             out=out,
-            lang=args.lang or negotiate(os.environ.get("LANG", "").split(".")[0].replace("_", "-")),
+            lang=args.lang,
         )
     except GameStopped as stopped:
         saved = ""

@@ -8,7 +8,7 @@ its view does not; every text that came from a person (a name) is escaped.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=3).bid(0, 4).bid(1, 6).bid(2, 0).bid(3, 2)
->>> extra = panel_data(game.view(0), game.events_for(0), lang="de")
+>>> extra = panel_data(game.view(1), game.events_for(1), lang="de")
 >>> extra["turn"], "Versteigerung 1" in extra["summary"]
 (True, True)
 """
@@ -155,7 +155,9 @@ def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
     ]
     lines = []
     if sale.winner is None:
-        lines.append(_("Not awarded ({reason}).").format(reason=(_(sale.reason) if sale.reason else "")))
+        lines.append(
+            _("Not awarded ({reason}).").format(reason=(_(sale.reason) if sale.reason else ""))
+        )
     else:
         winner = seat_name(sale.winner, names, lang)
         if sale.winner == _own(view):

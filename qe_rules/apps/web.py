@@ -10,8 +10,8 @@ with them.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
->>> sorted(payload(game.view(2), game.events_for(2), version=0))[:6]
-['board', 'lang', 'log', 'log_kinds', 'picture', 'record']
+>>> sorted(payload(game.view(2), game.events_for(2), version=0))
+['board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
 """
 
 from __future__ import annotations

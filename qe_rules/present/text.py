@@ -252,7 +252,9 @@ def sale_text(
     _ = gettext_for(lang)
     text = _("Sale {sale} ({tile}): ").format(sale=sale.sale + 1, tile=sale.company)
     if sale.winner is None:
-        return text + _("not awarded ({reason})").format(reason=(_(sale.reason) if sale.reason else ""))
+        return text + _("not awarded ({reason})").format(
+            reason=(_(sale.reason) if sale.reason else "")
+        )
     text += _("{seat} won it for {amount}").format(
         seat=seat_name(sale.winner, names, lang), amount=_amount(sale.amount, lang)
     )

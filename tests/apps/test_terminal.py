@@ -18,7 +18,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules.apps.cli import EXIT_END_OF_INPUT, EXIT_INTERRUPTED, main
-from qe_rules.present.text import game_text
+from qe_rules.present.text import game_text, score_board_text, view_text
 from qe_rules.simulation.play import play_game
 
 PROMPT = re.compile(
@@ -125,6 +125,60 @@ def play_through(terminal, bad_entries=()):
         terminal.type(legal_answer(prompt))
 
 
+PROMPT_DE = re.compile(
+    r"Dein (?:Eröffnungsgebot|Gebot|neues Gebot) für \S+ \(von (\d+) bis \d+(?:, nicht (\d+))?\): $"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_game_in_either_language_shows_the_auctioneer_its_bids_and_h_the_rules(lang):
+    """Seat 0 runs sale 1 (seed 3): once it is over, the terminal lists every bid of it."""
+    terminal = Terminal("play", "--players", "4", "--agents", "value", "--seed", "3",
+                        "--lang", lang)  # fmt: skip
+    prompt = PROMPT if lang == "en" else PROMPT_DE
+    words = {
+        "en": (
+            "How to play · rule set en",
+            "bidding round 1: seat 0 bid",
+            "seat 0 (you)",
+            "Winner: ",
+        ),
+        "de": (
+            "So wird gespielt · Regelwerk en",
+            "Bietrunde 1: Platz 0 bot",
+            "Platz 0 (du)",
+            "Gewinner: ",
+        ),
+    }[lang]
+    first = terminal.read_until(prompt)
+    terminal.type("h")
+    terminal.read_until(re.compile(re.escape(words[0])))
+    terminal.read_until(re.compile("qe-rules rules en\n"))  # the help's last line
+    assert ("Null-Gebot" if lang == "de" else "zero bid") in terminal.text
+    again = terminal.read_until(prompt)
+    assert again.group(0) == first.group(0)  # help asks the same question again
+    terminal.type(legal_answer(again))
+    while True:
+        found = terminal.read_until(re.compile(prompt.pattern + "|" + words[3] + ".*\n"))
+        if found.group(0).startswith(words[3]):
+            break
+        terminal.type(legal_answer(found))
+    assert terminal.finish() == 0
+    text = terminal.text
+    after_sale_1 = text[text.index("Sale 1 (" if lang == "en" else "Versteigerung 1 (") :]
+    assert words[1] in after_sale_1.splitlines()[1]  # the auctioneer sees its sale's bids
+    assert words[2] in text  # the final board marks the person's column
+    if lang == "de":
+        assert "Landwirtschaft" in text or "Wohnungsbau" in text or "Industrie" in text
+        assert "Your bid" not in text and "Winner:" not in text
+
+
+def test_three_players_see_no_zero_bid_counts_that_never_score():
+    game = qe.new_game("en", 3, seed=1)
+    assert "zero-bid rounds" not in view_text(game.view(0))
+    assert "zero-bid rounds" in view_text(qe.new_game("en", 4, seed=1).view(0))
+
+
 def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
     record = tmp_path / "game.json"
     terminal = Terminal(
@@ -143,7 +197,8 @@ def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
     assert f"The game record is saved in {record}" in text
     game = qe.replay(json.loads(record.read_text()))
     assert game.is_over and game.players == 4
-    assert str(game.result()) in text
+    board = score_board_text(game.result(), you=0, scoring_order=game.ruleset.scoring_order)
+    assert board in text and "seat 0 (you)" in board
 
 
 def test_the_verify_message_is_shown_for_an_illegal_bid():

@@ -223,7 +223,8 @@ def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
                     peeked = sale
                 else:  # one peek a game: the page asks no more after it
                     page.click("#peek-no")
-            else:
+            else:  # the box starts empty: one Enter bids nothing by mistake
+                page.fill("#amount", str(table.game.view(0).limits.legal(0)))
                 page.click("#bid-button")
             _at_version(page, version + 1)
         assert peeked is not None
