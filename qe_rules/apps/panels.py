@@ -160,10 +160,11 @@ def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
         )
     else:
         winner = seat_name(sale.winner, names, lang)
-        if sale.winner == _own(view):
-            winner = _("you")
         amount = _("a secret amount") if sale.amount is None else str(sale.amount)
-        lines.append(_("Won by {seat} for {amount}.").format(seat=winner, amount=amount))
+        if sale.winner == _own(view):
+            lines.append(_("You won it for {amount}.").format(amount=amount))
+        else:
+            lines.append(_("Won by {seat} for {amount}.").format(seat=winner, amount=amount))
         if sale.peeked and sale.amount is not None:
             lines.append(
                 _("You peeked: {seat} paid {amount}.").format(seat=winner, amount=sale.amount)
@@ -309,18 +310,20 @@ def _standings(
         strong = label in ("subtotal", "total")
         cells = "".join(
             f'<td class="{"out" if label == "total" and result.sheets[s].eliminated else ""}">'
-            f"{_e(v)}</td>"
+            f"{_e(_(v) if v == 'out' else v)}</td>"
             for s, v in enumerate(values)
         )
         body.append(f'<tr class="{"strong" if strong else ""}"><th>{_e(_(label))}</th>{cells}</tr>')
     places = "".join(f"<td>{placing(result, s)}.</td>" for s in range(len(result.sheets)))
     body.append(f'<tr class="strong"><th>{_e(_("place"))}</th>{places}</tr>')
     won = "".join(
-        f'<td class="tiles">{"".join(_tile(c, lang) for c in held)}</td>' for held in holdings
+        f"<li><b>{_e(seat_name(s, names, lang))}</b> "
+        f"{''.join(_tile(c, lang) for c in held) or '-'}</li>"
+        for s, held in enumerate(holdings)
     )
-    body.append(f"<tr><th>{_e(_('tiles won'))}</th>{won}</tr>")
     out.append(
         f'<div class="scroll"><table class="scores"><tr><th></th>{heads}</tr>{"".join(body)}</table></div>'
+        f'<h4>{_e(_("tiles won"))}</h4><ul class="won">{won}</ul>'
     )
     return "".join(out)
 

@@ -395,9 +395,10 @@ def _draw_sale(
     ]
     if v.tied:
         facts.append((_("tied"), _seats_text(v.tied, ctx)))
+    indent = max(84.0, 7.4 * max(len(label) for label, _value in facts) + 8)
     for label, value in facts:
         _label(root, x, line_y, label, size=12, fill=_MUTED)
-        _label(root, x + 84, line_y, value, size=13, weight="bold")
+        _label(root, x + indent, line_y, value, size=13, weight="bold")
         line_y += 22
 
 
@@ -571,7 +572,7 @@ def _score_board_root(
                 root,
                 16 + label_width + (seat + 1) * column - 18,
                 y,
-                value,
+                _(value) if value == "out" else value,
                 size=14 if label == "total" else 13,
                 anchor="end",
                 weight="bold" if strong else "normal",

@@ -233,3 +233,128 @@ def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
         assert f"sale {peeked.sale + 1}: seat 0 peeks at the amount ({amount})" in page.inner_text(
             "#log"
         )
+
+
+GAME_NIGHT_SIZES = {
+    "desktop": {"width": 1280, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
+
+
+@pytest.mark.parametrize("size", sorted(GAME_NIGHT_SIZES))
+def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, size):
+    """Four seats in German (the browser asks for it): Anna and Ben (who takes his seat in
+    the lobby) play two agents to the end, read the placing and every category, and both
+    move on to the same rematch table."""
+    phone = size == "phone"
+    context = chromium.new_context(
+        viewport=GAME_NIGHT_SIZES[size], locale="de-DE", is_mobile=phone, has_touch=phone
+    )
+    try:
+        with live_server(tmp_path / "tables.sqlite3") as (base, server):
+            host = context.new_page()
+            host.goto(base + "/")
+            assert host.inner_text("h1") == "QE · ein neuer Tisch"
+            assert "Regeln anders als en" in host.inner_text("select[name=ruleset]")
+            host.fill("input[name=title]", "Spieleabend")
+            host.select_option("select[name=players]", "4")
+            for seat, (kind, name) in enumerate(
+                [("person", "Anna"), ("person", ""), ("value", "Vera"), ("random", "")]
+            ):
+                host.select_option(f"select[name=seat{seat}]", kind)
+                host.fill(f"input[name=name{seat}]", name)
+            host.check("input[name=listed]")
+            _screenshot(host, f"night-{size}-host.png")
+            host.click("button[type=submit]")
+            host.wait_for_url("**/host/*")
+            assert "Spieleabend" in host.inner_text("h1")
+            (table,) = server.tables.values()
+            anna = context.new_page()
+            anna.goto(base + host.get_attribute("a[href^='/seat/']", "href"))
+            ben = context.new_page()  # Ben finds the table in the lobby and names himself
+            ben.goto(base + "/lobby")
+            ben.click("#tables a")
+            ben.fill("input[name=name]", "Ben")
+            ben.click("button[type=submit]")
+            ben.wait_for_url("**/seat/*")
+            assert server.tables[table.id].names == ("Anna", "Ben", "Vera", "")
+            people = {0: anna, 1: ben}
+            for page in people.values():
+                page.wait_for_selector("#picture svg" if not phone else "#board article")
+            shots, moves = 0, 0
+            while not table.game.is_over:
+                due = sorted(table.game.to_act & people.keys())
+                if not due:
+                    time.sleep(0.01)
+                    continue
+                seat = due[0]
+                page = people[seat]
+                page.bring_to_front()
+                page.wait_for_selector("#bid:not([hidden])")
+                _at_version(page, table.version)
+                assert page.title().startswith("● Du bist am Zug")
+                assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
+                limits = table.game.view(seat).limits
+                game = table.game
+                page.fill("#amount", str(limits.legal(moves % 7)))
+                page.click("#bid-button")
+                _until_moved(table, game)
+                moves += 1
+                if moves in (9, 20) and shots < 2:
+                    _at_version(page, table.version)
+                    assert "Letzte Versteigerung" in page.inner_text("#summary")
+                    assert "Anna" in page.inner_text("#totals")
+                    _screenshot(page, f"night-{size}-{'ben' if seat else 'anna'}-{moves}.png")
+                    shots += 1
+            for seat, page in people.items():
+                page.bring_to_front()
+                page.wait_for_selector("#standings:not([hidden])")
+                standings = page.inner_text("#standings")
+                assert standings.startswith("Du ")  # your own placing first
+                for row in ("Unternehmen", "Null-Gebote", "Nationalisierung", "Monopolisierung",
+                            "Diversifikation", "Gesamtausgaben", "Endergebnis", "Rang"):  # fmt: skip
+                    assert row in standings, row
+                assert page.inner_text("#status").startswith("Das Spiel ist zu Ende")
+                assert "(du)" in standings
+                page.select_option("#filter", "result")
+                kinds = page.eval_on_selector_all(
+                    "#log li:not([hidden])", "items => items.map(i => i.dataset.kind)"
+                )
+                assert kinds and set(kinds) == {"result"}
+                if phone:
+                    _assert_readable_on_a_phone(page)
+                _screenshot(page, f"night-{size}-{'ben' if seat else 'anna'}-end.png")
+            for page in (anna, ben):
+                old = page.url
+                page.click("#rematch")
+                page.wait_for_url(lambda url, old=old: url != old and "/seat/" in url)
+            new = [t for t in server.tables.values() if t.id != table.id]
+            assert len(new) == 1 and new[0].names == ("Anna", "Ben", "Vera", "")
+            assert new[0].kinds == table.kinds and new[0].game.ruleset == table.game.ruleset
+            assert key(anna.url.split("?")[0]) == new[0].tokens[0]
+            assert key(ben.url.split("?")[0]) == new[0].tokens[1]
+            anna.wait_for_selector("#status:not(:empty)")
+            _screenshot(anna, f"night-{size}-rematch.png")
+    finally:
+        context.close()
+
+
+def _assert_readable_on_a_phone(page):
+    """No sideways scrolling, the HTML table instead of the drawing, and no text on the
+    table smaller than 9 CSS px (tile captions) or 12 px (everything else)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    widest = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > 390)
+            .map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8)"""
+    )
+    assert width <= 390, (width, widest)
+    assert not page.is_visible("#picture") and page.is_visible("#board")
+    smallest = page.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('#board *, #act *, #more *')]
+            .filter(e => e.offsetParent !== null && e.childNodes.length
+                    && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+            .filter(e => !e.closest('.tile'))
+            .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+    )
+    assert smallest >= 12, smallest
