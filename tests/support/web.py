@@ -20,9 +20,10 @@ def free_port():
 
 
 @contextlib.contextmanager
-def live_server(database, *, bot_delay=0.0):
-    """Serve ``web.create_app(database)``; yields (base address, the TableServer)."""
-    app = web.create_app(str(database), bot_delay=bot_delay)
+def live_server(database, *, bot_delay=0.0, **options):
+    """Serve ``web.create_app(database, **options)``; yields (base address, the
+    TableServer)."""
+    app = web.create_app(str(database), bot_delay=bot_delay, **options)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
