@@ -17,6 +17,7 @@ with them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import sqlite3
@@ -102,18 +103,24 @@ def payload(
     ``payload(game.public_view(), game.public_events())``: made from these alone, it
     holds nothing the watcher may not know.
     """
-    names = names or None
+    names = tuple(names) if names else None
     zero_bids = zero_bids_score(ruleset or view.ruleset, view.players)
     return {
         "version": version,
         "lang": lang,
         "names": [seat_name(seat, names, lang) for seat in range(view.players)],
         "view": view.to_dict(),
-        "log": [event_line(event, lang=lang, names=names) for event in events],
+        "log": [_event_line(event, lang, names) for event in events],
         "picture": svg.view(view, lang=lang, names=names, zero_bids=zero_bids),
         "record": view.is_over,
         **panel_data(view, events, lang=lang, names=names, ruleset=ruleset),
     }
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _event_line(event: Event, lang: str, names: tuple[str, ...] | None) -> str:
+    """:func:`event_line`, made once for each event: a log grows by a few lines a move."""
+    return event_line(event, lang=lang, names=names)
 
 
 # --------------------------------------------------------------------------- tables

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import Final
@@ -67,8 +68,14 @@ def _element(
     parent: ET.Element, tag: str, text: str | None = None, **attributes: object
 ) -> ET.Element:
     """A child element; ``font_size`` becomes ``font-size`` and so on."""
+    names = _ATTRIBUTE_NAMES
     node = ET.SubElement(
-        parent, tag, {key.rstrip("_").replace("_", "-"): str(v) for key, v in attributes.items()}
+        parent,
+        tag,
+        {
+            names.get(key) or names.setdefault(key, key.rstrip("_").replace("_", "-")): str(v)
+            for key, v in attributes.items()
+        },
     )
     if text is not None:
         node.text = text
@@ -91,8 +98,48 @@ def _document(width: float, height: float) -> ET.Element:
     return root
 
 
+_ATTRIBUTE_NAMES: dict[str, str] = {}  # keyword -> attribute name, e.g. font_size -> font-size
+
+
 def _text_of(root: ET.Element) -> str:
-    return ET.tostring(root, encoding="unicode")
+    """The document as ``ET.tostring(root, encoding="unicode")`` writes it (the pictures
+    use no namespaces, tails or comments), made without its namespace scan."""
+    out: list[str] = []
+    _write(root, out)
+    return "".join(out)
+
+
+_SPECIAL: Final = re.compile('[&<>"\r\n\t]')
+
+
+def _escaped(text: str, attribute: bool) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    if attribute:
+        for plain, escaped in (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):
+            if plain in text:
+                text = text.replace(plain, escaped)
+    return text
+
+
+def _write(node: ET.Element, out: list[str]) -> None:
+    out.append("<" + node.tag)
+    special = _SPECIAL.search
+    for key, value in node.attrib.items():
+        out.append(f' {key}="{_escaped(value, True) if special(value) else value}"')
+    if node.text or len(node):
+        out.append(">")
+        if node.text:
+            out.append(_escaped(node.text, False) if special(node.text) else node.text)
+        for child in node:
+            _write(child, out)
+        out.append(f"</{node.tag}>")
+    else:
+        out.append(" />")
 
 
 def _number(value: float) -> str:

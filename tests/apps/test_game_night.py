@@ -21,10 +21,12 @@ from tests.support.web import live_server
 @contextlib.contextmanager
 def _client(tmp_path, **options):
     """An HTTP client of a live server; ``client.server`` is its TableServer."""
-    with live_server(tmp_path / "tables.sqlite3", **options) as (base, server):
-        with httpx.Client(base_url=base, timeout=30) as client:
-            client.server = server
-            yield client
+    with (
+        live_server(tmp_path / "tables.sqlite3", **options) as (base, server),
+        httpx.Client(base_url=base, timeout=30) as client,
+    ):
+        client.server = server
+        yield client
 
 
 def _make(client, **body):

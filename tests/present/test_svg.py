@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import svg
+from qe_rules.present import svg as svg_module
 from qe_rules.simulation.play import play_game
 from tests.support import examples
 
@@ -144,3 +145,20 @@ def test_str_of_a_result_is_the_score_board(finished):
     assert "Ann" in named and "seat 0" not in named
     with pytest.raises(qe.InvalidArgument, match="one name per seat"):
         result.score_board(["Ann"])
+
+
+def test_pictures_are_written_as_elementtree_writes_them_in_either_language(monkeypatch):
+    game = play_game("en", 5, "value", seed=8)
+    middle = qe.replay({**game.to_record(), "moves": game.to_record()["moves"][:30]})
+    names = ["A&B", '<i>"q"</i>', "tab\there", "new\nline", ""]
+    cases = [
+        (view, lang)
+        for view in (middle.view(0), middle.public_view(), game.view(3))
+        for lang in ("en", "de")
+    ]
+    ours = [svg.view(view, lang=lang, names=names) for view, lang in cases]
+    board = svg.score_board(game.result(), names, lang="de")
+    monkeypatch.setattr(svg_module, "_text_of", lambda root: ET.tostring(root, encoding="unicode"))
+    assert ours == [svg.view(view, lang=lang, names=names) for view, lang in cases]
+    assert board == svg.score_board(game.result(), names, lang="de")
+    assert "A&amp;B" in ours[0] and "Versteigert wird" in ours[1]
