@@ -19,9 +19,10 @@ from __future__ import annotations
 import html
 import json
 import re
+import sqlite3
 import unicodedata
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, Protocol
 
 import attrs
 from starlette.requests import Request
@@ -31,16 +32,47 @@ from starlette.routing import Route
 from qe_rules._util.i18n import LANGUAGES, gettext_for, negotiate
 from qe_rules.apps.table_rules import RuleChoices, describe_ruleset, rules_help
 from qe_rules.errors import InvalidArgument, RulesError, shown
+from qe_rules.game.engine import Game
+from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import AGENT_NAMES
 
-if TYPE_CHECKING:
-    from qe_rules.apps.web import Table, TableServer
+
+class Table(Protocol):
+    """What the lobby uses of a table (:class:`qe_rules.apps.web.Table`)."""
+
+    id: str
+    host: str
+    kinds: tuple[str, ...]
+    tokens: tuple[str | None, ...]
+    game: Game
+    names: tuple[str, ...]
+    rendered: dict[Any, Any]
+
+
+class TableServer(Protocol):
+    """What the lobby uses of the server (:class:`qe_rules.apps.web.TableServer`)."""
+
+    connection: sqlite3.Connection
+
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+
+    @property
+    def hosts(self) -> Mapping[str, Table]: ...
+
+    @property
+    def seats(self) -> Mapping[str, tuple[Table, int]]: ...
+
+    def create(self, ruleset: RuleSet, players: int, kinds: Sequence[str]) -> Table: ...
+
 
 __all__ = [
     "AGENT_LEVELS",
     "MAX_NAME_LENGTH",
     "GameNight",
     "Seating",
+    "Table",
+    "TableServer",
     "check_name",
     "translate_page",
 ]

@@ -431,7 +431,7 @@ def create_app(
 
     async def create(request: Request) -> Response:
         try:
-            table = night.create(await _body(request))
+            table = server.tables[night.create(await _body(request)).id]
         except RulesError as error:
             return _error(400, str(error))
         if request.headers.get("content-type", "").startswith("application/json"):

@@ -296,6 +296,8 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
                 assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
                 limits = table.game.view(seat).limits
                 game = table.game
+                if moves == 4:
+                    _screenshot(page, f"night-{size}-turn.png")
                 page.fill("#amount", str(limits.legal(moves % 7)))
                 page.click("#bid-button")
                 _until_moved(table, game)
