@@ -856,7 +856,13 @@ def _add_serve_parser(commands: _Commands) -> None:
     )
     server.add_argument("--port", type=int, default=8000, help="default 8000")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    server.add_argument("--ruleset", default="en", metavar="ID", help="the form's default")
+    server.add_argument(
+        "--ruleset",
+        default="en",
+        metavar="ID",
+        help="the form's default: a built-in id, or a spec string or rule file, which the "
+        "form then offers too",
+    )
     server.add_argument("--players", type=int, default=4, help="the form's default (4)")
     server.add_argument(
         "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"

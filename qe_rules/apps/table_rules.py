@@ -125,7 +125,7 @@ def describe_ruleset(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
         shown_fields = ", ".join(RuleSet.field_label(f) for f in changed[:3])
         more = "…" if len(changed) > 3 else ""
         parts.append(
-            _("{count} rules differ from en: {fields}").format(
+            _("rules that differ from en ({count}): {fields}").format(
                 count=len(changed), fields=shown_fields + more
             )
         )

@@ -145,7 +145,7 @@ def test_a_spec_string_and_a_rule_file_are_playable_from_the_host_form(tmp_path)
     rules.write_text(re.sub(r'(?m)^id = ".*"$', 'id = "house"', text), encoding="utf-8")
     with _client(tmp_path, ruleset=str(rules)) as client:
         form = client.get("/").text
-        assert '<option value="house" selected>' in form and "1 rules differ from en" in form
+        assert '<option value="house" selected>' in form and "rules that differ from en (1)" in form
         links = _make(client, ruleset="house")
         table = client.server.tables[links["table"]]
         assert table.game.ruleset.zero_bid_points == 3 and table.game.ruleset.id == "house"

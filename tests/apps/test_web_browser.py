@@ -255,7 +255,7 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
             host = context.new_page()
             host.goto(base + "/")
             assert host.inner_text("h1") == "QE · ein neuer Tisch"
-            assert "Regeln anders als en" in host.inner_text("select[name=ruleset]")
+            assert "Regeln anders als en (" in host.inner_text("select[name=ruleset]")
             host.fill("input[name=title]", "Spieleabend")
             host.select_option("select[name=players]", "4")
             for seat, (kind, name) in enumerate(

@@ -72,7 +72,7 @@ function draw(payload) {
   $("board").innerHTML = payload.board;
   $("summary").innerHTML = payload.summary;
   $("totals").innerHTML = payload.totals;
-  $("heading").textContent = `QE · ${view.ruleset} · ${view.players}`;
+  $("heading").textContent = `${texts.tableTitle || "QE"} · ${view.ruleset} · ${view.players} ${texts.players}`;
   $("status").textContent = payload.status;
   signalTurn(payload);
   const bidding = mode === "seat" && view.limits !== null && view.phase !== "peeking";
