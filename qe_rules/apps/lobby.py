@@ -341,11 +341,13 @@ class GameNight:
             rows.append(
                 f"<tr><td>{html.escape(name)}</td><td>{html.escape(shown_kind)}</td><td>{link}</td></tr>"
             )
-        listed = (
-            _("This table is listed in the lobby: free seats can be taken there.")
-            if seating.listed
-            else ""
-        )
+        listed = ""
+        if seating.listed:
+            join = f"{base}join/{table.id}"
+            listed = (
+                html.escape(_("This table is listed in the lobby: free seats can be taken there."))
+                + f' <a id="join" href="/join/{table.id}">{html.escape(join)}</a>'
+            )
         return self.page(
             request,
             "host.html",
@@ -355,7 +357,7 @@ class GameNight:
                 "players": str(table.game.players),
                 "rows": "".join(rows),
                 "watch": f"/watch/{table.id}",
-                "listed": html.escape(listed),
+                "listed": listed,
             },
         )
 

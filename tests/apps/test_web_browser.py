@@ -107,15 +107,24 @@ def test_a_person_plays_three_players_against_two_agents_to_the_end(tmp_path, br
                 page.fill("#amount", "-3")  # refused by the page, and nothing is sent
                 page.click("#bid-button")
                 assert page.is_visible("#error")
-            if bids == 3:  # a bid the rules forbid: the engine's message, nothing changes
+            if bids == 3:  # a bid the rules forbid: the page says so, nothing changes
                 limits = table.game.view(0).limits
                 if limits.forbidden is not None:
                     before = table.game
                     page.fill("#amount", str(limits.forbidden))
                     page.click("#bid-button")
                     page.wait_for_selector("#error:not([hidden])")
-                    assert "may not equal the opening bid" in page.inner_text("#error")
+                    assert "the rules forbid that amount" in page.inner_text("#error")
                     assert table.game is before
+            if bids == 5:  # past the largest bid: the server's message, nothing changes
+                before = table.game
+                page.fill("#amount", "1000001")
+                page.click("#bid-button")
+                page.wait_for_selector("#error:not([hidden])")
+                page.wait_for_function(
+                    "document.getElementById('error').textContent.includes('1000000')"
+                )
+                assert table.game is before
             if bids == 4:
                 _screenshot(page, "seat-3-players.png")
             version = table.version

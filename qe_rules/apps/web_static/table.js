@@ -114,8 +114,21 @@ function draw(payload) {
   if (payload.record) {
     $("record").href = `${api}/record`;
     $("download").hidden = false;
-    $("again").hidden = mode !== "seat";
+    $("again").hidden = false;
+    $("rematch").hidden = mode !== "seat";
+    if (mode !== "seat") findNextTable();
     if (source) source.close();
+  }
+}
+
+async function findNextTable() {
+  // A spectator follows the table's rematch once one of the people has started it.
+  const answer = await (await fetch(`${api}/rematch`)).json();
+  if (answer.watch) {
+    $("next-table").href = `${answer.watch}?lang=${lang}`;
+    $("next-table").hidden = false;
+  } else {
+    setTimeout(findNextTable, 5000);
   }
 }
 
@@ -154,6 +167,10 @@ $("bid").addEventListener("submit", (event) => {
   }
   if (limits && Number(text) < limits.minimum) {
     showError(fill($("error").dataset.low, { minimum: limits.minimum }));
+    return;
+  }
+  if (limits && limits.forbidden !== null && Number(text) === limits.forbidden) {
+    showError(fill($("error").dataset.forbidden, { amount: limits.forbidden }));
     return;
   }
   send("bid", { amount: Number(text) });
