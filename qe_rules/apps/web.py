@@ -10,8 +10,9 @@ with them.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
->>> sorted(payload(game.view(2), game.events_for(2), version=0))
-['board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
+>>> sorted(payload(game.view(2), game.events_for(2), version=0))  # doctest: +NORMALIZE_WHITESPACE
+['board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record', 'standings',
+ 'status', 'summary', 'totals', 'turn', 'version', 'view']
 """
 
 from __future__ import annotations
@@ -224,7 +225,8 @@ class TableServer:
 
     def create(self, ruleset: str | RuleSet, players: int, kinds: Sequence[str]) -> Table:
         """Deal a new table under a built-in rule set's id or a rule set; ``kinds`` has one
-        entry per seat, :data:`PERSON` or an agent name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong."""
+        entry per seat, :data:`PERSON` or an agent name. Raises
+        :class:`~qe_rules.InvalidArgument` naming what is wrong."""
         if isinstance(ruleset, RuleSet):
             rules = ruleset
         elif not isinstance(ruleset, str) or ruleset not in RULESETS:

@@ -41,6 +41,7 @@ def test_names_reach_every_page_and_a_joining_player_names_their_seat(tmp_path):
         links = _make(client, names=["Anna", "", "Zed <b>"], title="Abend", listed=True)
         table = client.server.tables[links["table"]]
         assert table.names == ("Anna", "", "Zed <b>")
+        assert f"/join/{links['table']}" in client.get(links["host"]).text
         lobby = client.get("/lobby", headers={"Accept-Language": "de"}).text
         assert "Abend" in lobby and "2 freie Plätze" in lobby
         client.get(links["seats"][0])  # Anna opens her page: her seat is taken
