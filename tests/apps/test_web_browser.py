@@ -344,7 +344,9 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
             assert new[0].kinds == table.kinds and new[0].game.ruleset == table.game.ruleset
             assert key(anna.url.split("?")[0]) == new[0].tokens[0]
             assert key(ben.url.split("?")[0]) == new[0].tokens[1]
-            anna.wait_for_selector("#status:not(:empty)")
+            anna.wait_for_selector("#board article" if phone else "#picture svg")
+            if phone:  # the new game's first sale, as on the phone before
+                _assert_readable_on_a_phone(anna)
             _screenshot(anna, f"night-{size}-rematch.png")
     finally:
         context.close()
