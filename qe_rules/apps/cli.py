@@ -280,7 +280,8 @@ def _add_play_parser(commands: _Commands) -> None:
         "play",
         help="play a game at the terminal against the built-in agents",
         description="Play one seat of a game; the built-in agents play the others. Each "
-        "turn shows your view and asks for your bid (or, with 5 players, whether to peek). "
+        "turn shows your view and asks for your bid (or, with 5 players, whether to peek); "
+        "h shows the rules and how the game scores. "
         f"Exit status {EXIT_OK} at the end of the game, {EXIT_END_OF_INPUT} when the input "
         f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
     )
