@@ -299,7 +299,11 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
                 seat = due[0]
                 page = people[seat]
                 page.bring_to_front()
-                page.wait_for_selector("#bid:not([hidden])")
+                try:
+                    page.wait_for_selector("#bid:not([hidden])", timeout=60_000)
+                except Exception:  # say where the page was, beside the server
+                    shown = page.evaluate("document.body.dataset.version")
+                    pytest.fail(f"seat {seat}: page at {shown}, server at {table.version}")
                 _at_version(page, table.version)
                 assert page.title().startswith("● Du bist am Zug")
                 assert page.get_attribute("#favicon", "href").endswith("favicon-turn.svg")
