@@ -83,9 +83,14 @@ def status_text(
     return waiting
 
 
-def log_kinds(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """For each event: its kind (``sale``, ``bid``, ``tie``, ``result``, ``peek``, ``end``)
-    and the seats it names, for the page's history filter."""
+def log_kinds(events: Sequence[Event]) -> list[str]:
+    """For each event its kind (``sale``, ``bid``, ``tie``, ``result``, ``peek``, ``end``)
+    and the seats it names, as ``kind:seat,seat``, for the page's history filter.
+
+    >>> from qe_rules.game.events import Tie
+    >>> log_kinds([Tie(sale=0, seats=(1, 3), ties=1)])
+    ['tie:1,3']
+    """
     kinds = []
     for event in events:
         seats: list[int] = []
@@ -106,7 +111,7 @@ def log_kinds(events: Sequence[Event]) -> list[dict[str, Any]]:
             kind, seats = "bid", [int(event.seat)]
         else:
             kind = "end"
-        kinds.append({"kind": kind, "seats": seats})
+        kinds.append(f"{kind}:{','.join(map(str, seats))}")
     return kinds
 
 

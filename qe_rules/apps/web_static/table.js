@@ -99,10 +99,10 @@ function draw(payload) {
   const items = payload.log.map((line, index) => {
     const item = document.createElement("li");
     item.textContent = line;
-    const kind = kinds[index] || { kind: "bid", seats: [] };
-    item.dataset.kind = kind.kind;
-    item.dataset.seats = kind.seats.join(",");
-    if (kind.kind === "tie") item.className = "tied";
+    const [kind, seats] = (kinds[index] || "bid:").split(":");
+    item.dataset.kind = kind;
+    item.dataset.seats = seats;
+    if (kind === "tie") item.className = "tied";
     return item;
   });
   $("log").replaceChildren(...items.reverse());
