@@ -452,7 +452,7 @@ class _Writer:
         header = (self.book.word("players_column"), *map(str, range(counts[0], counts[-1] + 1)))
         rows: list[tuple[str, ...]] = [header]
         for players, table in _groups(value):
-            low, high = min(table), max(table)
+            low = min(table)
             cells = []
             for count in range(counts[0], counts[-1] + 1):
                 if count in table:
