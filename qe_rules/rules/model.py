@@ -748,7 +748,7 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
     if not changed:
         return rs
     base, _, before = rs.id.partition(":")
-    spec = dict(item.split("=", 1) for item in before.split(",")) if before else {}
+    spec = dict(item.split("=", 1) for item in _spec_items(before)) if before else {}
     for name, value in changed.items():
         spec[name] = _spec_text(name, value)
     order = {name: index for index, name in enumerate(_RULE_FIELDS)}

@@ -554,7 +554,7 @@ class _Writer:
                 (field,),
                 text=f"**{book.label(field)}** (`{field}`): {book.template(field, 'question')}",
             ),
-            self.block("list", (field,), items=tuple(items), cited=False),
+            self.block("list", items=tuple(items)),
         ]
 
     def _example(self) -> list[Block]:
@@ -573,7 +573,9 @@ class _Writer:
             name = book.category(category.value)
             points = sheet.points(category)
             if category is Category.COMPANIES and me.companies:
-                total = " + ".join(str(c.vp) for c in me.companies)
+                total = " + ".join(
+                    str(vp) for vp in sorted((c.vp for c in me.companies), reverse=True)
+                )
                 lines.append(
                     book.word("example_companies", category=name, sum=total, points=points, vp=vp)
                 )
