@@ -198,17 +198,22 @@ def applies(rs: RuleSet, field: str) -> bool:
 
 
 def _count_phrase(numbers: Sequence[int], book: Catalog) -> str:
-    """Player counts: a run of three or more as the catalog's ``range``, else listed."""
+    """Player counts: a run of three or more as the catalog's ``range``, else listed
+    with its ``or``."""
     numbers = sorted(numbers)
     if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return book.word("range", low=numbers[0], high=numbers[-1])
-    return _join([str(n) for n in numbers], book)
+    return _join([str(n) for n in numbers], book, "or")
 
 
-def _join(words: Sequence[str], book: Catalog) -> str:
+def _join(words: Sequence[str], book: Catalog, last: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} {book.word('and')} {words[-1]}"
+    return f"{', '.join(words[:-1])} {book.word(last)} {words[-1]}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _groups(value: Mapping[int, Any]) -> list[tuple[tuple[int, ...], Any]]:
@@ -449,7 +454,10 @@ class _Writer:
     def scoring_table(self, field: str) -> list[Block]:
         value: Mapping[int, Mapping[int, int]] = getattr(self.rs, field)
         counts = sorted({k for table in value.values() for k in table})
-        header = (self.book.word("players_column"), *map(str, range(counts[0], counts[-1] + 1)))
+        header = (
+            _capital(self.book.word("players_column")),
+            *map(str, range(counts[0], counts[-1] + 1)),
+        )
         rows: list[tuple[str, ...]] = [header]
         for players, table in _groups(value):
             low = min(table)
@@ -471,11 +479,8 @@ class _Writer:
         book, rs = self.book, self.rs
         intro = " ".join(field_sentence(rs, f, book) for f in _COMPONENT_FIELDS)
         header = (
-            book.word("players_column"),
-            book.label("nations_in_play"),
-            book.label("industries_in_play"),
-            book.label("removed_companies"),
-            book.label("deck_sizes"),
+            _capital(book.word("players_column")),
+            *(_capital(book.label(f)) for f in _COMPONENT_FIELDS),
         )
         combined = {
             n: tuple(getattr(rs, f)[n] for f in _COMPONENT_FIELDS) for n in rs.player_counts
@@ -514,7 +519,7 @@ class _Writer:
         if not self.changes:
             return [self.block("paragraph", text=book.word("no_differences", base=base.id))]
         items = tuple(
-            f"**{book.label(field)}** (`{field}`): {_compact(self.rs, field, book)} "
+            f"**{_capital(book.label(field))}** (`{field}`): {_compact(self.rs, field, book)} "
             f"— *{base.id}:* {_compact(base, field, book)}"
             for field in self.changes
         )
@@ -552,7 +557,8 @@ class _Writer:
             self.block(
                 "paragraph",
                 (field,),
-                text=f"**{book.label(field)}** (`{field}`): {book.template(field, 'question')}",
+                text=f"**{_capital(book.label(field))}** (`{field}`): "
+                f"{book.template(field, 'question')}",
             ),
             self.block("list", items=tuple(items)),
         ]
@@ -594,7 +600,7 @@ class _Writer:
             book.word("example_line", category=book.word("row_total"), points=sheet.total, vp=vp)
         )
         names = [book.word("example_player")] + [
-            book.word("seat", seat=seat) for seat in range(1, len(records))
+            book.word("seat", seat=seat + 1) for seat in range(1, len(records))
         ]
         board = _board(rs, result, names, book)
         if result.winner is None:
@@ -811,7 +817,7 @@ _CSS: Final = """
 .qe-rulebook th { background: #f0ede4; }
 .qe-rulebook .cite { display: block; color: #666; font-size: 8.5pt; font-style: italic; }
 .qe-rulebook .differs { border-left: 3px solid #c0392b; padding-left: .5em; }
-.qe-rulebook .differs::before { content: "▲ "; color: #c0392b; }
+.qe-rulebook p.differs::before { content: "▲ "; color: #c0392b; }
 .qe-rulebook .tiles { display: flex; flex-wrap: wrap; gap: 3px; margin: .3em 0 .6em;
   break-inside: avoid; }
 .qe-rulebook .tiles svg { width: 11mm; height: auto; }

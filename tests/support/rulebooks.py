@@ -181,7 +181,8 @@ def check_every_value(book, rs, words):
                 checks += 1
         else:  # the components table
             rows = table_rows(text)
-            column = rows[0].index(words.label(name))
+            label = words.label(name)
+            column = rows[0].index(label[:1].upper() + label[1:])
             for players in rs.player_counts:
                 cell = row_for(rows, players)[column]
                 held = value[players]
