@@ -111,7 +111,9 @@ class Rulebook:
     def field_text(self, field: str) -> str:
         """The text of every block stating rule field ``field``, one block a line (tables
         as their Markdown rows)."""
-        return "\n".join(_block_markdown(b, cite=False) for b in self.blocks() if field in b.fields)
+        return "\n".join(
+            _block_markdown(b, cite=False, mark=False) for b in self.blocks() if field in b.fields
+        )
 
     def to_markdown(self) -> str:
         """The rulebook as Markdown."""
@@ -753,25 +755,25 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _block_markdown(block: Block, *, cite: bool = True) -> str:
-    mark = "▲ " if block.differs else ""
+def _block_markdown(block: Block, *, cite: bool = True, mark: bool = True) -> str:
+    marker = "▲ " if block.differs and mark else ""
     tail = f" *[{block.cite}]*" if cite and block.cite else ""
     if block.kind == "paragraph":
-        return f"{mark}{block.text}{tail}"
+        return f"{marker}{block.text}{tail}"
     if block.kind == "table":
         header, *rows = block.rows
         lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
-        if tail or mark:
+        if tail or marker:
             lines.append("")
-            lines.append(f"{mark}{tail.strip()}".strip())
+            lines.append(f"{marker}{tail.strip()}".strip())
         return "\n".join(lines)
     if block.kind in ("list", "ordered"):
         bullet = "1." if block.kind == "ordered" else "-"
         lines = [f"{bullet} {item}" for item in block.items]
-        if tail or mark:
+        if tail or marker:
             lines.append("")
-            lines.append(f"{mark}{tail.strip()}".strip())
+            lines.append(f"{marker}{tail.strip()}".strip())
         return "\n".join(lines)
     codes = ", ".join(str(c) for c in block.tiles)
     return f"{block.text}: {codes}" if block.text else codes
