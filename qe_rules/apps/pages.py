@@ -26,12 +26,15 @@ from qe_rules.texts.questions import (
     readings_to_measure,
 )
 from qe_rules.texts.reports import GENERATED_NOTE
+from qe_rules.texts.rulebooks import rulebook
 from qe_rules.verification.readings import READING_GAMES
 from qe_rules.verification.report import Coverage, VerificationReport
 from qe_rules.verification.sale_search import SALE_SEARCH_PATHS, THOROUGH_SALE_SEARCH_PATHS
 from qe_rules.verification.suite import verify
 
 __all__ = [
+    "EXAMPLE_RULEBOOKS",
+    "example_rulebook",
     "generated_pages",
     "measure_open_questions",
     "open_questions_markdown",
@@ -49,7 +52,27 @@ def page_makers() -> dict[str, Callable[[], str]]:
         [verify(r) for r in RULESETS.values()]
     )
     makers["open-questions.md"] = open_questions_markdown
+    for name, ruleset, lang, against in EXAMPLE_RULEBOOKS:
+        makers[f"rulebooks/{name}.md"] = functools.partial(example_rulebook, ruleset, lang, against)
     return makers
+
+
+EXAMPLE_RULEBOOKS: Final = (
+    ("en", "en", "en", None),
+    ("de", "de", "de", None),
+    ("en-early.de", "en-early", "de", "en"),
+)
+"""The example rulebooks under ``docs/rulebooks/``: page name, rule set, language and
+the base whose differences are marked."""
+
+
+def example_rulebook(ruleset: str, lang: str, against: str | None) -> str:
+    """An example rulebook page: the rulebook with citations, the generated-page note
+    under its title."""
+    title, rest = (
+        rulebook(ruleset, lang=lang, against=against, cite=True).to_markdown().split("\n", 1)
+    )
+    return f"{title}\n\n{GENERATED_NOTE}\n{rest}"
 
 
 def generated_pages() -> dict[str, str]:

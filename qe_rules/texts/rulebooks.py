@@ -555,13 +555,14 @@ class _Writer:
             text = field_sentence(other, field, book)
             if getattr(other, field) != getattr(self.rs, field) and text != own:
                 items.append(f"*{book.word('reading_other')}:* {text}")
+        heading = self.block(
+            "paragraph",
+            (field,),
+            text=f"**{_capital(book.label(field))}** (`{field}`): "
+            f"{book.template(field, 'question')}",
+        )
         return [
-            self.block(
-                "paragraph",
-                (field,),
-                text=f"**{_capital(book.label(field))}** (`{field}`): "
-                f"{book.template(field, 'question')}",
-            ),
+            attrs.evolve(heading, fields=()),  # cited and marked; the rule is stated above
             self.block("list", items=tuple(items)),
         ]
 
