@@ -52,12 +52,12 @@ def page_makers() -> dict[str, Callable[[], str]]:
         [verify(r) for r in RULESETS.values()]
     )
     makers["open-questions.md"] = open_questions_markdown
-    for name, ruleset, lang, against in EXAMPLE_RULEBOOKS:
-        makers[f"rulebooks/{name}.md"] = functools.partial(example_rulebook, ruleset, lang, against)
+    for name, book, lang, against in EXAMPLE_RULEBOOKS:
+        makers[f"rulebooks/{name}.md"] = functools.partial(example_rulebook, book, lang, against)
     return makers
 
 
-EXAMPLE_RULEBOOKS: Final = (
+EXAMPLE_RULEBOOKS: Final[tuple[tuple[str, str, str, str | None], ...]] = (
     ("en", "en", "en", None),
     ("de", "de", "de", None),
     ("en-early.de", "en-early", "de", "en"),
