@@ -250,9 +250,14 @@ def _categories(values: Iterable[Category], book: Catalog) -> str:
     return _join([book.category(c.value) for c in sorted(values, key=order.index)], book)
 
 
-def field_sentence(rs: RuleSet, field: str, book: Catalog) -> str:
-    """Rule field ``field`` of ``rs`` as its template in ``book`` writes it."""
-    value = getattr(rs, field)
+_OWN: Final = object()
+
+
+def field_sentence(rs: RuleSet, field: str, book: Catalog, value: Any = _OWN) -> str:
+    """Rule field ``field`` of ``rs`` as its template in ``book`` writes it (or
+    ``value``, a reading of the field, in place of the rule set's own)."""
+    if value is _OWN:
+        value = getattr(rs, field)
     vp = book.word("vp")
     if isinstance(value, bool):
         return book.template(field, "true" if value else "false")
@@ -547,13 +552,10 @@ class _Writer:
         book, field = self.book, question.field
         own = field_sentence(self.rs, field, book)
         items = [f"**{book.word('reading_taken')}:** {own}"]
-        for value in question.values:
-            try:
-                other = self.rs.evolve(**{field: _python(field, value)})
-            except RulesError:
-                continue
-            text = field_sentence(other, field, book)
-            if getattr(other, field) != getattr(self.rs, field) and text != own:
+        for plain in question.values:
+            value = _reading(field, plain)
+            text = field_sentence(self.rs, field, book, value)
+            if value != getattr(self.rs, field) and text != own:
                 items.append(f"*{book.word('reading_other')}:* {text}")
         heading = self.block(
             "paragraph",
@@ -630,8 +632,11 @@ class _Writer:
         ]
 
 
-def _python(field: str, plain: Any) -> Any:
-    return decode_field(field, list(plain)) if isinstance(plain, tuple) else plain
+def _reading(field: str, plain: Any) -> Any:
+    """A reading of an open question (plain data) as the field's value."""
+    value = decode_field(field, list(plain) if isinstance(plain, tuple) else plain)
+    convert = attrs.fields_dict(RuleSet)[field].converter
+    return convert(value) if callable(convert) else value
 
 
 def _board(
