@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from qe_rules.components import Company
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.present.svg import tile
 from qe_rules.rules.model import RuleSet
@@ -61,8 +62,5 @@ def rulebook_fragment(
     return book.to_html(fragment=True, picture=_small_tile)
 
 
-def _small_tile(company: object) -> str:
-    from qe_rules.components import Company
-
-    assert isinstance(company, Company)
+def _small_tile(company: Company) -> str:
     return tile(company, size=60)

@@ -32,6 +32,7 @@ from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rules.files import data_file, parse_toml, read_text
 from qe_rules.rules.model import RULESETS, Category, RuleSet
 from qe_rules.rules.values import CATEGORY_SET, PLAYER_COUNTS
+from qe_rules.texts.questions import open_questions
 
 __all__ = ["CATALOG_FOLDER", "Catalog", "catalog", "languages", "missing_templates", "value_keys"]
 
@@ -165,8 +166,6 @@ def _kind(field: str) -> Any:
 
 
 def _question_fields() -> tuple[str, ...]:
-    from qe_rules.texts.questions import open_questions
-
     return tuple(q.field for q in open_questions())
 
 

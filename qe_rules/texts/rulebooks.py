@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import attrs
 
-from qe_rules.components import Company
+from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.scoring import GameResult, PlayerRecord, score_game
 from qe_rules.rules.files import SOURCES, parse_toml, read_text
@@ -735,7 +735,7 @@ def rulebook(
         raise InvalidArgument(f"cite must be True or False, got {shown(cite)}")
     writer = _Writer(rs, book, base, cite)
     sections = tuple(writer.sections())
-    legend = ", ".join(f"{i.value} {book.industry(i.name)}" for i in _industries())
+    legend = ", ".join(f"{i.code} {book.industry(i.name)}" for i in Industry)
     return Rulebook(
         ruleset=rs.id,
         language=book.language,
@@ -746,12 +746,6 @@ def rulebook(
         sections=sections,
         legend=f"{book.word('legend')}: {legend}",
     )
-
-
-def _industries() -> tuple[Any, ...]:
-    from qe_rules.components import Industry
-
-    return tuple(Industry)
 
 
 # --------------------------------------------------------------------------- Markdown
