@@ -462,7 +462,7 @@ class _Writer:
         value: Mapping[int, Mapping[int, int]] = getattr(self.rs, field)
         counts = sorted({k for table in value.values() for k in table})
         header = (
-            _capital(self.book.word("players_column")),
+            self.book.word("table_corner"),
             *map(str, range(counts[0], counts[-1] + 1)),
         )
         rows: list[tuple[str, ...]] = [header]
