@@ -102,6 +102,8 @@ class Rulebook:
     """The rule fields that differ from ``base``, in field order (empty without one)."""
     sections: tuple[Section, ...]
     legend: str
+    difference_note: str = ""
+    """What the HTML says over a block marked as differing (``"differs from en"``)."""
 
     def blocks(self) -> Iterable[Block]:
         """Every block, in order."""
@@ -745,6 +747,7 @@ def rulebook(
         differences=writer.changes,
         sections=sections,
         legend=f"{book.word('legend')}: {legend}",
+        difference_note=book.word("differs", base=base.id) if base is not None else "",
     )
 
 
@@ -833,8 +836,9 @@ _CSS: Final = """
 """
 
 
-def _html_block(block: Block, picture: Callable[[Company], str] | None) -> str:
-    classes = ' class="differs"' if block.differs else ""
+def _html_block(block: Block, picture: Callable[[Company], str] | None, note: str) -> str:
+    title = html.escape(note, quote=True)
+    classes = f' class="differs" title="{title}"' if block.differs else ""
     cite = f'<span class="cite">{html.escape(block.cite)}</span>' if block.cite else ""
     if block.kind == "paragraph":
         return f"<p{classes}>{_inline(block.text)}{cite}</p>"
@@ -874,7 +878,7 @@ def _html(
     ]
     for section in book.sections:
         parts.append(f"<section><h{section.level}>{html.escape(section.title)}</h{section.level}>")
-        parts.extend(_html_block(block, picture) for block in section.blocks)
+        parts.extend(_html_block(block, picture, book.difference_note) for block in section.blocks)
         if section.key == "components":
             parts.append(f'<p class="legend">{html.escape(book.legend)}</p>')
         parts.append("</section>")
