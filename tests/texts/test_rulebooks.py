@@ -154,6 +154,8 @@ def test_the_html_page_prints_on_a4_or_letter_with_tile_pictures():
     assert fragment.startswith('<article class="qe-rulebook" lang="de">')
     assert "<html" not in fragment and "<body" not in fragment
     assert "<svg" not in rulebook("en").to_html()  # without a picture function, codes
+    marked = rulebook("en-early", against="en").to_html()
+    assert marked.count('class="differs" title="differs from en"') >= 8
     with pytest.raises(qe.InvalidArgument, match="a4, letter"):
         rulebook("en").to_html(paper="a5")
 
