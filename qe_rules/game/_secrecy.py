@@ -121,11 +121,13 @@ def seen_rounds(
     return seen if any(seen) else ()
 
 
-def knows_amount(seat: int | None, winner: int | None, auctioneer: int | None, public: bool) -> bool:
+def knows_amount(
+    seat: int | None, winner: int | None, auctioneer: int | None, public: bool
+) -> bool:
     """May ``seat`` (``None``: a spectator) know the winning amount of a sale, without a
     peek? When it is public, when the seat won it, or when it ran the sale (it writes
     the amount on the tile, under every reading)."""
-    return public or (seat is not None and (seat == winner or seat == auctioneer))
+    return public or (seat is not None and seat in (winner, auctioneer))
 
 
 def spectator_amount(sale: FinishedSale) -> int | None:

@@ -134,7 +134,9 @@ def limits_of(
     if auctioneer:
         if not rebid:
             return rules.min_opening_bid, None
-        minimum = rules.min_secret_bid if rules.auctioneer_rebid_may_be_zero else rules.min_opening_bid
+        minimum = (
+            rules.min_secret_bid if rules.auctioneer_rebid_may_be_zero else rules.min_opening_bid
+        )
         repeat = rules.rebid_may_equal_opening or rules.auctioneer_rebid_may_repeat_opening
         return minimum, None if repeat else opening
     if opening is None:

@@ -43,7 +43,14 @@ from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
 from qe_rules.limits import MAX_EXTENDS_DEPTH
 from qe_rules.rules.codec import extension, merge
-from qe_rules.rules.files import SOURCES, Builtins, data_file, parse_toml, read_text
+from qe_rules.rules.files import (
+    SOURCES,
+    Builtins,
+    data_file,
+    house_rule_values,
+    parse_toml,
+    read_text,
+)
 from qe_rules.rules.values import (
     BID,
     BOOL,
@@ -291,7 +298,7 @@ class RuleSet:
     )
     everyone_tied_for_most_spent: EveryoneTiedForMostSpent = _rule(
         "scoring",
-        "when every player ties for the highest spend",
+        "what happens if all players share the highest spend",
         enum_kind(EveryoneTiedForMostSpent),
     )
     final_tiebreak: FinalTieBreak = _rule(
@@ -842,14 +849,15 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
         base + ":" + ",".join(f"{n}={spec[n]}" for n in sorted(spec, key=order.__getitem__))
     )
     provenance = dict(rs.provenance)
+    house = house_rule_values()
     for name, value in changed.items():
-        was = getattr(rs, name)
+        was, plain = getattr(rs, name), encode_field(name, value)
         provenance[name] = Provenance(
             variant_id,
             "(variant)",
-            f"Changed from {encode_field(name, was)!r} to {encode_field(name, value)!r}; "
+            f"Changed from {encode_field(name, was)!r} to {plain!r}; "
             f"{rs.id} says: {rs.provenance[name].summary}",
-            Basis.INTERPRETATION,
+            Basis.HOUSE_RULE if plain in house.get(name, ()) else Basis.INTERPRETATION,
         )
     return attrs.evolve(checked, id=variant_id, provenance=FrozenDict(provenance))
 

@@ -231,6 +231,7 @@ class FirstAuctioneer(enum.Enum):
 
 class Basis(enum.Enum):
     """How a source supports a rule value."""
+
     STATED = "stated"
     """The text says it."""
     SILENT = "silent"
