@@ -134,18 +134,19 @@ SOURCES: Final[Mapping[str, Source]] = _sources()
 
 
 @functools.cache
-def house_rule_values() -> FrozenDict[str, tuple[Any, ...]]:
+def house_rule_values(*, of_questions: bool = True) -> FrozenDict[str, tuple[Any, ...]]:
     """The house-rule values of rule fields, as plain data by field: values no text
     supports, which ``qe_rules/data/open-questions.toml`` lists (a question's
-    ``house_rules`` and the ``[[house_rules]]`` tables). A variant taking one is cited with
-    the basis ``house-rule``.
+    ``house_rules``, unless ``of_questions`` is false, and the ``[[house_rules]]`` tables
+    of the fields whose rule every text states). A variant taking one is cited with the
+    basis ``house-rule``.
 
     >>> house_rule_values()["peek_shows"]
     ('all-bids',)
     """
     data = read_data("open-questions.toml")
     found: dict[str, list[Any]] = {}
-    for entry in data.get("questions", []):
+    for entry in data.get("questions", []) if of_questions else []:
         found.setdefault(str(entry["field"]), []).extend(entry.get("house_rules", []))
     for entry in data.get("house_rules", []):
         found.setdefault(str(entry["field"]), []).extend(entry.get("values", []))

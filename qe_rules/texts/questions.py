@@ -20,6 +20,7 @@ Try another reading with a spec string: ``qe.new_game("en:tie_streak=same-player
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 from collections.abc import Mapping
@@ -29,10 +30,17 @@ import attrs
 
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
-from qe_rules.rules.files import SOURCES, entry_table, read_entries
+from qe_rules.rules.files import SOURCES, entry_table, house_rule_values, read_entries
 from qe_rules.rules.model import RULESETS, Provenance, RuleSet, decode_field, encode_field
 
-__all__ = ["Choice", "OpenQuestion", "Reading", "get_open_question", "open_questions"]
+__all__ = [
+    "Choice",
+    "CitedReading",
+    "OpenQuestion",
+    "get_open_question",
+    "open_questions",
+    "uncited_values",
+]
 
 
 @attrs.frozen
@@ -45,7 +53,7 @@ class Choice:
 
 
 @attrs.frozen
-class Reading:
+class CitedReading:
     """One reading of an open question: the value (as plain data) and the text that
     supports it, by source id and section, with a paraphrase of what it says."""
 
@@ -72,7 +80,7 @@ class OpenQuestion:
     values: tuple[Any, ...]
     register: tuple[str, ...]
     choices: FrozenDict[str, Choice]
-    readings: tuple[Reading, ...] = ()
+    readings: tuple[CitedReading, ...] = ()
     house_rules: tuple[Any, ...] = ()
     measure: tuple[tuple[str, int], ...] = ()
     """Where the page measures the readings, as (base id, players); empty: the default
@@ -107,11 +115,11 @@ _KEYS: Final = ("field", "register", "question", "readings", "house_rules", "mea
 _READING_KEYS: Final = ("value", "source", "section", "note")
 
 _Entry = tuple[
-    str, str, tuple["Reading", ...], tuple[Any, ...], tuple[str, ...], tuple[tuple[str, int], ...]
+    str, str, tuple["CitedReading", ...], tuple[Any, ...], tuple[str, ...], tuple[tuple[str, int], ...]
 ]
 
 
-def _reading(value: Any, path: str, field: str) -> Reading:
+def _reading(value: Any, path: str, field: str) -> CitedReading:
     table = entry_table(value, path, _READING_KEYS)
     for key in _READING_KEYS:
         if key not in table:
@@ -119,7 +127,7 @@ def _reading(value: Any, path: str, field: str) -> Reading:
     if table["source"] not in SOURCES:
         raise InvalidArgument(f"{path}.source: {shown(table['source'])} is not a text id")
     _check_value(field, table["value"], f"{path}.value")
-    return Reading(
+    return CitedReading(
         _frozen_value(table["value"]),
         str(table["source"]),
         str(table["section"]),
@@ -196,6 +204,31 @@ def open_questions() -> tuple[OpenQuestion, ...]:
             )
         )
     return tuple(questions)
+
+
+def uncited_values(
+    questions: tuple[OpenQuestion, ...] | None = None,
+) -> tuple[tuple[str, Any], ...]:
+    """Every (field, value) of a switch that is neither a reading a text supports nor a
+    house rule: a value of a question without a citation, or a value of the switch's
+    kind (true/false, a choice) that the data file does not list at all. Empty for the
+    shipped data; ``questions`` defaults to :func:`open_questions`."""
+    found: list[tuple[str, Any]] = []
+    house = house_rule_values(of_questions=False)
+    for question in open_questions() if questions is None else questions:
+        cited = {reading.value for reading in question.readings}
+        listed = cited | set(question.house_rules) | set(house.get(question.field, ()))
+        uncited = [v for v in question.values if v not in listed]
+        kind = type(getattr(RULESETS["en"], question.field))
+        if kind is bool:
+            every: tuple[Any, ...] = (True, False)
+        elif issubclass(kind, enum.Enum):
+            every = tuple(member.value for member in kind)
+        else:
+            every = ()  # numbers and lists: only the listed values are readings
+        uncited += [v for v in every if v not in listed and v not in uncited]
+        found.extend((question.field, value) for value in uncited)
+    return tuple(found)
 
 
 def get_open_question(field: str) -> OpenQuestion:
