@@ -31,6 +31,8 @@ import functools
 import json
 import math
 import os
+import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -610,6 +612,7 @@ def _validate(rs: RuleSet) -> None:
 
 # --------------------------------------------------------------------------- old names
 
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _REPLACED_FIELDS: Final[Mapping[str, str]] = FrozenDict(
     {"auctioneer_sees_all_bids": "rebid_visibility"}
 )
@@ -624,7 +627,15 @@ def _replaced(name: str, value: Any) -> tuple[str, Any]:
     auctioneer, which no text allows, and is refused naming the replacement."""
     if name == "auctioneer_sees_all_bids":
         if value is True or value == "true":
-            renamed("the rule field auctioneer_sees_all_bids", 'rebid_visibility = "auctioneer"')
+            frame, level = sys._getframe(), 1  # warn at the first caller outside the package
+            while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+                frame, level = frame.f_back, level + 1
+            warnings.warn(
+                "the rule field auctioneer_sees_all_bids is deprecated; use "
+                'rebid_visibility = "auctioneer"',
+                DeprecationWarning,
+                stacklevel=level,
+            )
             return "rebid_visibility", "auctioneer"
         allowed = ", ".join(repr(v.value) for v in RebidVisibility)
         raise InvalidRuleSet(

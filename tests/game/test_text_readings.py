@@ -166,7 +166,7 @@ def test_the_old_visibility_field_reads_as_its_replacement_or_names_it(tmp_path)
     data["rules"]["auctioneer_sees_all_bids"] = data["rules"].pop("rebid_visibility")
     data["rules"]["auctioneer_sees_all_bids"] = True
     data["provenance"]["auctioneer_sees_all_bids"] = data["provenance"].pop("rebid_visibility")
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match="auctioneer_sees_all_bids"):
         assert qe.RuleSet.from_dict(data) == qe.get_ruleset("en-early")
     path = tmp_path / "old.toml"
     path.write_text('id = "old"\nextends = "en"\n[rules]\nauctioneer_sees_all_bids = false\n')
