@@ -627,7 +627,8 @@ def _replaced(name: str, value: Any) -> tuple[str, Any]:
     auctioneer, which no text allows, and is refused naming the replacement."""
     if name == "auctioneer_sees_all_bids":
         if value is True or value == "true":
-            frame, level = sys._getframe(), 1  # warn at the first caller outside the package
+            frame: Any = sys._getframe()  # warn at the first caller outside the package
+            level = 1
             while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
                 frame, level = frame.f_back, level + 1
             warnings.warn(

@@ -115,7 +115,12 @@ _KEYS: Final = ("field", "register", "question", "readings", "house_rules", "mea
 _READING_KEYS: Final = ("value", "source", "section", "note")
 
 _Entry = tuple[
-    str, str, tuple["CitedReading", ...], tuple[Any, ...], tuple[str, ...], tuple[tuple[str, int], ...]
+    str,
+    str,
+    tuple["CitedReading", ...],
+    tuple[Any, ...],
+    tuple[str, ...],
+    tuple[tuple[str, int], ...],
 ]
 
 
