@@ -790,8 +790,7 @@ def _add_docs_parser(commands: _Commands) -> None:
     docs.add_argument(
         "--keep",
         action="store_true",
-        help="with --measure, keep the readings already measured with the same games and "
-        "seed, and play only the others",
+        help="with --measure, keep the readings already measured and play only the others",
     )
     docs.set_defaults(run=_cmd_docs)
 

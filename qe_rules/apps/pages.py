@@ -65,20 +65,21 @@ def measure_open_questions(
     at its base and player count) and for random and value agents, how many of ``games``
     games change their winner when played under that reading instead of the base rule
     set's (``compare(..., play="each")``). ``players`` is the file's default player
-    count. With ``keep`` a reading already measured with the same games and seed is kept
-    as it is, and only the others are played."""
+    count. With ``keep`` a reading already in the file is kept as it is (with its own
+    number of games), and only the others are played, ``games`` each."""
     known = measured_shares() if keep else {}
+    fresh = games
     readings = []
     for question, base, value, at in readings_to_measure():
         other = question.spec(base, value)
         reading = other.split("=", 1)[1]
         for agents in ("random", "value"):
             found = known.get((question.field, base, reading, agents, at))
-            if found is not None and found["games"] == games and found.get("seed", seed) == seed:
-                changed = found["changed"]
+            if found is not None:
+                changed, played_games = found["changed"], found["games"]
             else:
-                played = compare([base, other], at, agents, games, seed=seed, play="each")
-                changed = played.winner_changed[1].count
+                played = compare([base, other], at, agents, fresh, seed=seed, play="each")
+                changed, played_games = played.winner_changed[1].count, fresh
             readings.append(
                 {
                     "field": question.field,
@@ -86,7 +87,7 @@ def measure_open_questions(
                     "reading": reading,
                     "agents": agents,
                     "players": at,
-                    "games": games,
+                    "games": played_games,
                     "changed": changed,
                 }
             )
@@ -120,7 +121,8 @@ def open_questions_markdown() -> str:
         "Fields whose rule every text states are no switches; their other values are "
         "house rules only.",
         "",
-        f"The shares: {header['games']} games per reading and agent kind, at the player "
+        f"The shares: {header['games']} games per reading and agent kind (or as many as "
+        "the last column says), at the player "
         f"count in the table ({header['players']} unless the readings differ only at "
         "another), the same setups and agent seeds under both readings "
         '(`compare(..., play="each")`, seed '
