@@ -56,7 +56,6 @@ __all__ = [
     "peek_shows_bids",
     "sale_views",
     "seen_rounds",
-    "sees_every_bid",
     "shown_industries",
     "spectator_amount",
 ]
@@ -80,13 +79,6 @@ class FinishedSale(Protocol):
     amount: int | None
     public: bool
     closed: Rounds
-
-
-def sees_every_bid(seat: int | None, auctioneer: int | None, sees_all: bool) -> bool:
-    """May ``seat`` (``None``: a spectator) know every bid of a sale run by
-    ``auctioneer``, without a peek? Only its auctioneer, where the rules show it the
-    rebids too (``sees_all``: ``rebid_visibility`` is not ``first-bids``)."""
-    return sees_all and seat is not None and seat == auctioneer
 
 
 def seen_rounds(
