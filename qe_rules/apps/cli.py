@@ -836,6 +836,11 @@ def _add_docs_parser(commands: _Commands) -> None:
     docs.add_argument(
         "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
     )
+    docs.add_argument(
+        "--keep",
+        action="store_true",
+        help="with --measure, keep the readings already measured and play only the others",
+    )
     docs.set_defaults(run=_cmd_docs)
 
 
@@ -843,7 +848,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     if args.measure:
         if args.check:
             raise _InputError("--measure writes the measured data; leave out --check")
-        data = measure_open_questions(args.games)
+        data = measure_open_questions(args.games, keep=args.keep)
         path = data_file(MEASURED_FILE)
         header = (
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
