@@ -14,6 +14,8 @@
   gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
+- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--against BASE] [--cite]``:
+  the rulebook of a rule set, written from the project's own templates.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
 
@@ -52,6 +54,7 @@ from qe_rules.apps.pages import (
     page_makers,
     verification_markdown,
 )
+from qe_rules.apps.rulebooks import FORMATS, write_rulebook
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
@@ -67,6 +70,7 @@ from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_s
 from qe_rules.simulation.rows import check_rows_path
 from qe_rules.simulation.stats import SimulationStats, simulate
 from qe_rules.texts import reports
+from qe_rules.texts.catalogs import languages
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
@@ -757,6 +761,51 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- rulebook
+
+
+def _add_rulebook_parser(commands: _Commands) -> None:
+    """The ``rulebook`` command's arguments."""
+    book = commands.add_parser(
+        "rulebook",
+        help="write the rulebook of a rule set in English or German",
+        description="Write a complete rulebook of a rule set (a built-in id, a spec string, "
+        "a shipped name or a .toml file) from the project's templates: components, setup, "
+        "the phases of a sale, ties, special rules, final scoring with every table, the "
+        "winner, a scored example and the open questions.",
+    )
+    book.add_argument("ruleset", metavar="RULESET", help="a built-in id, a spec or a .toml file")
+    book.add_argument("--lang", choices=languages(), default="en", help="language (default en)")
+    book.add_argument("--format", choices=FORMATS, default="md", help="md or html (default md)")
+    book.add_argument(
+        "--against", metavar="BASE", help="list and mark every rule that differs from BASE"
+    )
+    book.add_argument(
+        "--cite", action="store_true", help="give every paragraph its source and section"
+    )
+    book.add_argument(
+        "--paper", choices=("a4", "letter"), default="a4", help="html: the printed page size"
+    )
+    book.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    book.set_defaults(run=_cmd_rulebook)
+
+
+def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
+    text = write_rulebook(
+        _ruleset_arg(args.ruleset),
+        lang=args.lang,
+        format=args.format,
+        against=_ruleset_arg(args.against) if args.against else None,
+        cite=args.cite,
+        paper=args.paper,
+    )
+    if args.output:
+        _write_file(args.output, text)
+    else:
+        out.write(text)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- docs
 
 
@@ -796,6 +845,11 @@ def _add_docs_parser(commands: _Commands) -> None:
     docs.add_argument(
         "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
     )
+    docs.add_argument(
+        "--keep",
+        action="store_true",
+        help="with --measure, keep the readings already measured and play only the others",
+    )
     docs.set_defaults(run=_cmd_docs)
 
 
@@ -803,7 +857,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     if args.measure:
         if args.check:
             raise _InputError("--measure writes the measured data; leave out --check")
-        data = measure_open_questions(args.games)
+        data = measure_open_questions(args.games, keep=args.keep)
         path = data_file(MEASURED_FILE)
         header = (
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
@@ -945,6 +999,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_verify_parser(commands)
     _add_simulate_parser(commands)
     _add_compare_parser(commands)
+    _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
     return parser
