@@ -39,7 +39,14 @@ from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.scoring import GameResult, PlayerRecord, score_game
 from qe_rules.rules.files import SOURCES, parse_toml, read_text
-from qe_rules.rules.model import Category, RuleSet, TieFallback, decode_field, get_ruleset
+from qe_rules.rules.model import (
+    Category,
+    RuleSet,
+    TieFallback,
+    TiedAuctioneer,
+    decode_field,
+    get_ruleset,
+)
 from qe_rules.texts.catalogs import CATALOG_FOLDER, Catalog, catalog
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.questions import OpenQuestion, open_questions
@@ -161,6 +168,11 @@ def _zero_bids(rs: RuleSet) -> bool:
     return bool(rs.zero_bid_player_counts)
 
 
+def _auctioneer_rebids(rs: RuleSet) -> bool:
+    tied = _rebids_happen(rs) and (rs.secret_bid_may_equal_opening or rs.rebid_may_equal_opening)
+    return tied and rs.tied_auctioneer is TiedAuctioneer.REBIDS
+
+
 def _peeks(rs: RuleSet) -> bool:
     return bool(rs.peek_player_counts) and rs.peeks_per_player > 0
 
@@ -171,6 +183,13 @@ _APPLIES: Final[Mapping[str, Callable[[RuleSet], bool]]] = {
     "tied_auctioneer": lambda rs: (
         _rebids_happen(rs) and (rs.secret_bid_may_equal_opening or rs.rebid_may_equal_opening)
     ),
+    "auctioneer_rebid_may_be_zero": lambda rs: _auctioneer_rebids(rs),
+    "auctioneer_rebid_may_repeat_opening": lambda rs: _auctioneer_rebids(rs),
+    "rebid_visibility": _rebids_happen,
+    "fallback_finds_no_bid": lambda rs: rs.tie_fallback is not TieFallback.NONE,
+    "last_tile_tie": lambda rs: bool(rs.last_tile_without_auctioneer),
+    "last_tile_amount_public": lambda rs: bool(rs.last_tile_without_auctioneer),
+    "everyone_tied_for_most_spent": lambda rs: rs.eliminate_highest_spender,
     "ties_before_fallback": lambda rs: rs.tie_fallback is not TieFallback.NONE,
     "tie_streak": lambda rs: (
         rs.tie_fallback is not TieFallback.NONE and rs.ties_before_fallback > 1

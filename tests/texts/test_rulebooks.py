@@ -101,9 +101,9 @@ def test_against_lists_exactly_the_fields_the_diff_lists(lang):
 
 
 def test_against_an_equal_rule_set_says_so():
-    book = rulebook("de", against="en")
+    book = rulebook("de-summary", against="de")
     assert book.differences == ()
-    assert catalog("en").word("no_differences", base="en") in book.to_markdown()
+    assert catalog("en").word("no_differences", base="de") in book.to_markdown()
     assert not any(block.differs for block in book.blocks())
 
 
