@@ -425,14 +425,7 @@ class GameNight:
         _ = gettext_for(lang)
         if seat is not None:
             self.take(table, seat)
-        found = rules_help(table.game.ruleset, table.game.players, lang)
-        overview = "".join(f"<li>{html.escape(line)}</li>" for line in found.overview)
-        differences = "".join(f"<li>{html.escape(line)}</li>" for line in found.differences)
-        if differences:
-            differences = (
-                f"<h4>{html.escape(_('Where this rule set differs from en'))}</h4>"
-                f"<ul>{differences}</ul>"
-            )
+        found = rules_help(table.game.ruleset, lang)
         name = ""
         if seat is not None:
             name = self.seating_of(table).names[seat]
@@ -441,9 +434,7 @@ class GameNight:
             "table.html",
             {
                 "rules_title": html.escape(found.title),
-                "rules_overview": overview,
-                "rules_differences": differences,
-                "rules_full": html.escape(found.full_text),
+                "rulebook": found.article,
                 "name": html.escape(name, quote=True),
                 "title": html.escape(self.seating_of(table).title),
             },

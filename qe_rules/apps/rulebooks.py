@@ -55,11 +55,18 @@ def rulebook_fragment(
     lang: str = "en",
     against: RuleSet | str | None = None,
     cite: bool = False,
+    stylesheet: bool = True,
 ) -> str:
     """The rulebook as an ``<article>`` with its scoped stylesheet and the tile
-    pictures, without an ``<html>`` wrapper: for a page that shows the rules."""
+    pictures, without an ``<html>`` wrapper: for a page that shows the rules.
+
+    ``stylesheet=False`` leaves out the ``<style>`` element: the page then links
+    :func:`~qe_rules.texts.rulebooks.rulebook_stylesheet` as a file (the web table
+    serves it as ``/static/rulebook.css``), and the fragment has no inline style or
+    script, so it shows under a Content-Security-Policy of ``style-src 'self'``. The
+    tile pictures are SVG with presentation attributes, no ``style``."""
     book = rulebook(ruleset, lang=lang, against=against, cite=cite)
-    return book.to_html(fragment=True, picture=_small_tile)
+    return book.to_html(fragment=True, picture=_small_tile, stylesheet=stylesheet)
 
 
 def _small_tile(company: Company) -> str:

@@ -1,10 +1,9 @@
 """The rule sets a table may be played under, a line describing each, and the rules help
 shown at the table (web page and terminal ``h``).
 
-:func:`rules_help` is the one place the help is made: today from the rule set's fields
-and citations (:func:`qe_rules.texts.reports.ruleset_text`) and a short paraphrase of
-the game in the catalog; a generated rulebook can replace its body without any caller
-changing.
+:func:`rules_help` is the one place the help is made: the rulebook of the table's rule
+set (:mod:`qe_rules.apps.rulebooks`) in the reader's language, its differences from
+``en`` marked; :func:`rules_help_text` is the terminal's part of it, as Markdown.
 
 >>> choices = RuleChoices.of(["en:zero_bid_points=3"])
 >>> list(choices.rulesets)[-1]
@@ -15,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping
 from typing import Final
@@ -22,11 +22,12 @@ from typing import Final
 import attrs
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
+from qe_rules.apps.rulebooks import rulebook_fragment
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.rules.files import shipped_rulesets
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset, load_ruleset
 from qe_rules.texts.diffs import diff
-from qe_rules.texts.reports import ruleset_text
+from qe_rules.texts.rulebooks import Rulebook, Section, rulebook
 
 __all__ = [
     "RuleChoices",
@@ -134,90 +135,69 @@ def describe_ruleset(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
 
 @attrs.frozen
 class RulesHelp:
-    """What the table shows as rules help: a short account of how the game goes and
-    scores (``overview``), how this rule set differs from ``en`` (``differences``), and
-    every rule with its citation (``full_text``)."""
+    """What the table shows as rules help: the rulebook of the table's rule set
+    (:func:`qe_rules.apps.rulebooks.rulebook_fragment`) in the reader's language, every
+    rule that differs from ``en`` listed first and marked where it is stated."""
 
     title: str
-    overview: tuple[str, ...]
+    article: str
+    """The rulebook as an ``<article class="qe-rulebook">`` with its tile pictures and
+    no ``<style>``: the page links ``/static/rulebook.css``."""
     differences: tuple[str, ...]
-    full_text: str
+    """The rule fields that differ from ``en`` (empty for ``en`` itself)."""
 
 
-def rules_help(ruleset: RuleSet, players: int, lang: str = DEFAULT_LANGUAGE) -> RulesHelp:
-    """The rules help of a table: ``ruleset`` with ``players`` players, in ``lang``."""
+def rules_help(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> RulesHelp:
+    """The rules help of a table playing ``ruleset``, in ``lang``: its rulebook, with
+    the differences from ``en`` marked when it is not ``en``."""
     _ = gettext_for(lang)
-    overview = [
-        _(
-            "Each sale offers one company tile. The auctioneer makes an opening bid of at "
-            "least {minimum}; every other player writes one secret bid."
-        ).format(minimum=ruleset.min_opening_bid),
-        _(
-            "The highest bid wins the tile and pays that amount to the bank. Equal highest "
-            "bids are a tie: the tied players bid again."
-        ),
-        _(
-            "The auctioneer sees every bid of the sale; the others learn who won, and the "
-            "amount only when the auctioneer won."
-        )
-        if ruleset.auctioneer_sees_all_bids
-        else _("The others learn who won the tile."),
-        _("The auctioneer's turn passes on after every sale; a round ends when all had it."),
-    ]
-    if ruleset.has_zero_bid_points(players):
-        overview.append(
-            _(
-                "A zero bid scores {points} VP (at most {limit} per round); zero bids only "
-                "count in games of {counts} players."
-            ).format(
-                points=ruleset.zero_bid_points,
-                limit=ruleset.zero_bid_limit_per_round or "∞",
-                counts=", ".join(map(str, ruleset.zero_bid_player_counts)),
-            )
-        )
-    else:
-        overview.append(
-            _("With {players} players zero bids score nothing.").format(players=players)
-        )
-    if players in ruleset.peek_player_counts and ruleset.peeks_per_player:
-        overview.append(
-            _(
-                "With {players} players each player may once look at the amount paid for a "
-                "tile they did not see."
-            ).format(players=players)
-        )
-    overview += [
-        _(
-            "At the end: VP of the companies won, zero bids, nationalization (most tiles of "
-            "a nation), monopolization (most tiles of an industry; your secret industry "
-            "token can count), diversification (sets of different industries)."
-        ),
-        _(
-            "Money counts too: whoever spent the most is out of the game, and whoever spent "
-            "the least gets a bonus. The most VP wins."
-        ),
-    ]
-    differences = tuple(
-        f"{RuleSet.field_label(d.field)}: {d.b_cite.summary}" for d in diff(_BASE, ruleset).rules
-    )
+    book = _book(ruleset, lang)
     return RulesHelp(
         title=_("How to play · rule set {ruleset}").format(ruleset=ruleset.id),
-        overview=tuple(overview),
-        differences=differences,
-        full_text=ruleset_text(ruleset),
+        article=_article(ruleset, lang),
+        differences=book.differences,
     )
 
 
-def rules_help_text(ruleset: RuleSet, players: int, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The rules help as plain text, for the terminal: the overview and the differences."""
+_TERMINAL_SECTIONS: Final = ("differences", "sale", "ties", "scoring", "winner")
+"""The rulebook's sections the terminal's ``h`` shows (with their subsections): the
+differences from ``en``, a sale, ties, the final scoring and the winner."""
+
+
+def rules_help_text(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The rules help as Markdown, for the terminal: the sections of the rulebook on
+    the differences from ``en``, a sale, ties and the scoring, in ``lang``."""
     _ = gettext_for(lang)
-    found = rules_help(ruleset, players, lang)
-    lines = [found.title, *(f"- {line}" for line in found.overview)]
-    if found.differences:
-        lines += ["", _("Where this rule set differs from en:")]
-        lines += [f"- {line}" for line in found.differences]
-    lines += [
+    book = _book(ruleset, lang)
+    shown_sections: list[Section] = []
+    keep = False
+    for section in book.sections:
+        if section.level == 2:
+            keep = section.key in _TERMINAL_SECTIONS
+        if keep:
+            shown_sections.append(section)
+    part = attrs.evolve(book, sections=tuple(shown_sections))
+    lines = [
+        _("How to play · rule set {ruleset}").format(ruleset=ruleset.id),
         "",
-        _("Every rule with its citation: qe-rules rules {ruleset}").format(ruleset=ruleset.id),
+        *part.to_markdown().splitlines()[4:],
+        "",
+        _("The whole rulebook: qe-rules rulebook {ruleset} --lang {lang}").format(
+            ruleset=ruleset.id, lang=lang
+        ),
     ]
     return "\n".join(lines)
+
+
+def _against(ruleset: RuleSet) -> str | None:
+    return None if ruleset == RULESETS[_BASE] else _BASE
+
+
+@functools.lru_cache(maxsize=64)
+def _book(ruleset: RuleSet, lang: str) -> Rulebook:
+    return rulebook(ruleset, lang=lang, against=_against(ruleset))
+
+
+@functools.lru_cache(maxsize=64)
+def _article(ruleset: RuleSet, lang: str) -> str:
+    return rulebook_fragment(ruleset, lang=lang, against=_against(ruleset), stylesheet=False)

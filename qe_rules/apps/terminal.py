@@ -120,7 +120,7 @@ class TerminalPlayer:
 
     def help_text(self) -> str:
         """The keys, then the rules and how the game scores."""
-        rules = rules_help_text(self.game.ruleset, self.game.players, self.lang)
+        rules = rules_help_text(self.game.ruleset, self.lang)
         return self._(_HELP) + "\n\n" + rules
 
     def peek_window(self) -> None:

@@ -55,6 +55,7 @@ from qe_rules.present import svg
 from qe_rules.present.text import event_line, seat_name, zero_bids_score
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES, Agent, agent_factory
+from qe_rules.texts.rulebooks import rulebook_stylesheet
 
 __all__ = [
     "PERSON",
@@ -516,6 +517,8 @@ def create_app(
             "favicon.svg": "image/svg+xml",
             "favicon-turn.svg": "image/svg+xml",
         }
+        if name == "rulebook.css":
+            return Response(rulebook_stylesheet(), media_type="text/css")
         if name not in types:
             return _error(404, "no such file")
         return Response(_page(name), media_type=types[name])

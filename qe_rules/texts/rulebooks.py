@@ -42,8 +42,8 @@ from qe_rules.rules.files import SOURCES, parse_toml, read_text
 from qe_rules.rules.model import (
     Category,
     RuleSet,
-    TieFallback,
     TiedAuctioneer,
+    TieFallback,
     decode_field,
     get_ruleset,
 )
@@ -51,7 +51,7 @@ from qe_rules.texts.catalogs import CATALOG_FOLDER, Catalog, catalog
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.questions import OpenQuestion, open_questions
 
-__all__ = ["PAPER_SIZES", "Block", "Rulebook", "Section", "rulebook"]
+__all__ = ["PAPER_SIZES", "Block", "Rulebook", "Section", "rulebook", "rulebook_stylesheet"]
 
 PAPER_SIZES: Final = ("a4", "letter")
 """The paper sizes the HTML rulebook's print stylesheet sets (``@page size``)."""
@@ -134,16 +134,20 @@ class Rulebook:
         fragment: bool = False,
         picture: Callable[[Company], str] | None = None,
         paper: str = "a4",
+        stylesheet: bool = True,
     ) -> str:
         """The rulebook as HTML with a print stylesheet for ``paper`` (``"a4"`` or
         ``"letter"``). ``picture`` draws a tile as SVG (pass ``qe_rules.svg.tile``);
         without it tiles are listed by code. ``fragment=True`` gives an ``<article>``
-        (with its scoped stylesheet) to put into another page."""
+        (with its scoped stylesheet) to put into another page; ``stylesheet=False``
+        leaves the ``<style>`` element out, for a page that links
+        :func:`rulebook_stylesheet` as a file (a page whose Content-Security-Policy
+        forbids inline styles)."""
         if paper not in PAPER_SIZES:
             raise InvalidArgument(
                 f"paper must be one of {', '.join(PAPER_SIZES)}, got {shown(paper)}"
             )
-        return _html(self, fragment=fragment, picture=picture, paper=paper)
+        return _html(self, fragment=fragment, picture=picture, paper=paper, stylesheet=stylesheet)
 
 
 # --------------------------------------------------------------------------- outline
@@ -886,12 +890,23 @@ def _html_block(block: Block, picture: Callable[[Company], str] | None, note: st
     return f'{caption}<div class="tiles">{pictures}</div>'
 
 
+def rulebook_stylesheet() -> str:
+    """The stylesheet of the HTML rulebook (scoped to ``.qe-rulebook``), for a page that
+    serves it as a file and embeds ``to_html(fragment=True, stylesheet=False)``."""
+    return _CSS.lstrip()
+
+
 def _html(
-    book: Rulebook, *, fragment: bool, picture: Callable[[Company], str] | None, paper: str
+    book: Rulebook,
+    *,
+    fragment: bool,
+    picture: Callable[[Company], str] | None,
+    paper: str,
+    stylesheet: bool = True,
 ) -> str:
     parts = [
         f'<article class="qe-rulebook" lang="{book.language}">',
-        f"<style>{_CSS}</style>",
+        f"<style>{_CSS}</style>" if stylesheet else "",
         f"<h1>{html.escape(book.title)}</h1>",
         f'<p class="subtitle">{_inline(book.subtitle)}</p>',
     ]
@@ -902,7 +917,7 @@ def _html(
             parts.append(f'<p class="legend">{html.escape(book.legend)}</p>')
         parts.append("</section>")
     parts.append("</article>")
-    article = "\n".join(parts)
+    article = "\n".join(part for part in parts if part)
     if fragment:
         return article
     size = "A4" if paper == "a4" else "letter"

@@ -194,13 +194,34 @@ def test_the_final_standings_give_the_placing_and_every_category():
     assert "You won" in panel_data(game.view(winner), ())["standings"] or result.winner is None
 
 
-def test_rules_help_describes_variants_by_their_differences():
-    early = rules_help(qe.get_ruleset("en-early"), 4, "de")
-    assert early.title.startswith("So wird gespielt") and len(early.differences) >= 5
-    assert rules_help(qe.get_ruleset("en"), 4).differences == ()
-    three = rules_help_text(qe.get_ruleset("en"), 3)
-    assert "With 3 players zero bids score nothing." in three
+def test_rules_help_is_the_rulebook_in_the_readers_language_with_a_variants_differences():
+    early = rules_help(qe.get_ruleset("en-early"), "de")
+    assert early.title.startswith("So wird gespielt")
+    assert early.differences == tuple(c.field for c in qe.diff("en", "en-early").rules)
+    article = early.article
+    assert article.startswith('<article class="qe-rulebook" lang="de">') and "<style" not in article
+    assert "Spartenplättchen" in article and "Unterschiede zu en" in article  # the glossary's
+    assert article.count('class="differs"') >= len(early.differences) and "<svg" in article
+    plain = rules_help(qe.get_ruleset("en"), "en")
+    assert plain.differences == () and 'class="differs"' not in plain.article
+    assert "industry token" in plain.article
+    text = rules_help_text(qe.get_ruleset("en-early"), "de")
+    assert "## Unterschiede zu en" in text and "▲ " in text and "Gleichstand" in text
     assert RuleChoices.of().describe("en-early").count(" · ") >= 3
+
+
+def test_a_table_page_embeds_the_rulebook_and_serves_its_stylesheet(tmp_path):
+    with _client(tmp_path) as client:
+        links = _make(client, ruleset="en-early")
+        german = client.get(links["seats"][0] + "?lang=de").text
+        assert '<article class="qe-rulebook" lang="de">' in german and "Spartenplättchen" in german
+        assert 'class="differs"' in german and "Unterschiede zu en" in german
+        assert '<link rel="stylesheet" href="/static/rulebook.css">' in german
+        english = client.get(links["watch"] + "?lang=en").text
+        assert '<article class="qe-rulebook" lang="en">' in english
+        assert "Spartenplättchen" not in english and "industry token" in english
+        sheet = client.get("/static/rulebook.css")
+        assert sheet.headers["content-type"].startswith("text/css") and ".qe-rulebook" in sheet.text
 
 
 @given(st.text(max_size=40))

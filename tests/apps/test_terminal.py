@@ -153,8 +153,14 @@ def test_a_game_in_either_language_shows_the_auctioneer_its_bids_and_h_the_rules
     first = terminal.read_until(prompt)
     terminal.type("h")
     terminal.read_until(re.compile(re.escape(words[0])))
-    terminal.read_until(re.compile("qe-rules rules en\n"))  # the help's last line
-    assert ("Null-Gebot" if lang == "de" else "zero bid") in terminal.text
+    terminal.read_until(re.compile(f"qe-rules rulebook en --lang {lang}\n"))  # the last line
+    help_text = terminal.text[terminal.text.rindex(words[0]) :]
+    book = qe.rulebook("en", lang=lang)
+    titles = {section.key: section.title for section in book.sections}
+    for key in ("sale", "ties", "scoring", "winner"):  # the generated rulebook's sections
+        assert f"## {titles[key]}\n" in help_text.replace("\r\n", "\n"), key
+    assert titles["components"] not in help_text  # the terminal shows a part of it
+    assert ("Spartenplättchen" if lang == "de" else "industry token") in help_text
     again = terminal.read_until(prompt)
     assert again.group(0) == first.group(0)  # help asks the same question again
     terminal.type(legal_answer(again))
