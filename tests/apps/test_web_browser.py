@@ -290,6 +290,12 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
             people = {0: anna, 1: ben}
             for page in people.values():
                 page.wait_for_selector("#picture svg" if not phone else "#board article")
+            anna.click("#rules summary")  # the rules help: the rulebook in German, on the page
+            assert "Spartenplättchen" in anna.inner_text("#rules .qe-rulebook")
+            width = anna.evaluate("document.documentElement.scrollWidth")
+            assert width <= GAME_NIGHT_SIZES[size]["width"], width  # nothing wider than a phone
+            _screenshot(anna, f"night-{size}-rules.png")
+            anna.click("#rules summary")
             shots, moves = 0, 0
             while not table.game.is_over:
                 due = sorted(table.game.to_act & people.keys())
@@ -358,7 +364,8 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
 
 def _assert_readable_on_a_phone(page):
     """No sideways scrolling, the HTML table instead of the drawing, and no text on the
-    table smaller than 9 CSS px (tile captions) or 12 px (everything else)."""
+    table smaller than 9 CSS px (tile captions) or 12 px (everything else but the tile
+    pictures of the rules help)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     widest = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
@@ -371,7 +378,7 @@ def _assert_readable_on_a_phone(page):
         """() => Math.min(...[...document.querySelectorAll('#board *, #act *, #more *')]
             .filter(e => e.offsetParent !== null && e.childNodes.length
                     && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
-            .filter(e => !e.closest('.tile'))
+            .filter(e => !e.closest('.tile, .qe-rulebook .tiles'))
             .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
     )
     assert smallest >= 12, smallest
