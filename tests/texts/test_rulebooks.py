@@ -13,7 +13,7 @@ from qe_rules.apps.cli import main
 from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
 from qe_rules.texts import catalogs
 from qe_rules.texts.catalogs import catalog, languages, missing_templates
-from qe_rules.texts.rulebooks import rulebook
+from qe_rules.texts.rulebooks import rulebook, rulebook_stylesheet
 from tests.support.quotations import copied_runs
 from tests.support.rulebooks import any_variants, check_every_value
 
@@ -208,3 +208,11 @@ def test_the_catalog_names_are_the_glossary_names():
         ("spending", "Total Spent"),
     ):
         assert german.category(category) == terms[english]
+
+
+def test_a_fragment_can_leave_its_stylesheet_to_a_linked_file():
+    inline = rulebook_fragment("en-early", lang="de", against="en")
+    bare = rulebook_fragment("en-early", lang="de", against="en", stylesheet=False)
+    assert rulebook_stylesheet() in inline and "<style" not in bare and " style=" not in bare
+    assert re.sub(r"<style>.*?</style>\n", "", inline, flags=re.S) == bare
+    assert "<style>" in write_rulebook("en", format="html")  # a whole page keeps its own
