@@ -24,7 +24,7 @@ _PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
 
 project = "qe-rules"
 author = "the qe-rules maintainers"
-copyright = "2026, the qe-rules maintainers"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the qe-rules maintainers"
 release = importlib.import_module("qe_rules").__version__
 
 extensions = [

@@ -51,6 +51,7 @@ def test_the_readme_links_are_absolute_and_name_the_projects_own_places():
     for link in links:  # each names a file of the checkout or a page the site builds
         if link.startswith(PROJECT["urls"]["Documentation"]):
             page = link.removeprefix(PROJECT["urls"]["Documentation"]).partition("#")[0]
+            page = page or "index.html"
             assert (DOCS / page.replace(".html", ".md")).is_file(), link
         else:
             assert (ROOT / link.split("/blob/main/")[1].partition("#")[0]).exists(), link
