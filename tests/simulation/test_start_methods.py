@@ -26,7 +26,9 @@ class Opener:
 
 
 def spawned_pool():
-    return concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    return concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn")
+    )
 
 
 def test_an_agent_class_in_a_module_plays_on_spawned_workers():
