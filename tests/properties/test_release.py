@@ -76,3 +76,12 @@ def test_every_python_the_project_tests_is_listed():
     classifiers = set(PROJECT["classifiers"])
     tested = re.findall(r"pyenv/versions/(3\.\d+)", (ROOT / ".ci/extras.py").read_text())
     assert tested and all(f"Programming Language :: Python :: {v}" in classifiers for v in tested)
+
+
+def test_every_address_of_the_project_is_one_of_its_urls():
+    """The URLs are written in pyproject.toml; the notes that repeat them follow it."""
+    places = tuple(PROJECT["urls"].values())
+    for name in ("README.md", "CONTRIBUTING.md", "SECURITY.md", "NOTICE"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        found = re.findall(r"https://(?:github\.com|[\w-]+\.readthedocs\.io)[^\s)>\"'`]*", text)
+        assert all(url.startswith(places) for url in found), (name, found)
