@@ -18,6 +18,8 @@
   the rulebook of a rule set, written from the project's own templates.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
+- ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
+  extra: shtab).
 
 A rule set argument is a built-in id, the name of a shipped rule file (listed by
 ``qe-rules variants --files``) or a TOML file. Every failure prints one line on stderr,
@@ -53,6 +55,7 @@ from qe_rules.apps.pages import (
     page_makers,
     verification_markdown,
 )
+from qe_rules.apps.project import project_url
 from qe_rules.apps.rulebooks import FORMATS, write_rulebook
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
@@ -526,6 +529,7 @@ def _add_verify_parser(commands: _Commands) -> None:
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
+    _add_progress_option(checker)
     checker.set_defaults(run=_cmd_verify)
 
 
@@ -534,7 +538,16 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
-    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
+    progress = _progress(args, "verifying")
+    width = max(len(ruleset.id) for ruleset in rulesets)  # one label length: no leftovers
+    results = []
+    for done, ruleset in enumerate(rulesets):
+        if progress is not None:
+            progress.label = f"verifying {ruleset.id:<{width}}"
+            progress(done, len(rulesets))
+        results.append(verify(ruleset, thorough=args.thorough))
+    if progress is not None:
+        progress(len(rulesets), len(rulesets))
     if args.format == "json":
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
@@ -633,6 +646,10 @@ def _add_play_options(command: argparse.ArgumentParser) -> None:
         help="draw win shares, scores, spends (and causes of changes) to FILE "
         "(.png, .svg, .pdf; needs matplotlib)",
     )
+    _add_progress_option(command)
+
+
+def _add_progress_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--progress",
         choices=("auto", "always", "never"),
@@ -741,14 +758,16 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     print(comparison.to_text(), file=out)
     if comparison.examples:
         first = comparison.examples[0]
+        where = (
+            f"written to {args.examples}"
+            if args.examples
+            else "--examples DIR writes them (qe.replay and qe-rules show read them)"
+        )
         print(
-            f"\nexample game record ({first.ruleset}, {first.cause}, game {first.game}; "
-            "qe.replay accepts it):",
+            f"\nexample game records: {len(comparison.examples)} (the first: {first.ruleset}, "
+            f"{first.cause}, game {first.game}); {where}",
             file=out,
         )
-        print(json.dumps(first.record.to_dict(), separators=(",", ":")), file=out)
-        if args.examples:
-            print(f"all example records written to {args.examples}", file=out)
     return EXIT_OK
 
 
@@ -946,6 +965,41 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- main
 
 
+# --------------------------------------------------------------------------- completion
+
+
+def _add_completion_parser(commands: _Commands) -> None:
+    """The ``completion`` command's arguments."""
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script for qe-rules (needs the completion extra: "
+        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
+        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
+        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
+        "and source it from ~/.tcshrc. Open a new shell to use it.",
+    )
+    completion.add_argument("shell", choices=_SHELLS, help="the shell")
+    completion.set_defaults(run=_cmd_completion)
+
+
+_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def _cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        import shtab
+    except ImportError:
+        raise _InputError(
+            "shell completion needs shtab: pip install 'qe-rules[completion]'"
+        ) from None
+    out.write(shtab.complete(_parser(), shell=args.shell))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors in one line, with the command's ``--help`` to read."""
 
@@ -967,7 +1021,7 @@ def _parser() -> argparse.ArgumentParser:
         description="The rules of the auction game QE: rule sets, scoring and more.",
         epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
         "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
-        "See docs/limits.md.",
+        + _documentation_note(),
     )
     parser.add_argument("--version", action="version", version=f"qe-rules {_version()}")
     commands = parser.add_subparsers(
@@ -987,7 +1041,23 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
+    _add_completion_parser(commands)
     return parser
+
+
+def _documentation_note() -> str:
+    """Where the exit statuses and limits are documented (the docs site's page)."""
+    docs = project_url("Documentation")
+    if docs is None:
+        return "The limits and exit statuses are documented in the guide's limits page."
+    return f"Limits and exit statuses: {docs.rstrip('/')}/limits.html"
+
+
+def _crash_note() -> str:
+    """What a user should do about an internal error: where to report it."""
+    issues = project_url("Issues")
+    where = f" at {issues}" if issues else ""
+    return f"please report it{where} with the command line and this message"
 
 
 def _report(message: str, status: int) -> int:
@@ -1036,7 +1106,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _report("interrupted", EXIT_INTERRUPTED)
     except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
         return _report(
-            f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
+            f"internal error ({type(error).__name__}: {shown(str(error))}); {_crash_note()}",
             EXIT_INTERNAL,
         )
     return status
