@@ -20,7 +20,7 @@ def toctree_entries(page):
     entries = []
     for block in re.findall(r"```\{toctree\}\n(.*?)```", text, re.DOTALL):
         entries += [line for line in block.splitlines() if line and not line.startswith(":")]
-    return [(page.parent / entry).with_suffix(".md") for entry in entries]
+    return [page.parent / f"{entry}.md" for entry in entries]
 
 
 def test_the_api_reference_lists_every_public_name_once():
