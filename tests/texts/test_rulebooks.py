@@ -101,10 +101,15 @@ def test_against_lists_exactly_the_fields_the_diff_lists(lang):
 
 
 def test_against_an_equal_rule_set_says_so():
-    book = rulebook("de", against="en")
+    base = "en:peek_shows=highest-bid"  # de and en differ only in what a peek shows
+    book = rulebook("de", against=base)
     assert book.differences == ()
-    assert catalog("en").word("no_differences", base="en") in book.to_markdown()
+    assert catalog("en").word("no_differences", base=base) in book.to_markdown()
     assert not any(block.differs for block in book.blocks())
+    for lang in LANGUAGES:
+        one = rulebook("de", lang=lang, against="en")
+        assert one.differences == ("peek_shows",)
+        assert catalog(lang).word("differences_intro_one", base="en") in one.to_markdown()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
