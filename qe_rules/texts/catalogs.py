@@ -170,8 +170,9 @@ def _question_fields() -> tuple[str, ...]:
 
 
 def missing_templates() -> list[str]:
-    """Every template some catalog lacks, and every template for a field or value that
-    does not exist, one line each (empty when every catalog is complete)."""
+    """Every template some catalog lacks, every template for a field or value that does
+    not exist, and every ``question`` of a field that is no open question, one line each
+    (empty when every catalog is complete)."""
     problems = []
     reference = catalog("en")
     questions = _question_fields()
