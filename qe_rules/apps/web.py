@@ -479,13 +479,14 @@ class TableServer:
                 retry_after=int(_SWEEP_SECONDS),
             )
         kinds = tuple(kinds)
+        game = deal(rules, players, _key())
         table = Table(
             id=_token(),
             host=_token(),
             kinds=kinds,
             tokens=tuple(_token() if kind == PERSON else None for kind in kinds),
             keys=tuple(None if kind == PERSON else _key() for kind in kinds),
-            state=(0, deal(rules, players, _key())),
+            state=(0, game),
         )
         seats = [
             {"kind": kind, "token": token, "key": None if key is None else key.hex()}
@@ -645,7 +646,7 @@ class TableServer:
         whose agents are to move, one by one in the background."""
         self._loop = asyncio.get_running_loop()
         _log.info("%d tables in %s", len(self.entries), self.database)
-        due = [e.id for e in self.entries.values() if e.has_agents and e.status != "over"]
+        due = [e.id for e in self.entries.values() if e.has_agents and e.status in ("agents", None)]
         for work in (self._sweep_often(), self._load_all(due)):
             task = self._loop.create_task(work)
             self._tasks.add(task)
