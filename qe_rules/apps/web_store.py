@@ -216,11 +216,13 @@ class TableStore:
             (table_id, host, seats, record, now, now, status),
         )
 
-    def update(self, table_id: str, record: str, *, now: float, status: str) -> None:
-        """Store a table's record after a move."""
+    def append(self, table_id: str, move: str, *, now: float, status: str) -> None:
+        """Store a move (JSON text) at the end of a table's record (SQLite adds it to the
+        stored JSON, so the rest of the record is not sent again)."""
         self._write(
-            "UPDATE tables SET record = ?, updated = ?, status = ? WHERE id = ?",
-            (record, now, status, table_id),
+            "UPDATE tables SET record = json_insert(record, '$.moves[#]', json(?)), "
+            "updated = ?, status = ? WHERE id = ?",
+            (move, now, status, table_id),
         )
 
     def quarantine(self, row: int | str, reason: str, *, name: str | None = None) -> None:
