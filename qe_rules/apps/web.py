@@ -631,28 +631,33 @@ class TableServer:
 
     # ----------------------------------------------------------------- limits
 
-    def admit(self, client: str, now: float | None = None) -> None:
-        """Raise :class:`LimitReached` if ``client`` made its most tables this minute."""
+    def admit(self, client: str, now: float | None = None) -> float | None:
+        """Count a new table of ``client`` against its limit, or raise
+        :class:`LimitReached` if it made its most tables this minute. Returns what
+        :meth:`release` takes back if the table is not made after all."""
         most = self.limits.tables_per_client_per_minute
         if not most:
-            return
+            return None
         now = time.monotonic() if now is None else now
-        made = self._created.get(client)
+        made = self._created.setdefault(client, collections.deque())
         while made and made[0] <= now - 60:
             made.popleft()
-        if made is not None and len(made) >= most:
+        if len(made) >= most:
             wait = max(1, int(made[0] + 61 - now))
             raise LimitReached(
                 f"at most {most} new tables a minute from one address; try again in {wait} s",
                 status=429,
                 retry_after=wait,
             )
+        made.append(now)
+        return now
 
-    def count_created(self, client: str, now: float | None = None) -> None:
-        """Count a table made by ``client`` against its limit."""
-        if self.limits.tables_per_client_per_minute:
-            made = self._created.setdefault(client, collections.deque())
-            made.append(time.monotonic() if now is None else now)
+    def release(self, client: str, admitted: float | None) -> None:
+        """Take back a count of :meth:`admit` (the table was not made)."""
+        made = self._created.get(client)
+        if admitted is not None and made is not None:
+            with contextlib.suppress(ValueError):
+                made.remove(admitted)
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Remove the tables whose time is up (finished ones ``keep_finished`` seconds
@@ -982,10 +987,13 @@ def create_app(
     @_answering(400)
     async def create(request: Request) -> Response:
         client = request.client.host if request.client else "-"
-        server.admit(client)
-        ruleset_id, count, kinds = _table_request(await _body(request), ruleset, players)
-        table = await server.open_table(ruleset_id, count, kinds)
-        server.count_created(client)
+        admitted = server.admit(client)
+        try:
+            ruleset_id, count, kinds = _table_request(await _body(request), ruleset, players)
+            table = await server.open_table(ruleset_id, count, kinds)
+        except BaseException:
+            server.release(client, admitted)
+            raise
         _log.debug("table %s created: %s, %s", table.id, ruleset_id, ", ".join(table.kinds))
         if _media_type(request) == "application/json":
             return JSONResponse(_links(table), status_code=201)
