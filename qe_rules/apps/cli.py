@@ -875,8 +875,11 @@ def _add_serve_parser(commands: _Commands) -> None:
     )
     server.add_argument(
         "--trust-proxy",
-        action="store_true",
-        help="behind a reverse proxy on this machine: read the client's address from it",
+        nargs="?",
+        const="127.0.0.1",
+        metavar="ADDRESSES",
+        help="behind a reverse proxy: read the client's address from X-Forwarded-For when "
+        "the request comes from these addresses (comma-separated; default 127.0.0.1)",
     )
     server.add_argument(
         "--tables-per-minute",

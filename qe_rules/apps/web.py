@@ -1176,13 +1176,14 @@ def serve(
     limits: WebLimits | None = None,
     base_url: str | None = None,
     allowed_hosts: Sequence[str] = (),
-    trust_proxy: bool = False,
+    trust_proxy: str | None = None,
     log_level: str = "info",
 ) -> None:
     """Run the web table with uvicorn until interrupted. Ctrl-C ends the pages' streams
     and stops within seconds; then ``KeyboardInterrupt`` is raised. ``base_url`` defaults
-    to ``http://HOST:PORT/``; ``trust_proxy`` reads the client's address from a reverse
-    proxy on this machine (``X-Forwarded-For``)."""
+    to ``http://HOST:PORT/``; ``trust_proxy`` (addresses, comma-separated) reads the
+    client's address from ``X-Forwarded-For`` when a reverse proxy at one of them sends
+    the request."""
     import uvicorn
 
     logging.basicConfig(
@@ -1220,8 +1221,8 @@ def serve(
         log_level=log_level,
         access_log=False,
         server_header=False,
-        proxy_headers=trust_proxy,
-        forwarded_allow_ips="127.0.0.1" if trust_proxy else "",
+        proxy_headers=trust_proxy is not None,
+        forwarded_allow_ips=trust_proxy or "",
         timeout_graceful_shutdown=3,
     )
     _Server(config).run()
