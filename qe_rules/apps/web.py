@@ -29,7 +29,6 @@ import hashlib
 import html
 import json
 import logging
-import random
 import re
 import secrets
 import socket
@@ -58,6 +57,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from qe_rules.apps.web_keys import KEY_BYTES, agent_choice, deal, new_key, played
 from qe_rules.apps.web_store import (
     DatabaseUnusable,
     IndexRow,
@@ -67,12 +67,12 @@ from qe_rules.apps.web_store import (
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
 from qe_rules.game.engine import Game, new_game, replay
 from qe_rules.game.events import Event
-from qe_rules.game.views import Phase, PlayerView, PublicView
+from qe_rules.game.views import PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
 from qe_rules.present.text import event_line
-from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
-from qe_rules.simulation.agents import AGENT_NAMES, agent_factory
+from qe_rules.rules.model import RULESETS, get_ruleset
+from qe_rules.simulation.agents import AGENT_NAMES
 
 __all__ = [
     "PERSON",
@@ -90,9 +90,6 @@ __all__ = [
 
 PERSON: Final = "person"
 """The seat kind of a seat played by a person through its private link."""
-
-KEY_BYTES: Final = 32
-"""The size of each secret key: the deal's and every agent's (256 bits from secrets)."""
 
 _log = logging.getLogger("qe_rules.apps.web")
 _T = TypeVar("_T")
@@ -168,97 +165,11 @@ def payload(
     }
 
 
-# --------------------------------------------------------------------------- randomness
+# --------------------------------------------------------------------------- tokens
 
 
 def _token() -> str:
     return secrets.token_urlsafe(18)
-
-
-def _key() -> bytes:
-    """A fresh secret key (the deal's or an agent's)."""
-    return secrets.token_bytes(KEY_BYTES)
-
-
-class _KeyedRandom(random.Random):
-    """A generator whose bits are BLAKE2b of a counter keyed with a secret key: a
-    pseudo-random function of the key, so that no output tells anything of the others
-    (the Mersenne Twister behind ``random.Random`` does not promise that)."""
-
-    def __init__(self, key: bytes) -> None:
-        self._key = key
-        self._counter = 0
-        self._pool = 0
-        self._bits = 0
-        super().__init__()
-
-    def seed(self, *args: Any, **kwargs: Any) -> None:  # the key is the seed
-        """Nothing: the generator is made from its key."""
-
-    def getrandbits(self, k: int) -> int:
-        """``k`` random bits."""
-        while self._bits < k:
-            block = hashlib.blake2b(self._counter.to_bytes(8, "big"), key=self._key).digest()
-            self._pool = (self._pool << 512) | int.from_bytes(block, "big")
-            self._bits += 512
-            self._counter += 1
-        value = self._pool & ((1 << k) - 1)
-        self._pool >>= k
-        self._bits -= k
-        return value
-
-    def random(self) -> float:
-        """A float in [0, 1)."""
-        return self.getrandbits(53) * 2.0**-53
-
-
-def deal(rules: RuleSet, players: int, key: bytes) -> Game:
-    """A new game whose deck, nations and industry tokens are drawn from ``key`` alone
-    (the same key, the same deal)."""
-    draw = _KeyedRandom(key)
-    deck = list(rules.companies(players))
-    draw.shuffle(deck)
-    nations = draw.sample(rules.nations(players), players)
-    industries = draw.sample(rules.industries(players), players)
-    return new_game(rules, players, deck=deck, nations=nations, industries=industries)
-
-
-def agent_move(kind: str, key: bytes, game: Game, seat: int, version: int) -> Game:
-    """The game after the move of the agent ``kind`` at ``seat`` when the game has had
-    ``version`` moves: the agent is made from a seed that is a keyed hash of the moment,
-    so every move draws afresh from the agent's own key, and a restarted server makes the
-    same move."""
-    return _played(game, seat, *_agent_choice(kind, key, game, seat, version))
-
-
-def _agent_choice(
-    kind: str, key: bytes, game: Game, seat: int, version: int
-) -> tuple[str, int | None]:
-    """The move (``bid`` with its amount, ``peek`` or ``decline-peek``) of an agent."""
-    moment = version.to_bytes(8, "big") + seat.to_bytes(1, "big")
-    seed = int.from_bytes(hashlib.blake2b(moment, key=key, digest_size=16).digest(), "big")
-    agent = agent_factory(kind, ruleset=game.ruleset)(seed)
-    view = game.view(seat)
-    if game.phase is Phase.PEEKING:
-        return ("peek" if agent.wants_peek(view) else "decline-peek"), None
-    return "bid", agent.bid(view)
-
-
-def _played(game: Game, seat: int, action: str, amount: Any) -> Game:
-    """The game after a move; raises a RulesError naming what is wrong."""
-    if action == "bid":
-        if type(amount) is not int:
-            raise InvalidArgument(
-                f"a bid is a whole number from 0 to {MAX_BID}, got {shown(amount)}"
-            )
-        if not 0 <= amount <= MAX_BID:
-            raise InvalidArgument(f"a bid is a whole number from 0 to {MAX_BID}, got {amount}")
-        return game.bid(seat, amount)
-    if action == "peek":
-        return game.peek(seat)
-    if action == "decline-peek":
-        return game.decline_peek(seat)
-    raise InvalidArgument(f"unknown move {shown(action)}; moves are bid, peek, decline-peek")
 
 
 # --------------------------------------------------------------------------- tables
@@ -508,13 +419,13 @@ class TableServer:
                 retry_after=int(_SWEEP_SECONDS),
             )
         kinds = tuple(kinds)
-        game = deal(rules, players, _key())
+        game = deal(rules, players, new_key())
         return Table(
             id=_token(),
             host=_token(),
             kinds=kinds,
             tokens=tuple(_token() if kind == PERSON else None for kind in kinds),
-            keys=tuple(None if kind == PERSON else _key() for kind in kinds),
+            keys=tuple(None if kind == PERSON else new_key() for kind in kinds),
             state=(0, game),
         )
 
@@ -593,7 +504,7 @@ class TableServer:
                 seat = due[0]
                 key = table.keys[seat]
                 assert key is not None
-                choice = _agent_choice(table.kinds[seat], key, table.game, seat, table.version)
+                choice = agent_choice(table.kinds[seat], key, table.game, seat, table.version)
                 action, amount = choice
             after, move, status = self._prepared(table, seat, action, amount)
             now = time.time()
@@ -603,7 +514,7 @@ class TableServer:
 
     def _prepared(self, table: Table, seat: int, action: str, amount: Any) -> tuple[Game, str, str]:
         """The game after a move, the move as JSON, and whom the game waits for then."""
-        after = _played(table.game, seat, action, amount)
+        after = played(table.game, seat, action, amount)
         move: dict[str, Any] = {"move": action, "seat": seat}
         if action == "bid":
             move["amount"] = amount

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     from starlette.testclient import TestClient
 
 import qe_rules as qe
-from qe_rules.apps import web
+from qe_rules.apps import web, web_keys
 from tests.support.web import key, live_server
 
 BASE = "http://127.0.0.1:8000"
@@ -155,17 +155,19 @@ def test_the_deal_and_each_agent_draw_from_their_own_256_bit_keys(tmp_path, monk
         links = client.post("/api/tables", json={"ruleset": "en", "players": 4, "seats": seats})
         table = server.tables[links.json()["table"]]
         seat_page = client.get(f"/api/seat/{key(links.json()['seats'][0])}/state").text
-    keys = [k for k in drawn if len(k) == web.KEY_BYTES]  # the others are the links' tokens
+    keys = [k for k in drawn if len(k) == web_keys.KEY_BYTES]  # the others are the links' tokens
     deal_key, *agent_keys = keys
-    assert len(keys) == 4 and len(set(keys)) == 4 and web.KEY_BYTES * 8 == 256
+    assert len(keys) == 4 and len(set(keys)) == 4 and web_keys.KEY_BYTES * 8 == 256
     rules = qe.get_ruleset("en")
-    game = web.deal(rules, 4, deal_key)
+    game = web_keys.deal(rules, 4, deal_key)
     dealt = ("deck", "nations", "industries")
     assert {k: game.to_record()[k] for k in dealt} == {k: table.game.to_record()[k] for k in dealt}
     for bit in range(len(deal_key) * 8):
         flipped = bytearray(deal_key)
         flipped[bit // 8] ^= 1 << (bit % 8)
-        assert web.deal(rules, 4, bytes(flipped)).to_record()["deck"] != game.to_record()["deck"]
+        assert (
+            web_keys.deal(rules, 4, bytes(flipped)).to_record()["deck"] != game.to_record()["deck"]
+        )
     assert table.keys == (None, *agent_keys)
     stored = (tmp_path / "t.db").read_bytes() + b"".join(
         p.read_bytes() for p in tmp_path.glob("t.db-*")
@@ -196,7 +198,7 @@ def test_agents_resume_exactly_after_restarts(tmp_path):
     game = qe.replay({**record, "moves": []})
     for version, move in enumerate(record["moves"]):
         seat = move["seat"]
-        game = web.agent_move(table.kinds[seat], table.keys[seat], game, seat, version)
+        game = web_keys.agent_move(table.kinds[seat], table.keys[seat], game, seat, version)
         assert game.to_record()["moves"][-1] == move, version
     assert game.is_over and len(record["moves"]) > 40
 
