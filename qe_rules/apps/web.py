@@ -608,8 +608,9 @@ class TableServer:
         while not self.closing and not table.gone:
             await asyncio.sleep(self.bot_delay if not failures else min(30.0, 2.0**failures))
             try:
-                if not await self._finish(self._play(table, None, "", None)):
-                    return
+                moved = await self._finish(self._play(table, None, "", None))
+                if not moved and not table.bots_to_act():  # a person's move may have come
+                    return  # in meanwhile: then go on (no await between check and end)
                 failures = 0
             except StorageUnavailable as error:
                 failures += 1
@@ -840,14 +841,16 @@ class _Guard:
             return _error(400, f"this server does not answer for the host {shown(host)}")
         if method in ("GET", "HEAD", "OPTIONS"):
             return None
+        # A browser says where a request comes from in Sec-Fetch-Site (which no page can
+        # forge); older ones only in Origin ("null" under Referrer-Policy: no-referrer).
         site = headers.get("sec-fetch-site")
         origin = headers.get("origin")
-        if site in ("cross-site", "same-site") or (
-            origin is not None
-            and urlsplit(origin).netloc.lower() not in (host.strip().lower(), self.base)
-        ):
-            return _error(403, "requests from another site are refused")
-        return None
+        if site is not None:
+            refused = site not in ("same-origin", "none")
+        else:
+            home = (host.strip().lower(), self.base)
+            refused = origin is not None and urlsplit(origin).netloc.lower() not in home
+        return _error(403, "requests from another site are refused") if refused else None
 
 
 class _StaticFiles(StaticFiles):

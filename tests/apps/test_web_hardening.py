@@ -1,5 +1,6 @@
 """The web table against hostile requests, broken storage and restarts, on the wire."""
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -412,9 +413,13 @@ def test_cross_site_posts_and_other_hosts_are_refused(tmp_path):
             refused = client.post("/api/tables", json=PEOPLE, headers=headers)
             assert "another site" in _error_of(refused, 403)
         assert server.entries == {}
-        same = {"sec-fetch-site": "same-origin", "origin": BASE}
-        response = client.post("/tables", data=form, headers=same, follow_redirects=False)
-        assert response.status_code == 303
+        for same in (
+            {"sec-fetch-site": "same-origin", "origin": "null"},  # as under no-referrer
+            {"origin": BASE},
+            {},  # not a browser
+        ):
+            response = client.post("/tables", data=form, headers=same, follow_redirects=False)
+            assert response.status_code == 303
         assert "host" in _error_of(client.get("/", headers={"host": "evil.example"}), 400)
         assert client.get("/", headers={"host": "localhost:8000"}).status_code == 200
 
@@ -428,6 +433,8 @@ def test_links_come_from_the_base_url_not_the_host_header(tmp_path):
             assert f"https://qe.example.org/games/seat/{key(links['seats'][0])}" in page
             assert f"http://{host}" not in page
         assert client.get("/", headers={"host": "elsewhere.org"}).status_code == 400
+        slash = client.get(links["seats"][0] + "/", follow_redirects=False)
+        assert slash.status_code == 404 and "location" not in slash.headers
 
 
 # --------------------------------------------------------------------------- the process
@@ -496,3 +503,31 @@ def test_a_live_server_stores_each_acknowledged_move(tmp_path):
             answer = client.post(f"/api/seat/{tokens[seat]}/bid", json={"amount": limits.legal(3)})
             assert answer.status_code == 200
             assert len(_stored(tmp_path / "t.db", table.id)["moves"]) >= answer.json()["version"]
+
+
+def test_agents_never_stall_when_a_person_moves_as_they_stop(tmp_path, monkeypatch):
+    """A person who moves while the agents' task is about to stop (it found no agent due,
+    and is slowed down here before it ends): every game still reaches its end, as the
+    task checks once more whether an agent is due."""
+    seats = ["person", "value", "random"]
+    with serving(tmp_path / "t.db") as (client, server):
+        finish = server._finish
+
+        async def slowly(work):
+            done = await finish(work)
+            await asyncio.sleep(0.05)
+            return done
+
+        monkeypatch.setattr(server, "_finish", slowly)
+        for _ in range(1):
+            links = client.post("/api/tables", json={"ruleset": "en", "players": 3, "seats": seats})
+            token, table_id = key(links.json()["seats"][0]), links.json()["table"]
+            deadline = time.monotonic() + 30
+            while not server.tables[table_id].game.is_over:
+                assert time.monotonic() < deadline, "the agents stopped"
+                view = server.tables[table_id].game.view(0)
+                time.sleep(0.03)  # the agents' task has found no agent due: it is stopping
+                if view.can_peek:
+                    client.post(f"/api/seat/{token}/decline-peek")
+                elif view.limits is not None and 0 in view.to_act:
+                    client.post(f"/api/seat/{token}/bid", json={"amount": view.limits.legal(2)})
