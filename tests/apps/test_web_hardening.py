@@ -531,3 +531,14 @@ def test_agents_never_stall_when_a_person_moves_as_they_stop(tmp_path, monkeypat
                     client.post(f"/api/seat/{token}/decline-peek")
                 elif view.limits is not None and 0 in view.to_act:
                     client.post(f"/api/seat/{token}/bid", json={"amount": view.limits.legal(2)})
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--tables-per-minute", "-1"), ("--max-tables", "-5"), ("--keep-finished", "nan")],
+)
+def test_the_serve_command_refuses_a_negative_limit(option, value, capsys):
+    from qe_rules.apps.cli import main
+
+    assert main(["serve", option, value]) == 2
+    assert f"{option} is at least 0" in capsys.readouterr().err
