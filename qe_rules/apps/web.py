@@ -95,7 +95,9 @@ _log = logging.getLogger("qe_rules.apps.web")
 _T = TypeVar("_T")
 _STATIC: Final = resources.files("qe_rules.apps") / "web_static"
 _KEEPALIVE_SECONDS: Final = 15.0
+_STREAM_PAUSE: Final = 0.2  # the least time between two messages of a page's stream
 _SWEEP_SECONDS: Final = 60.0
+_CHECKPOINT_MOVES: Final = 500
 _MOVES: Final = ("bid", "peek", "decline-peek")
 _DIGITS: Final = re.compile(r"[0-9]{1,16}")  # ASCII digits only; longer is no bid anyway
 _SECURITY_HEADERS: Final = (
@@ -252,10 +254,13 @@ class TableServer:
     nothing). Agents wait ``bot_delay`` seconds before each move.
 
     At start only the stored tables' links are read; a table's game is replayed when it
-    is first asked for (or at once when its agents are to move). Every change is made on
-    one storage thread, in order: a move is stored first and applied after, so a move
-    that cannot be stored changes nothing (:class:`StorageUnavailable`). A stored table
-    that cannot be read is set aside (quarantined) with a log line naming it.
+    is first asked for (or at once when its agents are to move). The moves of a table
+    are made one at a time, each stored first and applied after, so a move that cannot
+    be stored changes nothing (:class:`StorageUnavailable`). A write that SQLite can make
+    without waiting (an append to its write-ahead log, no sync) is made at once; one
+    that must wait (the file is locked), new tables, replays and the checkpoints that
+    sync the file run on one storage thread, never blocking the event loop. A stored
+    table that cannot be read is set aside (quarantined) with a log line naming it.
     """
 
     def __init__(
@@ -276,6 +281,7 @@ class TableServer:
         self._created: dict[str, collections.deque[float]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: set[asyncio.Future[Any]] = set()  # moves and tables being stored
+        self._appended = 0
         for row in self.store.index():
             self._enter(row)
 
@@ -476,10 +482,14 @@ class TableServer:
     async def _finish(self, work: Awaitable[_T]) -> _T:
         """Await ``work`` to the end even if the request that asked for it goes away (a
         change is stored, then applied: never the one without the other)."""
+        return await asyncio.shield(self._background(work))
+
+    def _background(self, work: Awaitable[_T]) -> asyncio.Future[_T]:
+        """Run ``work`` to its end; :meth:`stop` waits for it."""
         task = asyncio.ensure_future(work)
         self._changes.add(task)
         task.add_done_callback(self._changes.discard)
-        return await asyncio.shield(task)
+        return task
 
     def move(self, table: Table, seat: int, action: str, amount: Any = None) -> None:
         """A person's move, here and now (for tools and tests; the app uses :meth:`play`):
@@ -508,8 +518,14 @@ class TableServer:
                 action, amount = choice
             after, move, status = self._prepared(table, seat, action, amount)
             now = time.time()
-            await self.run(self.store.append, table.id, move, now=now, status=status)
+            # Written here when that needs no wait; when the file is locked, the storage
+            # thread waits for it (up to busy_timeout), never the event loop.
+            if not self.store.append_at_once(table.id, move, now=now, status=status):
+                await self.run(self.store.append, table.id, move, now=now, status=status)
             self._apply(table, after, now, status)
+            self._appended += 1
+            if self._appended % _CHECKPOINT_MOVES == 0:  # the syncing is the thread's
+                self._background(self.run(self.store.checkpoint))
             return True
 
     def _prepared(self, table: Table, seat: int, action: str, amount: Any) -> tuple[Game, str, str]:
@@ -692,12 +708,13 @@ def _render(table: Table, seat: int | None) -> dict[str, Any]:
 async def _stream(server: TableServer, table: Table, seat: int | None) -> AsyncIterator[str]:
     """Server-sent events: the payload now, then after every move until the game ends
     (or the table expires, or the server stops)."""
-    sent = -1
+    loop = asyncio.get_running_loop()
+    sent, sent_at = -1, 0.0
     while True:
         changed = table.changed
         data = _render(table, seat)
-        if data["version"] != sent:  # a move is stored before its pages are woken
-            sent = data["version"]
+        if data["version"] != sent:
+            sent, sent_at = data["version"], loop.time()
             yield f"id: {sent}\nevent: state\ndata: {json.dumps(data)}\n\n"
         if data["view"]["phase"] == "over":
             return
@@ -708,6 +725,9 @@ async def _stream(server: TableServer, table: Table, seat: int | None) -> AsyncI
                 yield ": keep-alive\n\n"
         if server.closing or table.gone:
             return
+        pause = sent_at + _STREAM_PAUSE - loop.time()
+        if pause > 0:  # moves in quick succession (agents') go out as one message
+            await asyncio.sleep(pause)
 
 
 def _media_type(request: Request) -> str:
@@ -1116,7 +1136,7 @@ def serve(
         allowed_hosts=allowed_hosts,
     )
     tables: TableServer = app.state.tables
-    # The storage thread hands each result back to the event loop: let a waiting thread
+    # The storage thread hands its results back to the event loop: let a waiting thread
     # take its turn after 0.5 ms of another's work, not 5 ms (Python's default).
     sys.setswitchinterval(0.0001)
 

@@ -1,8 +1,9 @@
 """The web table's storage: one SQLite file of tables, each a row with its seats and its
 game record (``qe-rules serve --db``).
 
-Every call here is synchronous and made from one thread at a time (the web server runs
-them on its one storage thread, off the event loop). A file that SQLite cannot read, or
+Every call here is synchronous. The web server makes :meth:`TableStore.append_at_once`
+(which never waits: it fails at once when another process holds the file) on its event
+loop, and every other call on its one storage thread. A file that SQLite cannot read, or
 whose ``tables`` are not the server's, raises :class:`DatabaseUnusable` when opened; a
 write that fails (a locked database, a full disk) raises :class:`StorageUnavailable` and
 changes nothing. A row that cannot be read is moved to the ``quarantine`` table with the
@@ -18,6 +19,7 @@ reason, so that the other tables are served.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -58,6 +60,10 @@ CREATE TABLE IF NOT EXISTS quarantine (
     at REAL NOT NULL
 );
 """
+_APPEND: Final = (
+    "UPDATE tables SET record = json_insert(record, '$.moves[#]', json(?)), "
+    "updated = ?, status = ? WHERE id = ?"
+)
 _STATUSES: Final = ("people", "agents", "over")
 _REQUIRED: Final = ("id", "host", "seats", "record", "created")
 _ADDED: Final = {"updated": "REAL", "status": "TEXT"}  # columns newer than the first files
@@ -123,6 +129,16 @@ class TableStore:
             self.connection.execute("PRAGMA synchronous=NORMAL")
             self.connection.executescript(_SCHEMA)
             self._migrate()
+            # A second connection that never waits: a write that would (the file is
+            # locked) fails at once, and the caller hands it to the waiting one. It never
+            # syncs the file either: checkpoints are the waiting connection's.
+            self.at_once = self.connection
+            if path != ":memory:":
+                self.at_once = sqlite3.connect(
+                    path, isolation_level=None, check_same_thread=False, timeout=0
+                )
+                self.at_once.execute("PRAGMA synchronous=NORMAL")
+                self.at_once.execute("PRAGMA wal_autocheckpoint=0")
         except sqlite3.Error as error:
             self.connection.close()
             raise DatabaseUnusable(
@@ -219,11 +235,25 @@ class TableStore:
     def append(self, table_id: str, move: str, *, now: float, status: str) -> None:
         """Store a move (JSON text) at the end of a table's record (SQLite adds it to the
         stored JSON, so the rest of the record is not sent again)."""
-        self._write(
-            "UPDATE tables SET record = json_insert(record, '$.moves[#]', json(?)), "
-            "updated = ?, status = ? WHERE id = ?",
-            (move, now, status, table_id),
-        )
+        self._write(_APPEND, (move, now, status, table_id))
+
+    def append_at_once(self, table_id: str, move: str, *, now: float, status: str) -> bool:
+        """:meth:`append` if it can be done without waiting; ``False`` when another
+        process holds the database (then nothing was written)."""
+        try:
+            self.at_once.execute(_APPEND, (move, now, status, table_id))
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return False
+            raise StorageUnavailable(f"the database could not store it ({error})") from None
+        except sqlite3.Error as error:
+            raise StorageUnavailable(f"the database could not store it ({error})") from None
+        return True
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (as far as no reader needs it)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def quarantine(self, row: int | str, reason: str, *, name: str | None = None) -> None:
         """Move a row (by rowid or table id) to the ``quarantine`` table with ``reason``,
@@ -262,4 +292,7 @@ class TableStore:
 
     def close(self) -> None:
         """Close the database."""
+        if self.at_once is not self.connection:
+            self.at_once.close()
+        self.checkpoint()
         self.connection.close()

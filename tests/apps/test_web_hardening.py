@@ -297,9 +297,9 @@ def test_a_full_disk_refuses_tables_and_moves_and_changes_nothing(tmp_path):
         body = {"ruleset": "en", "players": 3, "seats": ["person"] * 3}
         links = client.post("/api/tables", json=body).json()
         table, tokens = server.tables[links["table"]], [key(s) for s in links["seats"]]
-        connection = server.store.connection
-        pages = connection.execute("PRAGMA page_count").fetchone()[0]
-        connection.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
+        pages = server.store.connection.execute("PRAGMA page_count").fetchone()[0]
+        for connection in (server.store.connection, server.store.at_once):
+            connection.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
         for _ in range(200):
             response = client.post("/api/tables", json=PEOPLE)
             if response.status_code != 201:
