@@ -726,8 +726,8 @@ async def _stream(server: TableServer, table: Table, seat: int | None) -> AsyncI
         if server.closing or table.gone:
             return
         pause = sent_at + _STREAM_PAUSE - loop.time()
-        if pause > 0:  # moves in quick succession (agents') go out as one message
-            await asyncio.sleep(pause)
+        if pause > 0 and not table.game.is_over:  # the end goes out at once; moves in
+            await asyncio.sleep(pause)  # quick succession (agents') go out as one message
 
 
 def _media_type(request: Request) -> str:
