@@ -805,17 +805,33 @@ def _answering(refused: int) -> Callable[[Callable[[Request], Awaitable[Response
         async def answer(request: Request) -> Response:
             try:
                 return await handler(request)
-            except LimitReached as error:
-                return _error(error.status, str(error), retry_after=error.retry_after)
-            except StorageUnavailable as error:
-                _log.warning("a change was not stored: %s", error)
-                return _error(503, f"{error}; nothing changed, try again", retry_after=5)
             except RulesError as error:
-                return _error(refused, str(error))
+                refusal = _refusal(error, refused)
+            if _unread(request):  # close rather than read the rest of a refused body
+                refusal.headers["connection"] = "close"
+            return refusal
 
         return answer
 
     return wrap
+
+
+def _unread(request: Request) -> bool:
+    """Whether the request has a body that was not read to its end."""
+    headers = request.headers
+    sent = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+    return sent and not getattr(request, "_stream_consumed", False)
+
+
+def _refusal(error: RulesError, refused: int) -> Response:
+    """The answer to a refused request: ``refused`` for what the rules or the server
+    refuse, 429 or 503 for the limits, 503 when the database cannot store a change."""
+    if isinstance(error, LimitReached):
+        return _error(error.status, str(error), retry_after=error.retry_after)
+    if isinstance(error, StorageUnavailable):
+        _log.warning("a change was not stored: %s", error)
+        return _error(503, f"{error}; nothing changed, try again", retry_after=5)
+    return _error(refused, str(error))
 
 
 def _hostname(host: str) -> str:
