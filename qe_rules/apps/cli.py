@@ -933,6 +933,61 @@ def _add_serve_parser(commands: _Commands) -> None:
         metavar="SECONDS",
         help="how long an agent waits before each move (default 0.5)",
     )
+    server.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="where players reach the server, as the links show it (default "
+        "http://HOST:PORT/); requests for other host names are refused",
+    )
+    server.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name to answer for (repeatable; '*' for any)",
+    )
+    server.add_argument(
+        "--trust-proxy",
+        nargs="?",
+        const="127.0.0.1",
+        metavar="ADDRESSES",
+        help="behind a reverse proxy: read the client's address from X-Forwarded-For when "
+        "the request comes from these addresses (comma-separated; default 127.0.0.1)",
+    )
+    server.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=20,
+        metavar="N",
+        help="new tables a minute from one address (default 20; 0 for no limit)",
+    )
+    server.add_argument(
+        "--max-tables",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="tables kept in all (default 2000; 0 for no limit)",
+    )
+    server.add_argument(
+        "--keep-finished",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="hours a finished table is kept after its last move (default 24; 0 for ever)",
+    )
+    server.add_argument(
+        "--keep-abandoned",
+        type=float,
+        default=168.0,
+        metavar="HOURS",
+        help="hours an unfinished table is kept without a move (default 168; 0 for ever)",
+    )
+    server.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="what the server logs on stderr (default info)",
+    )
     server.set_defaults(run=_cmd_serve)
 
 
@@ -949,7 +1004,18 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError(
             f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
         ) from None
-    print(f"QE tables at http://{args.host}:{args.port}/ (Ctrl-C stops)", file=out)
+    for option in ("tables_per_minute", "max_tables", "keep_finished", "keep_abandoned"):
+        value = getattr(args, option)
+        if not value >= 0:  # NaN too
+            raise _InputError(f"--{option.replace('_', '-')} is at least 0, not {value}")
+    limits = web.WebLimits(
+        tables_per_client_per_minute=args.tables_per_minute,
+        max_tables=args.max_tables,
+        keep_finished=args.keep_finished * 3600,
+        keep_abandoned=args.keep_abandoned * 3600,
+    )
+    address = args.base_url or f"http://{args.host}:{args.port}/"
+    print(f"QE tables at {address} (Ctrl-C stops)", file=out)
     out.flush()
     web.serve(
         host=args.host,
@@ -958,6 +1024,11 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         ruleset=args.ruleset,
         players=args.players,
         bot_delay=args.bot_delay,
+        limits=limits,
+        base_url=args.base_url,
+        allowed_hosts=args.allowed_host,
+        trust_proxy=args.trust_proxy,
+        log_level=args.log_level,
     )
     return EXIT_OK
 
