@@ -215,6 +215,18 @@ class PeekShows(enum.Enum):
     text suggests it."""
 
 
+class PeekTiming(enum.Enum):
+    """Which sale a 5-player peek looks at, and when it is asked for."""
+
+    LAST_SALE = "last-sale"
+    """The sale just awarded, from its award until the next opening bid."""
+    ANY_EARLIER_SALE = "any-earlier-sale"
+    """Any earlier sale of the game, named by the peeker, from an award until the next
+    opening bid."""
+    BEFORE_BIDS = "before-bids"
+    """The next sale: announced before its opening bid, its amount shown when it ends."""
+
+
 class NationAssignment(enum.Enum):
     """How players get their nations at setup (the engine accepts any assignment)."""
 
