@@ -156,11 +156,6 @@ def check_timed_peek(
                 f"it has declined to for {where}"
             )
         return target
-    if not in_window:
-        raise IllegalAction(
-            f"seat {seat} may peek only in a peek window (after a sale ends, until the next "
-            "opening bid), and has answered this one"
-        )
     if named is None:
         choices = peekable_sales(progress, seat)
         if not choices:
@@ -183,6 +178,12 @@ def check_timed_peek(
         raise IllegalAction(f"seat {seat} won {where} and knows the amount")
     if named in progress.peeked[seat]:
         raise IllegalAction(f"seat {seat} has already seen the amount of {where}")
+    if not in_window:
+        answered = " and has answered this one" if sale.phase is _PEEKING else ""
+        raise IllegalAction(
+            f"seat {seat} may peek only in a peek window (after a sale ends, until the next "
+            f"opening bid){answered}"
+        )
     return _PeekTarget(named, facts.auctioneer, facts.winner, facts.amount, facts.public)
 
 
