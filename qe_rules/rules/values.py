@@ -219,10 +219,10 @@ class PeekTiming(enum.Enum):
     """Which sale a 5-player peek looks at, and when it is asked for."""
 
     LAST_SALE = "last-sale"
-    """The sale just awarded, from its award until the next opening bid."""
+    """The last sale sold; asked for before the following sale's opening bid."""
     ANY_EARLIER_SALE = "any-earlier-sale"
-    """Any earlier sale of the game, named by the peeker, from an award until the next
-    opening bid."""
+    """Any sale sold so far, which the peeker names; asked for in the window after a
+    sale, as under ``last-sale``."""
     BEFORE_BIDS = "before-bids"
     """The next sale: announced before its opening bid, its amount shown when it ends."""
 
