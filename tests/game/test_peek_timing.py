@@ -136,6 +136,10 @@ def test_a_peeker_learns_exactly_the_named_sale_and_nobody_else_does(game):
     if game.phase is Phase.PEEKING:  # the window holds exactly the seats that may peek
         assert game.to_act == {s for s in seats if game.can_peek(s)}
     awards = {e.sale: e for e in game.events if isinstance(e, Awarded)}
+    standing = {}  # per sale, each seat's last bid
+    for event in game.events:
+        if isinstance(event, qe.OpeningBid | qe.SecretBid):
+            standing.setdefault(event.sale, {})[event.seat] = event.amount
     learned = _learned(game)
     for seat in seats:
         view = game.view(seat)
@@ -150,6 +154,8 @@ def test_a_peeker_learns_exactly_the_named_sale_and_nobody_else_does(game):
                 assert sale.peeked
                 if game.ruleset.peek_shows is qe.PeekShows.WINNING_AMOUNT:
                     assert learned[seat, sale.sale] == award.amount == sale.amount
+                else:  # de's reading: the highest standing bid of the sale
+                    assert learned[seat, sale.sale] == max(standing[sale.sale].values())
             else:  # without its own peek a seat knows the amount only as the texts say
                 assert sale.amount == (award.amount if knows else None)
         stream = [e for e in game.events_for(seat) if isinstance(e, Peeked)]
