@@ -8,10 +8,11 @@ from typing import Final, TextIO
 
 from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game, new_game
+from qe_rules.game.events import Peeked
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present.text import bid_range, sale_text, view_text
-from qe_rules.rules.model import RuleSet
+from qe_rules.rules.model import PeekTiming, RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
 __all__ = ["GameStopped", "TerminalPlayer", "play_in_terminal"]
@@ -113,17 +114,30 @@ class TerminalPlayer:
                 continue
             self.game = self.game.peek(seat)
             if agent is None:
-                last = self.game.view(seat).history[-1]
-                self.say(f"You peeked: seat {last.winner} paid {last.amount} for {last.company}.")
+                self.tell_peek(seat)
+
+    def tell_peek(self, seat: int) -> None:
+        """What the person's peek shows (under ``before-bids``: when it will show it)."""
+        (peek,) = [e for e in self.game.last_events if isinstance(e, Peeked)]
+        if self.game.ruleset.peek_timing is PeekTiming.BEFORE_BIDS:
+            self.say(f"You will see the amount of sale {peek.sale + 1} when it ends.")
+            return
+        sale = self.game.view(seat).history[peek.sale]
+        self.say(f"You peeked: seat {sale.winner} paid {peek.amount} for {sale.company}.")
 
     def ask_peek(self, view: PlayerView) -> bool:
         """Ask whether to use a peek; yes or no."""
         self.tell_finished_sales()
-        last = view.history[-1]
+        timing = self.game.ruleset.peek_timing
+        if timing is PeekTiming.BEFORE_BIDS:
+            question = f"Announce a peek at what {view.company} will go for? [y/n] "
+        elif timing is PeekTiming.ANY_EARLIER_SALE:
+            question = "Peek at the amount of the latest sale you may see? [y/n] "
+        else:
+            last = view.history[-1]
+            question = f"Peek at what seat {last.winner} paid for {last.company}? [y/n] "
         while True:
-            answer = self.ask(
-                f"Peek at what seat {last.winner} paid for {last.company}? [y/n] "
-            ).lower()
+            answer = self.ask(question).lower()
             if answer in ("y", "yes"):
                 return True
             if answer in ("n", "no"):

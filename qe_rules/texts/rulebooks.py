@@ -228,6 +228,7 @@ _APPLIES: Final[Mapping[str, Callable[[RuleSet], bool]]] = {
     "peeks_per_player": lambda rs: bool(rs.peek_player_counts),
     "peek_after_last_sale": _peeks,
     "peek_shows": _peeks,
+    "peek_timing": _peeks,
     "eliminate_all_tied_highest": lambda rs: rs.eliminate_highest_spender,
     "everyone_tied_for_most_spent": lambda rs: (
         rs.eliminate_highest_spender and rs.eliminate_all_tied_highest
