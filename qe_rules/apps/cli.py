@@ -18,6 +18,8 @@
   the rulebook of a rule set, written from the project's own templates.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
+- ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
+  extra: shtab).
 
 A rule set argument is a built-in id, the name of a shipped rule file (listed by
 ``qe-rules variants --files``) or a TOML file. Every failure prints one line on stderr,
@@ -54,6 +56,7 @@ from qe_rules.apps.pages import (
     page_makers,
     verification_markdown,
 )
+from qe_rules.apps.project import project_url
 from qe_rules.apps.rulebooks import FORMATS, write_rulebook
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
@@ -300,12 +303,7 @@ def _add_play_parser(commands: _Commands) -> None:
     player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
     player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
     player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
-    player.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default="en",
-        help="the language of the game: en (default) or de",
-    )
+    player.add_argument("--lang", choices=LANGUAGES, default="en", help="default en")
     player.set_defaults(run=_cmd_play)
 
 
@@ -535,6 +533,7 @@ def _add_verify_parser(commands: _Commands) -> None:
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
+    _add_progress_option(checker)
     checker.set_defaults(run=_cmd_verify)
 
 
@@ -543,7 +542,16 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
-    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
+    progress = _progress(args, "verifying")
+    width = max(len(ruleset.id) for ruleset in rulesets)  # one label length: no leftovers
+    results = []
+    for done, ruleset in enumerate(rulesets):
+        if progress is not None:
+            progress.label = f"verifying {ruleset.id:<{width}}"
+            progress(done, len(rulesets))
+        results.append(verify(ruleset, thorough=args.thorough))
+    if progress is not None:
+        progress(len(rulesets), len(rulesets))
     if args.format == "json":
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
@@ -642,6 +650,10 @@ def _add_play_options(command: argparse.ArgumentParser) -> None:
         help="draw win shares, scores, spends (and causes of changes) to FILE "
         "(.png, .svg, .pdf; needs matplotlib)",
     )
+    _add_progress_option(command)
+
+
+def _add_progress_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--progress",
         choices=("auto", "always", "never"),
@@ -750,14 +762,16 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     print(comparison.to_text(), file=out)
     if comparison.examples:
         first = comparison.examples[0]
+        where = (
+            f"written to {args.examples}"
+            if args.examples
+            else "--examples DIR writes them (qe.replay and qe-rules show read them)"
+        )
         print(
-            f"\nexample game record ({first.ruleset}, {first.cause}, game {first.game}; "
-            "qe.replay accepts it):",
+            f"\nexample game records: {len(comparison.examples)} (the first: {first.ruleset}, "
+            f"{first.cause}, game {first.game}); {where}",
             file=out,
         )
-        print(json.dumps(first.record.to_dict(), separators=(",", ":")), file=out)
-        if args.examples:
-            print(f"all example records written to {args.examples}", file=out)
     return EXIT_OK
 
 
@@ -912,11 +926,7 @@ def _add_serve_parser(commands: _Commands) -> None:
     server.add_argument("--port", type=int, default=8000, help="default 8000")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
     server.add_argument(
-        "--ruleset",
-        default="en",
-        metavar="ID",
-        help="the form's default: a built-in id, or a spec string or rule file, which the "
-        "form then offers too",
+        "--ruleset", default="en", metavar="ID", help="the form's default: an id, spec or file"
     )
     server.add_argument("--players", type=int, default=4, help="the form's default (4)")
     server.add_argument(
@@ -928,6 +938,61 @@ def _add_serve_parser(commands: _Commands) -> None:
         default=0.5,
         metavar="SECONDS",
         help="how long an agent waits before each move (default 0.5)",
+    )
+    server.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="where players reach the server, as the links show it (default "
+        "http://HOST:PORT/); requests for other host names are refused",
+    )
+    server.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name to answer for (repeatable; '*' for any)",
+    )
+    server.add_argument(
+        "--trust-proxy",
+        nargs="?",
+        const="127.0.0.1",
+        metavar="ADDRESSES",
+        help="behind a reverse proxy: read the client's address from X-Forwarded-For when "
+        "the request comes from these addresses (comma-separated; default 127.0.0.1)",
+    )
+    server.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=20,
+        metavar="N",
+        help="new tables a minute from one address (default 20; 0 for no limit)",
+    )
+    server.add_argument(
+        "--max-tables",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="tables kept in all (default 2000; 0 for no limit)",
+    )
+    server.add_argument(
+        "--keep-finished",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="hours a finished table is kept after its last move (default 24; 0 for ever)",
+    )
+    server.add_argument(
+        "--keep-abandoned",
+        type=float,
+        default=168.0,
+        metavar="HOURS",
+        help="hours an unfinished table is kept without a move (default 168; 0 for ever)",
+    )
+    server.add_argument(
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="what the server logs on stderr (default info)",
     )
     server.set_defaults(run=_cmd_serve)
 
@@ -945,7 +1010,18 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError(
             f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
         ) from None
-    print(f"QE tables at http://{args.host}:{args.port}/ (Ctrl-C stops)", file=out)
+    for option in ("tables_per_minute", "max_tables", "keep_finished", "keep_abandoned"):
+        value = getattr(args, option)
+        if not value >= 0:  # NaN too
+            raise _InputError(f"--{option.replace('_', '-')} is at least 0, not {value}")
+    limits = web.WebLimits(
+        tables_per_client_per_minute=args.tables_per_minute,
+        max_tables=args.max_tables,
+        keep_finished=args.keep_finished * 3600,
+        keep_abandoned=args.keep_abandoned * 3600,
+    )
+    address = args.base_url or f"http://{args.host}:{args.port}/"
+    print(f"QE tables at {address} (Ctrl-C stops)", file=out)
     out.flush()
     web.serve(
         host=args.host,
@@ -954,7 +1030,47 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         ruleset=args.ruleset,
         players=args.players,
         bot_delay=args.bot_delay,
+        limits=limits,
+        base_url=args.base_url,
+        allowed_hosts=args.allowed_host,
+        trust_proxy=args.trust_proxy,
+        log_level=args.log_level,
     )
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
+# --------------------------------------------------------------------------- completion
+
+
+def _add_completion_parser(commands: _Commands) -> None:
+    """The ``completion`` command's arguments."""
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script for qe-rules (needs the completion extra: "
+        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
+        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
+        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
+        "and source it from ~/.tcshrc. Open a new shell to use it.",
+    )
+    completion.add_argument("shell", choices=_SHELLS, help="the shell")
+    completion.set_defaults(run=_cmd_completion)
+
+
+_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def _cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        import shtab
+    except ImportError:
+        raise _InputError(
+            "shell completion needs shtab: pip install 'qe-rules[completion]'"
+        ) from None
+    out.write(shtab.complete(_parser(), shell=args.shell))
     return EXIT_OK
 
 
@@ -982,7 +1098,7 @@ def _parser() -> argparse.ArgumentParser:
         description="The rules of the auction game QE: rule sets, scoring and more.",
         epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
         "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
-        "See docs/limits.md.",
+        + _documentation_note(),
     )
     parser.add_argument("--version", action="version", version=f"qe-rules {_version()}")
     commands = parser.add_subparsers(
@@ -1002,7 +1118,23 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
+    _add_completion_parser(commands)
     return parser
+
+
+def _documentation_note() -> str:
+    """Where the exit statuses and limits are documented (the docs site's page)."""
+    docs = project_url("Documentation")
+    if docs is None:
+        return "The limits and exit statuses are documented in the guide's limits page."
+    return f"Limits and exit statuses: {docs.rstrip('/')}/limits.html"
+
+
+def _crash_note() -> str:
+    """What a user should do about an internal error: where to report it."""
+    issues = project_url("Issues")
+    where = f" at {issues}" if issues else ""
+    return f"please report it{where} with the command line and this message"
 
 
 def _report(message: str, status: int) -> int:
@@ -1051,7 +1183,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _report("interrupted", EXIT_INTERRUPTED)
     except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
         return _report(
-            f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
+            f"internal error ({type(error).__name__}: {shown(str(error))}); {_crash_note()}",
             EXIT_INTERNAL,
         )
     return status

@@ -10,31 +10,39 @@ Pages are HTML templates in ``web_static`` whose texts are msgids written ``{{..
 replaced by the catalog of the reader's language (:func:`translate_page`). The language is
 the request's ``?lang=``, else the ``qe_lang`` cookie, else ``Accept-Language``.
 
+Every route here is served behind the web server's guards (cross-site posts refused,
+security headers, one-line JSON errors, the table-creation limits, which a rematch counts
+against too). A table's seating is stored in its row of the web table's database
+(:meth:`qe_rules.apps.web_store.TableStore.set_seating`); the lobby lists tables from
+the seatings and the server's index alone, replaying no game.
+
 >>> translate_page("<p>{{Bid}}</p>", "de")
 '<p>Gebot</p>'
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import Route
 
 from qe_rules._util.i18n import LANGUAGES, gettext_for, negotiate
 from qe_rules.apps.table_rules import RuleChoices, describe_ruleset, rules_help
-from qe_rules.errors import InvalidArgument, RulesError, shown
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.engine import Game
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import AGENT_NAMES
+
+_T = TypeVar("_T")
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 class Table(Protocol):
@@ -44,37 +52,71 @@ class Table(Protocol):
     host: str
     kinds: tuple[str, ...]
     tokens: tuple[str | None, ...]
-    game: Game
     names: tuple[str, ...]
     rendered: dict[Any, Any]
+
+    @property
+    def game(self) -> Game: ...
+
+
+class Entry(Protocol):
+    """What the lobby uses of a stored table the server has not replayed: its seats'
+    tokens (``None``: an agent's) and whom its game waits for (``"over"`` at the end)."""
+
+    @property
+    def tokens(self) -> tuple[str | None, ...]: ...
+
+    @property
+    def status(self) -> str | None: ...
+
+
+class Store(Protocol):
+    """What the lobby uses of the storage (:class:`qe_rules.apps.web_store.TableStore`)."""
+
+    def seatings(self) -> dict[str, str]: ...
+
+    def set_seating(self, table_id: str, seating: str) -> None: ...
 
 
 class TableServer(Protocol):
     """What the lobby uses of the server (:class:`qe_rules.apps.web.TableServer`)."""
 
-    connection: sqlite3.Connection
+    names_of: Callable[[str], tuple[str, ...]]
 
     @property
-    def tables(self) -> Mapping[str, Table]: ...
+    def store(self) -> Store: ...
 
     @property
-    def hosts(self) -> Mapping[str, Table]: ...
+    def entries(self) -> Mapping[str, Entry]: ...
 
-    @property
-    def seats(self) -> Mapping[str, tuple[Table, int]]: ...
+    async def table(self, table_id: str) -> Table | None: ...
 
-    def create(self, ruleset: RuleSet, players: int, kinds: Sequence[str]) -> Table: ...
+    async def seat(self, token: str) -> tuple[Table, int] | None: ...
+
+    async def hosted(self, token: str) -> Table | None: ...
+
+    async def open_table(self, ruleset: RuleSet, players: int, kinds: Sequence[str]) -> Table: ...
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T: ...
+
+    def admit(self, client: str) -> float | None: ...
+
+    def release(self, client: str, admitted: float | None) -> None: ...
 
 
 __all__ = [
     "AGENT_LEVELS",
     "MAX_NAME_LENGTH",
+    "Entry",
     "GameNight",
+    "Handler",
     "Seating",
+    "Store",
     "Table",
     "TableServer",
     "check_name",
     "translate_page",
+    "whole_number",
 ]
 
 MAX_NAME_LENGTH: Final = 24
@@ -92,7 +134,18 @@ whose agent this installation lacks (``trained``) is left out of the form."""
 _PERSON: Final = "person"
 _COOKIE: Final = "qe_lang"
 _MARK: Final = re.compile(r"\{\{(.+?)\}\}", re.DOTALL)
-_SCHEMA: Final = "CREATE TABLE IF NOT EXISTS seating (id TEXT PRIMARY KEY, data TEXT NOT NULL)"
+_DIGITS: Final = re.compile(r"[0-9]{1,16}")  # ASCII digits only; longer is no number here
+
+
+def whole_number(value: object, what: str) -> int:
+    """A JSON int, or a text of ASCII digits (other digits, signs and fractions are
+    refused, never read as another number); raises :class:`~qe_rules.InvalidArgument`
+    saying ``what`` is allowed."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip(" \t")):
+        return int(value.strip(" \t"))
+    raise InvalidArgument(f"{what}, got {shown(value)}")
 
 
 def translate_page(template: str, lang: str) -> str:
@@ -119,13 +172,15 @@ def check_name(value: object, what: str = "a name") -> str:
 @attrs.define
 class Seating:
     """Who sits at a table: its name, the seats' names, whether the lobby lists it, the
-    seats whose page has been opened (taken), and the table of its rematch."""
+    seats whose page has been opened (taken), the table of its rematch, and the rule
+    set's id (for the lobby, which replays no game)."""
 
     title: str = ""
     names: list[str] = attrs.field(factory=list)
     listed: bool = False
     taken: set[int] = attrs.field(factory=set)
     rematch: str | None = None
+    ruleset: str = ""
 
     def to_json(self) -> str:
         """The seating as stored."""
@@ -136,6 +191,7 @@ class Seating:
                 "listed": self.listed,
                 "taken": sorted(self.taken),
                 "rematch": self.rematch,
+                "ruleset": self.ruleset,
             }
         )
 
@@ -143,12 +199,14 @@ class Seating:
     def from_json(cls, text: str) -> Seating:
         """Read :meth:`to_json` back."""
         data = json.loads(text)
+        rematch = data.get("rematch")
         return cls(
             title=str(data.get("title", "")),
             names=[str(n) for n in data.get("names", [])],
             listed=bool(data.get("listed", False)),
             taken={int(s) for s in data.get("taken", [])},
-            rematch=data.get("rematch"),
+            rematch=rematch if isinstance(rematch, str) else None,
+            ruleset=str(data.get("ruleset", "")),
         )
 
 
@@ -160,7 +218,9 @@ def _levels() -> list[tuple[str, str]]:
 
 class GameNight:
     """The people's side of a :class:`~qe_rules.apps.web.TableServer`: the host's form and
-    page, the lobby, joining, names, rematches, the table pages and their rules help."""
+    page, the lobby, joining, names, rematches, the table pages and their rules help.
+    ``base`` is the address players reach the server at (the links shown start with it);
+    ``error`` makes the one-line JSON error answer."""
 
     def __init__(
         self,
@@ -169,46 +229,61 @@ class GameNight:
         *,
         default_ruleset: str,
         players: int,
+        base: str,
         read_page: Callable[[str], str],
         read_body: Callable[[Request], Awaitable[dict[str, Any]]],
+        error: Callable[[int, str], Response],
     ) -> None:
         self.server = server
         self.choices = choices
         self.default_ruleset = default_ruleset
         self.players = players
+        self.base = base
         self.read_page = read_page
         self.read_body = read_body
+        self.error = error
         self.seating: dict[str, Seating] = {}
-        server.connection.execute(_SCHEMA)
-        for table_id, text in server.connection.execute("SELECT id, data FROM seating"):
-            if table_id in server.tables:
+        self._rematching = asyncio.Lock()  # one rematch is made at a time
+        for table_id, text in server.store.seatings().items():
+            try:
                 self.seating[table_id] = Seating.from_json(text)
-                server.tables[table_id].names = tuple(self.seating[table_id].names)
+            except (ValueError, TypeError, AttributeError):
+                continue  # a damaged seating: the table plays on without names
+        server.names_of = self.names_of
 
     # ----------------------------------------------------------------- data
 
+    def names_of(self, table_id: str) -> tuple[str, ...]:
+        """The seats' names of a table (``()`` when none has a name)."""
+        seating = self.seating.get(table_id)
+        return tuple(seating.names) if seating is not None and any(seating.names) else ()
+
     def seating_of(self, table: Table) -> Seating:
         """The table's seating (an empty one for a table made without names)."""
-        return self.seating.setdefault(table.id, Seating(names=[""] * table.game.players))
-
-    def store(self, table: Table) -> None:
-        """Keep the table's seating, and give its names to its pages."""
-        seating = self.seating_of(table)
-        table.names = tuple(seating.names) if any(seating.names) else ()
-        table.rendered.clear()
-        self.server.connection.execute(
-            "INSERT OR REPLACE INTO seating (id, data) VALUES (?, ?)",
-            (table.id, seating.to_json()),
+        return self.seating.setdefault(
+            table.id, Seating(names=[""] * table.game.players, ruleset=table.game.ruleset.id)
         )
 
-    def create(self, data: dict[str, Any]) -> Table:
-        """A table from the host's form or JSON: ``ruleset`` (a key of the choices or a
-        spec string), ``players``, ``seats`` (kinds; or form fields ``seat0``, ...),
-        ``names`` (or ``name0``, ...), ``title`` and ``listed``."""
-        wanted = data.get("players", self.players)
-        count = int(wanted) if isinstance(wanted, str) and wanted.isdigit() else wanted
-        if type(count) is not int or not 1 <= count <= 8:
-            raise InvalidArgument(f"players is a whole number of players, got {shown(wanted)}")
+    async def store(self, table: Table) -> None:
+        """Keep the table's seating (on the server's storage thread), and give its names
+        to its pages."""
+        seating = self.seating_of(table)
+        await self.server.run(self.server.store.set_seating, table.id, seating.to_json())
+        table.names = self.names_of(table.id)
+        table.rendered.clear()
+
+    def table_request(self, data: dict[str, Any]) -> tuple[RuleSet, int, list[Any], Seating]:
+        """What the host's form or JSON asks for, each part checked before any work that
+        grows with it: ``ruleset`` (a key of the choices) or ``spec`` (a spec string),
+        ``players``, ``seats`` (kinds; or form fields ``seat0``, ...), ``names`` (or
+        ``name0``, ...), ``title`` and ``listed``."""
+        spec = data.get("spec")
+        choice = spec if isinstance(spec, str) and spec.strip() else data.get("ruleset")
+        ruleset = self.choices.resolve(choice if choice is not None else self.default_ruleset)
+        counts = ", ".join(map(str, ruleset.player_counts))
+        count = whole_number(data.get("players", self.players), f"players is one of {counts}")
+        if count not in ruleset.player_counts:
+            raise InvalidArgument(f"{ruleset.id} is played by {counts} players, not {count}")
         kinds = data.get("seats")
         if kinds is None:  # the form: seat0, seat1, ...
             kinds = [data.get(f"seat{s}", _PERSON) for s in range(count)]
@@ -220,50 +295,65 @@ class GameNight:
         if not isinstance(names, list) or len(names) != count:
             raise InvalidArgument(f"names must be a list of {count} names")
         checked = [check_name(n, f"the name of seat {s + 1}") for s, n in enumerate(names)]
-        title = check_name(data.get("title", ""), "the table's name")
-        listed = data.get("listed") in (True, "on", "1", "true", "yes")
-        spec = data.get("spec")
-        choice = spec if isinstance(spec, str) and spec.strip() else data.get("ruleset")
-        ruleset = self.choices.resolve(choice if choice is not None else self.default_ruleset)
-        table = self.server.create(ruleset, count, kinds)
-        self.seating[table.id] = Seating(title=title, names=checked, listed=listed)
-        self.store(table)
+        seating = Seating(
+            title=check_name(data.get("title", ""), "the table's name"),
+            names=checked,
+            listed=data.get("listed") in (True, "on", "1", "true", "yes"),
+            ruleset=ruleset.id,
+        )
+        return ruleset, count, kinds, seating
+
+    async def create(self, data: dict[str, Any], client: str) -> Table:
+        """A table as :meth:`table_request` reads it, counted against ``client``'s limit."""
+        ruleset, count, kinds, seating = self.table_request(data)
+        table = await self._open(client, ruleset, count, kinds)
+        self.seating[table.id] = seating
+        await self.store(table)
         return table
 
-    def free_seats(self, table: Table) -> list[int]:
-        """The person seats of a table nobody has opened yet."""
-        taken = self.seating_of(table).taken
-        return [s for s, token in enumerate(table.tokens) if token and s not in taken]
+    async def _open(
+        self, client: str, ruleset: RuleSet, players: int, kinds: Sequence[str]
+    ) -> Table:
+        admitted = self.server.admit(client)
+        try:
+            return await self.server.open_table(ruleset, players, kinds)
+        except BaseException:
+            self.server.release(client, admitted)
+            raise
 
-    def take(self, table: Table, seat: int) -> None:
+    def free_seats(self, table_id: str) -> list[int]:
+        """The person seats of a stored table nobody has opened yet."""
+        entry = self.server.entries.get(table_id)
+        seating = self.seating.get(table_id)
+        if entry is None or seating is None:
+            return []
+        return [s for s, token in enumerate(entry.tokens) if token and s not in seating.taken]
+
+    async def take(self, table: Table, seat: int) -> None:
         """Mark a seat as taken (its page was opened)."""
         seating = self.seating_of(table)
         if seat not in seating.taken:
             seating.taken.add(seat)
-            self.store(table)
+            await self.store(table)
 
-    def rename(self, table: Table, seat: int, name: object) -> None:
-        """A person names their own seat."""
-        seating = self.seating_of(table)
-        seating.names[seat] = check_name(name)
-        self.store(table)
-
-    def rematch(self, table: Table) -> Table:
-        """The table's rematch, made on first asking: the same rule set, players, seat
-        kinds, names and listing, and a new deal."""
-        seating = self.seating_of(table)
+    async def rematch(self, table: Table, client: str) -> Table:
+        """The table's rematch, made on first asking (counted against ``client``'s
+        limit): the same rule set, players, seat kinds and names, a new deal, unlisted."""
         if not table.game.is_over:
             raise InvalidArgument("a rematch can start when the game is over")
-        if seating.rematch is not None and seating.rematch in self.server.tables:
-            return self.server.tables[seating.rematch]
-        new = self.server.create(table.game.ruleset, table.game.players, table.kinds)
-        self.seating[new.id] = Seating(
-            title=seating.title, names=list(seating.names), listed=False, taken=set()
-        )
-        self.store(new)
-        seating.rematch = new.id
-        self.store(table)
-        return new
+        async with self._rematching:
+            seating = self.seating_of(table)
+            if seating.rematch is not None:
+                found = await self.server.table(seating.rematch)
+                if found is not None:
+                    return found
+            game = table.game
+            new = await self._open(client, game.ruleset, game.players, table.kinds)
+            self.seating[new.id] = attrs.evolve(seating, listed=False, taken=set(), rematch=None)
+            await self.store(new)
+            seating.rematch = new.id
+            await self.store(table)
+            return new
 
     # ----------------------------------------------------------------- pages
 
@@ -292,7 +382,14 @@ class GameNight:
             text = text.replace("{" + key + "}", value)
         response = HTMLResponse(text)
         if request.query_params.get("lang") in LANGUAGES:
-            response.set_cookie(_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+            response.set_cookie(
+                _COOKIE,
+                lang,
+                max_age=365 * 86400,
+                samesite="lax",
+                httponly=True,
+                secure=self.base.startswith("https:"),
+            )
         return response
 
     async def index(self, request: Request) -> Response:
@@ -323,18 +420,18 @@ class GameNight:
 
     async def host(self, request: Request) -> Response:
         """The host's page: one private link per person's seat."""
-        table = self.server.hosts.get(request.path_params["token"])
+        table = await self.server.hosted(request.path_params["token"])
         if table is None:
-            return JSONResponse({"error": "no table has this host link"}, status_code=404)
+            return self.error(404, "no table has this host link")
         lang = self.language(request)
         _ = gettext_for(lang)
         seating = self.seating_of(table)
-        base = str(request.base_url)
+        base = html.escape(self.base)
         rows = []
         for seat, (kind, token) in enumerate(zip(table.kinds, table.tokens, strict=True)):
             name = seating.names[seat] or _("seat {seat}").format(seat=seat)
             if token:
-                link = f'<a href="/seat/{token}">{html.escape(base)}seat/{token}</a>'
+                link = f'<a href="/seat/{token}">{base}seat/{token}</a>'
             else:
                 link = html.escape(_("played by the server"))
             shown_kind = _("person") if kind == _PERSON else _("agent: {level}").format(level=kind)
@@ -343,10 +440,9 @@ class GameNight:
             )
         listed = ""
         if seating.listed:
-            join = f"{base}join/{table.id}"
             listed = (
                 html.escape(_("This table is listed in the lobby: free seats can be taken there."))
-                + f' <a id="join" href="/join/{table.id}">{html.escape(join)}</a>'
+                + f' <a id="join" href="/join/{table.id}">{base}join/{table.id}</a>'
             )
         return self.page(
             request,
@@ -362,21 +458,22 @@ class GameNight:
         )
 
     async def lobby(self, request: Request) -> Response:
-        """The open tables with free person seats."""
+        """The open tables with free person seats, from the seatings and the server's
+        index (no game is replayed)."""
         lang = self.language(request)
         _ = gettext_for(lang)
         items = []
-        for table in self.server.tables.values():
-            seating = self.seating_of(table)
-            free = self.free_seats(table)
-            if not seating.listed or not free or table.game.is_over:
+        for table_id, seating in list(self.seating.items()):
+            entry = self.server.entries.get(table_id)
+            free = self.free_seats(table_id)
+            if entry is None or not seating.listed or not free or entry.status == "over":
                 continue
             title = seating.title or _("a table")
             what = _("{ruleset} · {players} players · {free} free seats").format(
-                ruleset=table.game.ruleset.id, players=table.game.players, free=len(free)
+                ruleset=seating.ruleset, players=len(entry.tokens), free=len(free)
             )
             items.append(
-                f'<li><a href="/join/{table.id}">{html.escape(title)}</a> '
+                f'<li><a href="/join/{table_id}">{html.escape(title)}</a> '
                 f'<span class="hint">{html.escape(what)}</span></li>'
             )
         empty = f'<li class="hint">{html.escape(_("No open table has a free seat."))}</li>'
@@ -384,27 +481,25 @@ class GameNight:
 
     async def join(self, request: Request) -> Response:
         """GET: a listed table's free seats; POST ``seat`` and ``name``: take one."""
-        table = self.server.tables.get(request.path_params["table"])
-        if table is None or not self.seating_of(table).listed:
-            return JSONResponse({"error": "no open table has this link"}, status_code=404)
+        table_id = request.path_params["table"]
+        seating = self.seating.get(table_id)
+        table = None if seating is None or not seating.listed else await self.server.table(table_id)
+        if table is None or seating is None:
+            return self.error(404, "no open table has this link")
         lang = self.language(request)
         _ = gettext_for(lang)
-        free = self.free_seats(table)
-        seating = self.seating_of(table)
         if request.method == "POST":
-            try:
-                data = await self.read_body(request)
-                seat_text = str(data.get("seat", ""))
-                seat = int(seat_text) if seat_text.isdigit() else -1
-                if seat not in free:
-                    raise InvalidArgument("that seat is taken or is no person's seat")
-                name = check_name(data.get("name", ""))
-            except RulesError as error:
-                return JSONResponse({"error": str(error)}, status_code=409)
+            data = await self.read_body(request)
+            free = self.free_seats(table_id)  # as it is now, after the body's wait
+            seat = whole_number(data.get("seat"), "seat is the number of a free seat")
+            if seat not in free:
+                raise InvalidArgument("that seat is taken or is no person's seat")
+            name = check_name(data.get("name", ""))
             if name:
                 seating.names[seat] = name
-            self.take(table, seat)
+            await self.take(table, seat)
             return RedirectResponse(f"/seat/{table.tokens[seat]}?lang={lang}", status_code=303)
+        free = self.free_seats(table_id)
         options = "".join(
             f'<option value="{s}">{html.escape(seating.names[s] or _("seat {seat}").format(seat=s))}</option>'
             for s in free
@@ -419,16 +514,14 @@ class GameNight:
             },
         )
 
-    def table_page(self, request: Request, table: Table, seat: int | None) -> Response:
+    async def table_page(self, request: Request, table: Table, seat: int | None) -> Response:
         """A seat's or a spectator's page, with the table's rules help."""
         lang = self.language(request)
-        _ = gettext_for(lang)
         if seat is not None:
-            self.take(table, seat)
+            await self.take(table, seat)
         found = rules_help(table.game.ruleset, lang)
-        name = ""
-        if seat is not None:
-            name = self.seating_of(table).names[seat]
+        seating = self.seating_of(table)
+        name = "" if seat is None else seating.names[seat]
         return self.page(
             request,
             "table.html",
@@ -436,48 +529,48 @@ class GameNight:
                 "rules_title": html.escape(found.title),
                 "rulebook": found.article,
                 "name": html.escape(name, quote=True),
-                "title": html.escape(self.seating_of(table).title),
+                "title": html.escape(seating.title),
             },
         )
 
     async def rename_seat(self, request: Request) -> Response:
         """POST ``{"name": ...}`` to ``/api/seat/TOKEN/name``: the seat's own name."""
-        found = self.server.seats.get(request.path_params["token"])
+        found = await self.server.seat(request.path_params["token"])
         if found is None:
-            return JSONResponse({"error": "no seat has this link"}, status_code=404)
-        try:
-            data = await self.read_body(request)
-            self.rename(*found, data.get("name"))
-        except RulesError as error:
-            return JSONResponse({"error": str(error)}, status_code=409)
-        return JSONResponse({"names": list(self.seating_of(found[0]).names)})
+            return self.error(404, "no seat has this link")
+        table, seat = found
+        name = check_name((await self.read_body(request)).get("name"))
+        seating = self.seating_of(table)
+        seating.names[seat] = name
+        await self.store(table)
+        return JSONResponse({"names": list(seating.names)})
 
     async def rematch_seat(self, request: Request) -> Response:
         """POST ``/api/seat/TOKEN/rematch``: this seat's link at the table's rematch."""
-        found = self.server.seats.get(request.path_params["token"])
+        found = await self.server.seat(request.path_params["token"])
         if found is None:
-            return JSONResponse({"error": "no seat has this link"}, status_code=404)
+            return self.error(404, "no seat has this link")
         table, seat = found
-        try:
-            new = self.rematch(table)
-        except RulesError as error:
-            return JSONResponse({"error": str(error)}, status_code=409)
+        new = await self.rematch(table, request.client.host if request.client else "-")
         return JSONResponse({"seat": f"/seat/{new.tokens[seat]}", "watch": f"/watch/{new.id}"})
 
     async def rematch_watch(self, request: Request) -> Response:
         """GET ``/api/watch/TABLE/rematch``: the rematch's spectator link, once there is one."""
-        table = self.server.tables.get(request.path_params["table"])
-        if table is None:
-            return JSONResponse({"error": "no table has this link"}, status_code=404)
-        rematch = self.seating_of(table).rematch
+        table_id = request.path_params["table"]
+        if table_id not in self.server.entries:
+            return self.error(404, "no table has this link")
+        seating = self.seating.get(table_id)
+        rematch = None if seating is None else seating.rematch
         return JSONResponse({"watch": None if rematch is None else f"/watch/{rematch}"})
 
-    def routes(self) -> list[Route]:
-        """The routes of the people's pages."""
+    def routes(self) -> list[tuple[str, Handler, list[str], int]]:
+        """The people's pages: path, handler, methods, and the status of a refusal."""
         return [
-            Route("/lobby", self.lobby),
-            Route("/join/{table}", self.join, methods=["GET", "POST"]),
-            Route("/api/seat/{token}/name", self.rename_seat, methods=["POST"]),
-            Route("/api/seat/{token}/rematch", self.rematch_seat, methods=["POST"]),
-            Route("/api/watch/{table}/rematch", self.rematch_watch),
+            ("/", self.index, ["GET"], 400),
+            ("/host/{token}", self.host, ["GET"], 404),
+            ("/lobby", self.lobby, ["GET"], 400),
+            ("/join/{table}", self.join, ["GET", "POST"], 409),
+            ("/api/seat/{token}/name", self.rename_seat, ["POST"], 409),
+            ("/api/seat/{token}/rematch", self.rematch_seat, ["POST"], 409),
+            ("/api/watch/{table}/rematch", self.rematch_watch, ["GET"], 404),
         ]

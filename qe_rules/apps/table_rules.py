@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 _BASE: Final = "en"
+_MAX_SPEC_LENGTH: Final = 500
 
 
 def load_ruleset_choice(text: str) -> RuleSet:
@@ -95,8 +96,12 @@ class RuleChoices:
         if isinstance(choice, str) and choice in self.rulesets:
             return self.rulesets[choice]
         if isinstance(choice, str) and ":" in choice and choice.partition(":")[0] in RULESETS:
+            if len(choice) > _MAX_SPEC_LENGTH:
+                raise InvalidArgument(
+                    f"a spec string has at most {_MAX_SPEC_LENGTH} characters, got {len(choice)}"
+                )
             try:
-                return get_ruleset(choice[:500])
+                return get_ruleset(choice)
             except RulesError as error:
                 raise InvalidArgument(f"the rule set {shown(choice)}: {error}") from None
         raise InvalidArgument(

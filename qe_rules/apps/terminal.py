@@ -10,10 +10,11 @@ from qe_rules._util.i18n import DEFAULT_LANGUAGE, check_language, gettext_for
 from qe_rules.apps.table_rules import rules_help_text
 from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game, new_game
+from qe_rules.game.events import Peeked
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present.text import bid_range, sale_text, score_board_text, view_text
-from qe_rules.rules.model import RuleSet
+from qe_rules.rules.model import PeekTiming, RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
 __all__ = ["GameStopped", "TerminalPlayer", "play_in_terminal"]
@@ -135,23 +136,42 @@ class TerminalPlayer:
                 continue
             self.game = self.game.peek(seat)
             if agent is None:
-                last = self.game.view(seat).history[-1]
-                self.say(
-                    self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
-                        seat=last.winner, amount=last.amount, tile=last.company
-                    )
+                self.tell_peek(seat)
+
+    def tell_peek(self, seat: int) -> None:
+        """What the person's peek shows (under ``before-bids``: when it will show it)."""
+        (peek,) = [e for e in self.game.last_events if isinstance(e, Peeked)]
+        if self.game.ruleset.peek_timing is PeekTiming.BEFORE_BIDS:
+            self.say(
+                self._("You will see the amount of sale {sale} when it ends.").format(
+                    sale=peek.sale + 1
                 )
+            )
+            return
+        sale = self.game.view(seat).history[peek.sale]
+        self.say(
+            self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
+                seat=sale.winner, amount=peek.amount, tile=sale.company
+            )
+        )
 
     def ask_peek(self, view: PlayerView) -> bool:
         """Ask whether to use a peek; yes or no."""
         self.tell_finished_sales()
-        last = view.history[-1]
+        timing = self.game.ruleset.peek_timing
+        if timing is PeekTiming.BEFORE_BIDS:
+            question = self._("Announce a peek at what {tile} will go for? [y/n] ").format(
+                tile=view.company
+            )
+        elif timing is PeekTiming.ANY_EARLIER_SALE:
+            question = self._("Peek at the amount of the latest sale you may see? [y/n] ")
+        else:
+            last = view.history[-1]
+            question = self._("Peek at what seat {seat} paid for {tile}? [y/n] ").format(
+                seat=last.winner, tile=last.company
+            )
         while True:
-            answer = self.ask(
-                self._("Peek at what seat {seat} paid for {tile}? [y/n] ").format(
-                    seat=last.winner, tile=last.company
-                )
-            ).lower()
+            answer = self.ask(question).lower()
             if answer in ("y", "yes", "j", "ja"):
                 return True
             if answer in ("n", "no", "nein"):

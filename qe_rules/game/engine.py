@@ -56,6 +56,7 @@ from qe_rules.errors import (
     RulesError,
     shown,
 )
+from qe_rules.game._peeks import check_timed_peek, first_window, peeked_progress, timed_window
 from qe_rules.game._secrecy import (
     known_events,
     peek_amount,
@@ -122,7 +123,7 @@ from qe_rules.game.views import (
     make_public_view,
 )
 from qe_rules.limits import MAX_BID
-from qe_rules.rules.model import PeekShows, RuleSet, get_ruleset
+from qe_rules.rules.model import PeekShows, PeekTiming, RuleSet, get_ruleset
 
 __all__ = ["Game", "new_game", "replay"]
 
@@ -569,9 +570,16 @@ class Game:
 
     # ----------------------------------------------------------------- peeking
 
-    def peek(self, seat: int) -> Game:
+    def peek(self, seat: int, sale: int | None = None) -> Game:
         """Look at the winning amount of the sale just awarded: a seat's answer in the peek
-        window (phase ``PEEKING``, 5 players, once a game)."""
+        window (phase ``PEEKING``, 5 players, once a game). Under ``peek_timing``
+        ``any-earlier-sale`` the peek may name any earlier ``sale`` (by default the latest
+        the seat may see); under ``before-bids`` it is announced for the sale about to
+        open, and shows its amount when that sale ends (``qe_rules.game._peeks``)."""
+        if sale is not None or self._setup.ruleset.peek_timing is not PeekTiming.LAST_SALE:
+            target = self._check_peek(seat, sale)
+            after, event = peeked_progress(self._setup, self._progress, seat, target)
+            return self._answered(seat, after, event)
         target = self._window_target(seat)
         progress = self._progress
         after = progress.evolve()
@@ -586,17 +594,17 @@ class Game:
             shown = peek_amount(facts, PeekShows.HIGHEST_BID)
         return self._answered(seat, after, (Peeked, target.sale, seat, shown))
 
-    def can_peek(self, seat: int) -> bool:
+    def can_peek(self, seat: int, sale: int | None = None) -> bool:
         """Whether :meth:`peek` would be accepted."""
         try:
-            self._check_peek(seat)
+            self._check_peek(seat, sale)
         except RulesError:
             return False
         return True
 
-    def verify_peek(self, seat: int) -> None:
+    def verify_peek(self, seat: int, sale: int | None = None) -> None:
         """Raise the error :meth:`peek` would raise; return ``None`` if it is allowed."""
-        self._check_peek(seat)
+        self._check_peek(seat, sale)
 
     def decline_peek(self, seat: int) -> Game:
         """Answer the peek window without peeking: the seat keeps its peek for later.
@@ -637,7 +645,7 @@ class Game:
             return target
         return self._check_peek(seat)
 
-    def _check_peek(self, seat: int) -> _PeekTarget:
+    def _check_peek(self, seat: int, named: Any = None) -> _PeekTarget:
         self._check_seat(seat)
         setup, progress, sale = self._setup, self._progress, self._sale
         if sale.phase is _OVER:
@@ -658,7 +666,11 @@ class Game:
                 "secret amount (not after the last sale) and closes when every seat that "
                 "may peek has answered"
             )
+        if setup.ruleset.peek_timing is not PeekTiming.LAST_SALE:
+            return check_timed_peek(setup, progress, sale, self.to_act, seat, named)
         where = f"sale {target.sale}"
+        if named is not None and named != target.sale:
+            raise IllegalAction(f"a peek looks at the sale just awarded ({where}), not {named!r}")
         if target.winner is None:
             raise IllegalAction(f"nothing to peek at: {where} was not awarded")
         if target.public:
@@ -830,7 +842,10 @@ class Game:
             peek_target = _PeekTarget(
                 sale=number, auctioneer=auctioneer, winner=winner, amount=amount, public=public
             )
-            if winner is not None and not public:
+            if setup.ruleset.peek_timing is not PeekTiming.LAST_SALE:
+                peek_target, window, shown = timed_window(setup, after, peek_target)
+                new.extend(shown)
+            elif winner is not None and not public:
                 limit, used = setup.ruleset.peeks_per_player, progress.peeks
                 window = frozenset(
                     [
@@ -962,22 +977,26 @@ class Game:
         return tuple(known_events(_raws(self._log), None, self._setup.visibility))
 
     def moves(self) -> tuple[Move, ...]:
-        """The moves made so far, in order."""
+        """The moves made so far, in order. A ``Peeked`` event is a move when it opens its
+        move's events (under ``before-bids`` the award of a sale adds what an announced
+        peek shows, which is no move)."""
         moves = []
-        for raw in _raws(self._log):
-            kind = raw[0]
-            if kind is OpeningBid:
-                _, _, seat, amount = raw
-                moves.append(Move("bid", seat, amount))
-            elif kind is SecretBid:
-                _, _, seat, amount, _ = raw
-                moves.append(Move("bid", seat, amount))
-            elif kind is Peeked:
-                _, _, seat, _ = raw
-                moves.append(Move("peek", seat))
-            elif kind is PeekDeclined:
-                _, _, seat = raw
-                moves.append(Move("decline-peek", seat))
+        named = self._setup.ruleset.peek_timing is PeekTiming.ANY_EARLIER_SALE
+        for part in _moves_of(self._log):
+            for index, raw in enumerate(part):
+                kind = raw[0]
+                if kind is OpeningBid:
+                    _, _, seat, amount = raw
+                    moves.append(Move("bid", seat, amount))
+                elif kind is SecretBid:
+                    _, _, seat, amount, _ = raw
+                    moves.append(Move("bid", seat, amount))
+                elif kind is Peeked and not index:
+                    _, sale, seat, _ = raw
+                    moves.append(Move("peek", seat, sale=sale if named else None))
+                elif kind is PeekDeclined:
+                    _, _, seat = raw
+                    moves.append(Move("decline-peek", seat))
         return tuple(moves)
 
     def to_record(self, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -1004,7 +1023,7 @@ class Game:
         if kind == "bid" and move.amount is not None:  # a Move bid always has one
             return self.bid(move.seat, move.amount)
         if kind == "peek":
-            return self.peek(move.seat)
+            return self.peek(move.seat, move.sale)
         if kind == "decline-peek":
             return self.decline_peek(move.seat)
         raise InvalidArgument(
@@ -1133,7 +1152,7 @@ def new_game(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"
         )
     setup = _deal(rules, players, seed, deck, nations, industries, first_auctioneer)
-    sale, awaiting = _opening_sale(setup, 0, None)
+    sale, awaiting = _opening_sale(setup, 0, *first_window(setup))
     start = setup.start  # shared by every game of the rule set and size
     return _make_game(setup, start, sale, awaiting, (), (None, (_sale_opened(setup, sale),), 1))
 

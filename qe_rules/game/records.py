@@ -86,10 +86,22 @@ def _check_move(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None
         )
 
 
+def _check_sale(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """Only a peek names a sale (under ``peek_timing=any-earlier-sale``), by its number."""
+    if value is None:
+        return
+    if move.kind != "peek":
+        raise InvalidArgument(f"a {move.kind} move names no sale, got {shown(value)}")
+    if type(value) is not int or not 0 <= value <= MAX_MOVES:
+        raise InvalidArgument(f"a peek's sale is a sale number (an int >= 0), got {shown(value)}")
+
+
 @attrs.frozen
 class Move:
     """One move: ``Move("bid", seat, amount)``, ``Move("peek", seat)`` or
-    ``Move("decline-peek", seat)``.
+    ``Move("decline-peek", seat)``. Under ``peek_timing=any-earlier-sale`` a peek names
+    the sale it looks at: ``Move("peek", seat, sale=3)`` (the record's optional key
+    ``sale``).
 
     A malformed move raises :class:`~qe_rules.InvalidArgument` when it is made:
 
@@ -102,11 +114,14 @@ class Move:
     kind: str
     seat: int
     amount: int | None = attrs.field(default=None, validator=_check_move)
+    sale: int | None = attrs.field(default=None, kw_only=True, validator=_check_sale)
 
     def to_dict(self) -> dict[str, Any]:
         """The move as JSON types."""
         if self.kind == "bid":
             return {"move": "bid", "seat": self.seat, "amount": self.amount}
+        if self.sale is not None:
+            return {"move": self.kind, "seat": self.seat, "sale": self.sale}
         return {"move": self.kind, "seat": self.seat}
 
     def __str__(self) -> str:
@@ -114,6 +129,8 @@ class Move:
             return f"seat {shown(self.seat)} bids {self.amount}"
         if self.kind == "decline-peek":
             return f"seat {shown(self.seat)} declines to peek"
+        if self.sale is not None:
+            return f"seat {shown(self.seat)} peeks at sale {self.sale}"
         return f"seat {shown(self.seat)} {self.kind}s"
 
 
@@ -260,6 +277,10 @@ _MOVE_KEYS: Final = {
 }
 
 
+_NAMED_PEEK_KEYS: Final = frozenset({"move", "seat", "sale"})
+"""A peek that names its sale (``peek_timing=any-earlier-sale``): ``sale`` is optional."""
+
+
 _RECORD: Final = Readers(InvalidRecord)  # its callers quote the key: 'players', 'deck'[3]
 
 
@@ -308,15 +329,16 @@ def _moves(value: Any, version: int) -> tuple[Move, ...]:
                 f"got {shown(kind)}"
             )
         keys = set(item)
-        if keys != _MOVE_KEYS[kind]:
+        if keys != _MOVE_KEYS[kind] and not (kind == "peek" and keys == _NAMED_PEEK_KEYS):
             raise InvalidRecord(
                 f"{where}: a {kind} move has exactly the keys {sorted(_MOVE_KEYS[kind])}, "
                 f"got {sorted(map(shown, keys))}"
             )
         seat = _int(item["seat"], f"{where}.seat")
         amount = _int(item["amount"], f"{where}.amount") if kind == "bid" else None
+        sale = _int(item["sale"], f"{where}.sale") if "sale" in keys else None
         try:
-            moves.append(Move(kind, seat, amount))
+            moves.append(Move(kind, seat, amount, sale=sale))
         except RulesError as error:
             raise InvalidRecord(f"{where}: {error}") from None
     return tuple(moves)

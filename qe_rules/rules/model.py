@@ -82,6 +82,7 @@ from qe_rules.rules.values import (
     LastTileTie,
     NationAssignment,
     PeekShows,
+    PeekTiming,
     Provenance,
     RebidScope,
     RebidVisibility,
@@ -116,6 +117,7 @@ __all__ = [
     "LastTileTie",
     "NationAssignment",
     "PeekShows",
+    "PeekTiming",
     "Provenance",
     "RebidScope",
     "RebidVisibility",
@@ -264,6 +266,9 @@ class RuleSet:
     peeks_per_player: int = _rule("special", "peeks per player and game", COUNT)
     peek_after_last_sale: bool = _rule("special", "the last sale may be peeked at", BOOL)
     peek_shows: PeekShows = _rule("special", "what a peek shows", enum_kind(PeekShows))
+    peek_timing: PeekTiming = _rule(
+        "special", "which sale a peek looks at, and when", enum_kind(PeekTiming)
+    )
 
     # scoring
     scoring_order: tuple[Category, ...] = _rule(

@@ -215,6 +215,18 @@ class PeekShows(enum.Enum):
     text suggests it."""
 
 
+class PeekTiming(enum.Enum):
+    """Which sale a 5-player peek looks at, and when it is asked for."""
+
+    LAST_SALE = "last-sale"
+    """The last sale sold; asked for before the following sale's opening bid."""
+    ANY_EARLIER_SALE = "any-earlier-sale"
+    """Any sale sold so far, which the peeker names; asked for in the window after a
+    sale, as under ``last-sale``."""
+    BEFORE_BIDS = "before-bids"
+    """The next sale: announced before its opening bid, its amount shown when it ends."""
+
+
 class NationAssignment(enum.Enum):
     """How players get their nations at setup (the engine accepts any assignment)."""
 

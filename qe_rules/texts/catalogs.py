@@ -170,8 +170,9 @@ def _question_fields() -> tuple[str, ...]:
 
 
 def missing_templates() -> list[str]:
-    """Every template some catalog lacks, and every template for a field or value that
-    does not exist, one line each (empty when every catalog is complete)."""
+    """Every template some catalog lacks, every template for a field or value that does
+    not exist, and every ``question`` of a field that is no open question, one line each
+    (empty when every catalog is complete)."""
     problems = []
     reference = catalog("en")
     questions = _question_fields()
@@ -189,9 +190,16 @@ def missing_templates() -> list[str]:
             if field not in RuleSet.rule_fields():
                 problems.append(f"{where} has templates for {field!r}, which is not a rule field")
                 continue
-            allowed = {"label", "question", *value_keys(field)}
+            allowed = {"label", *value_keys(field)}
             for key in entry:
-                if key not in allowed and not (key.isdigit() and "text" in allowed):
+                if key == "question" and field not in questions:
+                    problems.append(
+                        f"{where} has a question for field {field!r}, which is not an open "
+                        "question (qe_rules/data/open-questions.toml)"
+                    )
+                elif key == "question":
+                    continue
+                elif key not in allowed and not (key.isdigit() and "text" in allowed):
                     problems.append(
                         f"{where} has a template for field {field!r}, value {key!r}, "
                         "which the field does not take"

@@ -36,6 +36,7 @@ from qe_rules.rules.model import (
     FinalTieBreak,
     LastTileTie,
     PeekShows,
+    PeekTiming,
     RebidScope,
     RebidVisibility,
     RuleSet,
@@ -106,6 +107,7 @@ def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
         ("last_tile_tie", LastTileTie),
         ("everyone_tied_for_most_spent", EveryoneTiedForMostSpent),
         ("tie_after_tiebreak", TieAfterTiebreak),
+        ("peek_timing", PeekTiming),
     ):
         if draw(st.booleans()):
             changes[name] = draw(st.sampled_from(list(choices)))
@@ -213,7 +215,12 @@ def legal_moves(draw: st.DrawFn, game: Game, *, peek_chance: float = 0.1) -> Mov
         raise ValueError("the game is over")
     seat = draw(st.sampled_from(sorted(game.to_act)))
     if game.phase is Phase.PEEKING:
-        return Move("peek" if draw(st.floats(0, 1)) < peek_chance else "decline-peek", seat)
+        if draw(st.floats(0, 1)) >= peek_chance:
+            return Move("decline-peek", seat)
+        if game.ruleset.peek_timing is PeekTiming.ANY_EARLIER_SALE:  # the peek names its sale
+            named = [sale for sale in range(game.sale + 1) if game.can_peek(seat, sale)]
+            return Move("peek", seat, sale=draw(st.sampled_from(named)))
+        return Move("peek", seat)
     return Move("bid", seat, draw(bids(game, seat)))
 
 

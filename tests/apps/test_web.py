@@ -126,14 +126,14 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
         table = server.tables[links["table"]]
         first, second = (key(link) for link in links["seats"][:2])
         before = table.game
-        stored = server.connection.execute("SELECT record FROM tables").fetchone()
+        stored = server.store.connection.execute("SELECT record FROM tables").fetchone()
 
         def refused(status, method, path, words, **kwargs):
             response = client.request(method, path, **kwargs)
             assert response.status_code == status, response.text
             assert words in response.json()["error"]
             assert table.game is before
-            assert server.connection.execute("SELECT record FROM tables").fetchone() == stored
+            assert server.store.connection.execute("SELECT record FROM tables").fetchone() == stored
 
         refused(404, "GET", "/api/seat/not-a-token/state", "no seat has this link")
         refused(
@@ -238,6 +238,7 @@ def test_a_restarted_server_carries_on_with_its_tables(tmp_path):
     before = server.tables[links["table"]].game  # the agents may have moved on meanwhile
     with live_server(database) as (base, server):
         client = httpx.Client(base_url=base, timeout=30)
+        assert client.get(f"/api/seat/{token}/state").status_code == 200  # loads the table
         table = server.tables[links["table"]]
         assert table.game == before and table.tokens[0] == token
         while not table.game.is_over:

@@ -44,8 +44,13 @@ LITERAL = {"en": "winning", "de": "highest", "de-summary": "highest"}
 
 def _fallback_sale(rules):
     """A 5-player sale whose top bids (9) tie until the fallback gives it to a lower bid;
-    the peek window after it, or ``None`` when the variant opened none."""
+    the peek window after it, or ``None`` when the variant opened none. Under
+    ``peek_timing=before-bids`` the lowest seat that may announces a peek at it first."""
     game = qe.new_game(rules, 5, seed=2)
+    if game.phase is qe.Phase.PEEKING:  # before-bids: the window before the first sale
+        game = game.peek(min(game.to_act))
+        while game.phase is qe.Phase.PEEKING:
+            game = game.decline_peek(min(game.to_act))
     auctioneer = game.auctioneer
     others = [seat for seat in range(5) if seat != auctioneer]
     game = game.bid(auctioneer, 3)
@@ -62,16 +67,21 @@ def _fallback_sale(rules):
 )
 def test_a_peeker_learns_what_its_text_literally_names(base, field, rules):
     game = _fallback_sale(rules)
-    if game.phase is not qe.Phase.PEEKING:
+    announced = [e.seat for e in game.events if isinstance(e, Peeked)]
+    if game.phase is not qe.Phase.PEEKING and not announced:
         return  # the variant's sale ended without a secret award to peek at
     award = next(e for e in game.events if isinstance(e, Awarded))
     standing = {}
     for event in game.events:
         if isinstance(event, qe.OpeningBid | qe.SecretBid):
             standing[event.seat] = event.amount
-    peeker = min(game.to_act)
-    game = game.peek(peeker)
-    (peeked,) = [e for e in game.events_for(peeker) if isinstance(e, Peeked)]
+    if announced:  # before-bids: the peek was announced, the award showed it
+        peeker = announced[0]
+    else:
+        peeker = min(game.to_act)
+        game = game.peek(peeker)
+    peeked = [e for e in game.events_for(peeker) if isinstance(e, Peeked)][-1]
+    assert peeked.sale == award.sale
     shows = rules.peek_shows
     if field != "peek_shows":  # the text's own reading
         wanted = LITERAL[base]

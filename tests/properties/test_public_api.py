@@ -67,6 +67,7 @@ NAMES_BEFORE_LAYERS = [
     "OpeningBid",
     "PeekDeclined",
     "PeekShows",
+    "PeekTiming",
     "Peeked",
     "Phase",
     "PlayedComparison",

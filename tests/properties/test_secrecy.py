@@ -1,6 +1,6 @@
 """What a seat's view and its event stream show of each finished sale, and the exact
-relation between the two, for every reading of ``peek_shows`` and of ``rebid_visibility``
-(``qe_rules.game._secrecy``)."""
+relation between the two, for every reading of ``peek_shows``, ``peek_timing`` and
+``rebid_visibility`` (``qe_rules.game._secrecy``, ``qe_rules.game._peeks``)."""
 
 import random
 
@@ -19,6 +19,12 @@ READINGS = [
         f"en:peek_shows=highest-bid,rebid_visibility={seen.value}"
         for seen in qe.RebidVisibility
         if seen is not qe.RebidVisibility.AUCTIONEER
+    ),
+    *(
+        f"en:peek_shows={shows.value},peek_timing={timing.value}"
+        for timing in qe.PeekTiming
+        if timing is not qe.PeekTiming.LAST_SALE
+        for shows in (qe.PeekShows.WINNING_AMOUNT, qe.PeekShows.HIGHEST_BID)
     ),
 ]
 
@@ -70,14 +76,21 @@ def _check_relation(game):
             awarded = [e.amount for e in mine if isinstance(e, Awarded)]
             peeks = [e.amount for e in mine if isinstance(e, Peeked) and e.seat == seat]
             assert sale.peeked == bool(peeks)
-            if peeks:  # a peek shows what peek_shows says: the winning or the highest bid
+            # one Peeked event per peek; under before-bids the announcement (no amount)
+            # and, once the sale ends, what the peek shows
+            assert len(peeks) == (2 if rules.peek_timing is qe.PeekTiming.BEFORE_BIDS else 1) or (
+                not peeks
+            )
+            if peeks and award is None:
+                assert peeks[-1] is None  # an unsold sale shows nothing
+            elif peeks:  # a peek shows what peek_shows says: the winning or the highest bid
                 standing = dict(bid for rnd in truth_rounds for bid in rnd)
                 highest = shows is qe.PeekShows.HIGHEST_BID
-                assert peeks[0] == (max(standing.values()) if highest else award.amount)
+                assert peeks[-1] == (max(standing.values()) if highest else award.amount)
             # the amount: what the Awarded event says, or else a peek that showed it
             told = awarded[0] if awarded and awarded[0] is not None else None
-            if told is None and peeks and peeks[0] == award.amount:
-                told = peeks[0]
+            if told is None and peeks and award is not None and peeks[-1] == award.amount:
+                told = peeks[-1]
             assert sale.amount == told
             assert told is None or told == award.amount
             if award is not None and not sale.peeked:  # the view follows knows_amount

@@ -51,6 +51,11 @@ def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
         shutil.copy(catalogs.CATALOG_FOLDER + "/" + name, tmp_path / name)
     with open(tmp_path / "en.toml", "a", encoding="utf-8") as handle:
         handle.write('\n[fields.no_such_rule]\nlabel = "x"\n')
+    german = (tmp_path / "de.toml").read_text(encoding="utf-8")
+    german = german.replace(
+        "[fields.final_tiebreak]\n", '[fields.final_tiebreak]\nquestion = "Wer gewinnt?"\n'
+    )
+    (tmp_path / "de.toml").write_text(german, encoding="utf-8")
     monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
     catalog.cache_clear()
     try:
@@ -59,7 +64,9 @@ def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
         catalog.cache_clear()
     assert problems == [
         "rulebook catalog 'en' (qe_rules/data/rulebook/en.toml) has templates for "
-        "'no_such_rule', which is not a rule field"
+        "'no_such_rule', which is not a rule field",
+        "rulebook catalog 'de' (qe_rules/data/rulebook/de.toml) has a question for field "
+        "'final_tiebreak', which is not an open question (qe_rules/data/open-questions.toml)",
     ]
 
 
@@ -101,10 +108,15 @@ def test_against_lists_exactly_the_fields_the_diff_lists(lang):
 
 
 def test_against_an_equal_rule_set_says_so():
-    book = rulebook("de-summary", against="de")
+    base = "en:peek_shows=highest-bid"  # de and en differ only in what a peek shows
+    book = rulebook("de", against=base)
     assert book.differences == ()
-    assert catalog("en").word("no_differences", base="de") in book.to_markdown()
+    assert catalog("en").word("no_differences", base=base) in book.to_markdown()
     assert not any(block.differs for block in book.blocks())
+    for lang in LANGUAGES:
+        one = rulebook("de", lang=lang, against="en")
+        assert one.differences == ("peek_shows",)
+        assert catalog(lang).word("differences_intro_one", base="en") in one.to_markdown()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -123,6 +135,38 @@ def test_every_rule_paragraph_is_cited_on_request(lang):
     assert f"({words.word('interpretation')})" in interpretation.cite
     plain = rulebook("en", lang=lang)
     assert not any(block.cite for block in plain.blocks())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_house_rule_value_is_cited_and_listed_as_one(lang):
+    words = catalog(lang)
+    house = rulebook("en:peek_shows=all-bids", lang=lang, cite=True)
+    cites = [b.cite for b in house.blocks() if "peek_shows" in b.fields]
+    assert cites == [words.word("house_variant", base="en")]
+    reading = rulebook("en:peek_shows=highest-bid", lang=lang, cite=True)
+    cites = [b.cite for b in reading.blocks() if "peek_shows" in b.fields]
+    assert cites == [words.word("variant", base="en")]
+    markdown = house.to_markdown()
+    taken = f"**{words.word('reading_taken')} ({words.word('reading_house')}):** "
+    assert taken + words.template("peek_shows", "all-bids") in markdown
+    plain = rulebook("en", lang=lang, cite=True).to_markdown()
+    questions = plain.split("\n## ")[-1]
+    for field, value in (("peek_shows", "all-bids"), ("beyond_table", "zero")):
+        line = f"- *{words.word('reading_house')}:* {words.template(field, value)}"
+        assert line in questions.splitlines()
+    other = f"- *{words.word('reading_other')}:* {words.template('peek_shows', 'highest-bid')}"
+    assert f"{other} *[de §Sonderregeln/5-Spieler]*" in questions.splitlines()
+
+
+def test_a_rule_whose_situation_cannot_come_up_is_written_apart():
+    for ruleset, idle in (("en", True), ("en-early", False), ("en:tie_fallback=none", True)):
+        book = rulebook(ruleset)
+        section = next(
+            s
+            for s in book.sections
+            if "fallback_finds_no_bid" in {f for b in s.blocks for f in b.fields}
+        )
+        assert (section.key == "idle") is idle, ruleset
 
 
 def test_a_house_rule_file_is_cited_as_such():
