@@ -23,6 +23,7 @@ the seatings and the server's index alone, replaying no game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import re
@@ -36,7 +37,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from qe_rules._util.i18n import LANGUAGES, gettext_for, negotiate
 from qe_rules.apps.table_rules import RuleChoices, describe_ruleset, rules_help
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import AGENT_NAMES
@@ -244,6 +245,7 @@ class GameNight:
         self.error = error
         self.seating: dict[str, Seating] = {}
         self._rematching = asyncio.Lock()  # one rematch is made at a time
+        self._writing = asyncio.Lock()  # one seating is changed at a time
         for table_id, text in server.store.seatings().items():
             try:
                 self.seating[table_id] = Seating.from_json(text)
@@ -264,13 +266,17 @@ class GameNight:
             table.id, Seating(names=[""] * table.game.players, ruleset=table.game.ruleset.id)
         )
 
-    async def store(self, table: Table) -> None:
-        """Keep the table's seating (on the server's storage thread), and give its names
-        to its pages."""
-        seating = self.seating_of(table)
-        await self.server.run(self.server.store.set_seating, table.id, seating.to_json())
-        table.names = self.names_of(table.id)
-        table.rendered.clear()
+    async def change(self, table: Table, change: Callable[[Seating], Seating]) -> Seating:
+        """Store ``change(seating)`` as the table's seating (on the server's storage
+        thread), then keep it and give its names to the table's pages; one change at a
+        time. A change that raises, or that cannot be stored, changes nothing."""
+        async with self._writing:
+            seating = change(attrs.evolve(self.seating_of(table)))
+            await self.server.run(self.server.store.set_seating, table.id, seating.to_json())
+            self.seating[table.id] = seating
+            table.names = self.names_of(table.id)
+            table.rendered.clear()
+            return seating
 
     def table_request(self, data: dict[str, Any]) -> tuple[RuleSet, int, list[Any], Seating]:
         """What the host's form or JSON asks for, each part checked before any work that
@@ -307,8 +313,7 @@ class GameNight:
         """A table as :meth:`table_request` reads it, counted against ``client``'s limit."""
         ruleset, count, kinds, seating = self.table_request(data)
         table = await self._open(client, ruleset, count, kinds)
-        self.seating[table.id] = seating
-        await self.store(table)
+        await self.change(table, lambda _: seating)
         return table
 
     async def _open(
@@ -331,10 +336,8 @@ class GameNight:
 
     async def take(self, table: Table, seat: int) -> None:
         """Mark a seat as taken (its page was opened)."""
-        seating = self.seating_of(table)
-        if seat not in seating.taken:
-            seating.taken.add(seat)
-            await self.store(table)
+        if seat not in self.seating_of(table).taken:
+            await self.change(table, lambda now: attrs.evolve(now, taken=now.taken | {seat}))
 
     async def rematch(self, table: Table, client: str) -> Table:
         """The table's rematch, made on first asking (counted against ``client``'s
@@ -349,10 +352,8 @@ class GameNight:
                     return found
             game = table.game
             new = await self._open(client, game.ruleset, game.players, table.kinds)
-            self.seating[new.id] = attrs.evolve(seating, listed=False, taken=set(), rematch=None)
-            await self.store(new)
-            seating.rematch = new.id
-            await self.store(table)
+            await self.change(new, lambda _: attrs.evolve(seating, listed=False, taken=set()))
+            await self.change(table, lambda now: attrs.evolve(now, rematch=new.id))
             return new
 
     # ----------------------------------------------------------------- pages
@@ -465,8 +466,11 @@ class GameNight:
         items = []
         for table_id, seating in list(self.seating.items()):
             entry = self.server.entries.get(table_id)
+            if entry is None:  # expired
+                self.seating.pop(table_id, None)
+                continue
             free = self.free_seats(table_id)
-            if entry is None or not seating.listed or not free or entry.status == "over":
+            if not seating.listed or not free or entry.status == "over":
                 continue
             title = seating.title or _("a table")
             what = _("{ruleset} · {players} players · {free} free seats").format(
@@ -490,14 +494,17 @@ class GameNight:
         _ = gettext_for(lang)
         if request.method == "POST":
             data = await self.read_body(request)
-            free = self.free_seats(table_id)  # as it is now, after the body's wait
             seat = whole_number(data.get("seat"), "seat is the number of a free seat")
-            if seat not in free:
-                raise InvalidArgument("that seat is taken or is no person's seat")
             name = check_name(data.get("name", ""))
-            if name:
-                seating.names[seat] = name
-            await self.take(table, seat)
+
+            def joined(now: Seating) -> Seating:
+                if seat not in self.free_seats(table_id):  # as it is now, under the lock
+                    raise InvalidArgument("that seat is taken or is no person's seat")
+                names = list(now.names)
+                names[seat] = name or names[seat]
+                return attrs.evolve(now, names=names, taken=now.taken | {seat})
+
+            await self.change(table, joined)
             return RedirectResponse(f"/seat/{table.tokens[seat]}?lang={lang}", status_code=303)
         free = self.free_seats(table_id)
         options = "".join(
@@ -518,7 +525,8 @@ class GameNight:
         """A seat's or a spectator's page, with the table's rules help."""
         lang = self.language(request)
         if seat is not None:
-            await self.take(table, seat)
+            with contextlib.suppress(RulesError):  # not stored: the page shows all the same
+                await self.take(table, seat)
         found = rules_help(table.game.ruleset, lang)
         seating = self.seating_of(table)
         name = "" if seat is None else seating.names[seat]
@@ -540,10 +548,13 @@ class GameNight:
             return self.error(404, "no seat has this link")
         table, seat = found
         name = check_name((await self.read_body(request)).get("name"))
-        seating = self.seating_of(table)
-        seating.names[seat] = name
-        await self.store(table)
-        return JSONResponse({"names": list(seating.names)})
+
+        def renamed(now: Seating) -> Seating:
+            names = list(now.names)
+            names[seat] = name
+            return attrs.evolve(now, names=names)
+
+        return JSONResponse({"names": (await self.change(table, renamed)).names})
 
     async def rematch_seat(self, request: Request) -> Response:
         """POST ``/api/seat/TOKEN/rematch``: this seat's link at the table's rematch."""

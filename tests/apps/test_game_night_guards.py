@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
 
 from qe_rules.apps import web
 from qe_rules.apps.lobby import MAX_NAME_LENGTH
-from qe_rules.apps.web_store import TableStore
+from qe_rules.apps.web_store import StorageUnavailable, TableStore
 
 BASE = "http://127.0.0.1:8000"
 LISTED = {
@@ -159,3 +159,21 @@ def test_an_older_database_keeps_its_tables_and_gains_the_seatings(tmp_path):
         assert "Abend" in client.get("/lobby").text and links["table"] not in server.tables
         state = client.get(f"/api/watch/{links['table']}/state").json()
         assert state["names"][:2] == ["Anna", "Ben"]
+
+
+def test_a_seating_that_cannot_be_stored_changes_nothing(tmp_path, monkeypatch):
+    with serving(tmp_path / "t.db") as (client, server):
+        links = client.post("/api/tables", json=LISTED).json()
+        token = _token(links["seats"][0])
+
+        def full(*args):
+            raise StorageUnavailable("the disk is full")
+
+        monkeypatch.setattr(server.store, "set_seating", full)
+        _error_of(client.post(f"/api/seat/{token}/name", json={"name": "Eve"}), 503)
+        _error_of(client.post(f"/join/{links['table']}", data={"seat": "1", "name": "Bo"}), 503)
+        assert server.tables[links["table"]].names == ("Anna", "", "")
+        monkeypatch.undo()
+        assert "Abend" in client.get("/lobby").text  # seat 1 is still free
+        taken = client.post(f"/join/{links['table']}", data={"seat": "1", "name": "Bo"})
+        assert taken.status_code == 200 and server.tables[links["table"]].names[1] == "Bo"
