@@ -96,7 +96,9 @@ class TableServer(Protocol):
 
     async def hosted(self, token: str) -> Table | None: ...
 
-    async def open_table(self, ruleset: RuleSet, players: int, kinds: Sequence[str]) -> Table: ...
+    async def open_table(
+        self, ruleset: RuleSet, players: int, kinds: Sequence[str], seating: str | None
+    ) -> Table: ...
 
     async def run(self, function: Callable[..., _T], *args: Any) -> _T: ...
 
@@ -312,19 +314,22 @@ class GameNight:
     async def create(self, data: dict[str, Any], client: str) -> Table:
         """A table as :meth:`table_request` reads it, counted against ``client``'s limit."""
         ruleset, count, kinds, seating = self.table_request(data)
-        table = await self._open(client, ruleset, count, kinds)
-        await self.change(table, lambda _: seating)
-        return table
+        return await self._open(client, ruleset, count, kinds, seating)
 
     async def _open(
-        self, client: str, ruleset: RuleSet, players: int, kinds: Sequence[str]
+        self, client: str, ruleset: RuleSet, players: int, kinds: Sequence[str], seating: Seating
     ) -> Table:
+        """A new table and its seating, stored in one write, counted against the limits."""
         admitted = self.server.admit(client)
         try:
-            return await self.server.open_table(ruleset, players, kinds)
+            table = await self.server.open_table(ruleset, players, kinds, seating.to_json())
         except BaseException:
             self.server.release(client, admitted)
             raise
+        self.seating[table.id] = seating
+        table.names = self.names_of(table.id)
+        table.rendered.clear()
+        return table
 
     def free_seats(self, table_id: str) -> list[int]:
         """The person seats of a stored table nobody has opened yet."""
@@ -351,8 +356,8 @@ class GameNight:
                 if found is not None:
                     return found
             game = table.game
-            new = await self._open(client, game.ruleset, game.players, table.kinds)
-            await self.change(new, lambda _: attrs.evolve(seating, listed=False, taken=set()))
+            again = attrs.evolve(seating, listed=False, taken=set(), rematch=None)
+            new = await self._open(client, game.ruleset, game.players, table.kinds, again)
             await self.change(table, lambda now: attrs.evolve(now, rematch=new.id))
             return new
 

@@ -464,15 +464,16 @@ class TableServer:
             state=(0, game),
         )
 
-    def _insert(self, table: Table, now: float) -> None:
+    def _insert(self, table: Table, now: float, seating: str | None = None) -> None:
         """Store a new table (on the storage thread)."""
         seats = [
             {"kind": kind, "token": token, "key": None if key is None else key.hex()}
             for kind, token, key in zip(table.kinds, table.tokens, table.keys, strict=True)
         ]
         record = json.dumps(table.game.to_record())
+        status = table.status()
         self.store.insert(
-            table.id, table.host, json.dumps(seats), record, now=now, status=table.status()
+            table.id, table.host, json.dumps(seats), record, now=now, status=status, seating=seating
         )
 
     def _opened(self, table: Table, now: float) -> None:
@@ -500,11 +501,14 @@ class TableServer:
         self._opened(table, now)
         return table
 
-    async def open_table(self, ruleset: str | RuleSet, players: int, kinds: Sequence[str]) -> Table:
-        """:meth:`create`, storing on the storage thread."""
+    async def open_table(
+        self, ruleset: str | RuleSet, players: int, kinds: Sequence[str], seating: str | None = None
+    ) -> Table:
+        """:meth:`create`, storing on the storage thread, with the table's ``seating``
+        (:class:`qe_rules.apps.lobby.Seating` as JSON) in the same write."""
         table = self._new_table(ruleset, players, kinds)
         now = time.time()
-        await self._finish(self.run(self._insert, table, now))
+        await self._finish(self.run(self._insert, table, now, seating))
         self._opened(table, now)
         return table
 

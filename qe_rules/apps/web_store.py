@@ -250,13 +250,21 @@ class TableStore:
         self._write("UPDATE tables SET seating = ? WHERE id = ?", (seating, table_id))
 
     def insert(
-        self, table_id: str, host: str, seats: str, record: str, *, now: float, status: str
+        self,
+        table_id: str,
+        host: str,
+        seats: str,
+        record: str,
+        *,
+        now: float,
+        status: str,
+        seating: str | None = None,
     ) -> None:
-        """Store a new table."""
+        """Store a new table, with its seating (JSON text) if it has one."""
         self._write(
-            "INSERT INTO tables (id, host, seats, record, created, updated, status) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, host, seats, record, now, now, status),
+            "INSERT INTO tables (id, host, seats, record, created, updated, status, seating) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, host, seats, record, now, now, status, seating),
         )
 
     def append(self, table_id: str, move: str, *, now: float, status: str) -> None:
