@@ -115,7 +115,44 @@ def test_arguments_are_checked():
     with pytest.raises(qe.InvalidArgument, match="unknown agent"):
         QESeatEnv("en", 4, opponents="smart")
     with pytest.raises(qe.InvalidArgument, match="render_mode"):
-        QESeatEnv("en", 4, render_mode="human")
+        QESeatEnv("en", 4, render_mode=["svg"])
+    with pytest.raises(qe.InvalidArgument, match="reward"):
+        QESeatEnv("en", 4, reward="margin")
+    env = QESeatEnv("en", 4)
+    with pytest.raises(qe.InvalidArgument, match="reset options"):
+        env.reset(options={"players": 3})
+    with pytest.raises(qe.InvalidArgument, match="seat"):
+        env.reset(options={"seat": 4})
+    assert env.seat == 0
+
+
+def test_an_unknown_render_mode_warns_and_renders_nothing():
+    with pytest.warns(UserWarning, match="'rgb_array' is not one of ansi, svg"):
+        env = QESeatEnv("en", 4, render_mode="rgb_array")
+    env.reset(seed=1)
+    assert env.render() is None
+
+
+@pytest.mark.parametrize("reward", ["win", "shaped", "rank", "score"])
+def test_the_last_step_pays_the_reward_option_and_reports_the_result(reward):
+    from qe_rules.learning.rewards import final_rewards
+
+    env = QESeatEnv("en", 4, seat=1, opponents="random", reward=reward)
+    rewards, info, terminated = episode(env, 8, lambda mask: int(np.flatnonzero(mask)[0]))
+    result = env.game.result()
+    assert terminated and rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == final_rewards(result, reward)[1]
+    assert info["result"] == result and info["winners"] == result.winners
+    assert info["spends"] == tuple(sheet.spent for sheet in result.sheets)
+    assert info["eliminated"] == result.sheets[1].eliminated
+
+
+def test_reset_options_change_the_seat_and_the_opponents():
+    env = QESeatEnv("en", 4, seat=0, opponents="value")
+    env.reset(seed=3, options={"seat": 2, "opponents": ZeroAgent})
+    assert env.seat == 2 and 2 in env.game.to_act | {env.game.auctioneer}
+    assert all(isinstance(agent, ZeroAgent) for agent in env.agents if agent is not None)
+    assert env.agents[2] is None
 
 
 def test_gymnasium_make_builds_the_registered_environment():
