@@ -372,12 +372,9 @@ def _engine_allows(game: Game, seat: int, action: int) -> bool:
 
 def render(game: Game, mode: str | None, seat: int | None) -> str | None:
     """A picture of ``game`` for ``render()``: SVG (``"svg"``) or text (``"ansi"``) of
-    the public part of the table, or of what ``seat`` sees; ``None`` without a mode or
-    with a mode these environments do not draw."""
+    the public part of the table, or of what ``seat`` sees; ``None`` without a mode."""
     if mode is None:
         gymnasium.logger.warn("render() without a render_mode draws nothing")
-        return None
-    if mode not in RENDER_MODES:  # warned about when the environment was made
         return None
     if mode == "svg":
         return svg.view(game.view(0 if seat is None else seat), spectator=seat is None)
@@ -396,10 +393,11 @@ def render(game: Game, mode: str | None, seat: int | None) -> str | None:
 
 
 def check_render_mode(mode: object) -> str | None:
-    """``mode``, checked: ``None`` or a string. A string that is not one of
-    :data:`RENDER_MODES` warns, as Gymnasium does, and the environment then renders nothing
-    (libraries such as Stable-Baselines3 and PettingZoo's tests ask for ``"rgb_array"`` or
-    ``"human"`` whatever the environment offers)."""
+    """The render mode of an environment made with ``mode``: ``mode`` if it is one of
+    :data:`RENDER_MODES` or ``None``. Another string warns, as Gymnasium does, and gives
+    ``None``: the environment renders nothing (libraries such as Stable-Baselines3 and
+    PettingZoo's tests ask for ``"rgb_array"`` or ``"human"`` whatever the environment
+    offers)."""
     if mode is None:
         return None
     if not isinstance(mode, str):
@@ -410,6 +408,7 @@ def check_render_mode(mode: object) -> str | None:
         gymnasium.logger.warn(
             f"render_mode {mode!r} is not one of {', '.join(RENDER_MODES)}: render() draws nothing"
         )
+        return None
     return mode
 
 

@@ -130,7 +130,9 @@ def test_an_unknown_render_mode_warns_and_renders_nothing():
     with pytest.warns(UserWarning, match="'rgb_array' is not one of ansi, svg"):
         env = QESeatEnv("en", 4, render_mode="rgb_array")
     env.reset(seed=1)
-    assert env.render() is None
+    assert env.render_mode is None
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert env.render() is None
 
 
 @pytest.mark.parametrize("reward", ["win", "shaped", "rank", "score"])
@@ -187,3 +189,36 @@ def test_gymnasium_make_imports_the_module_and_import_qe_rules_does_not_load_gym
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["QESeatEnv", "(265,)"]
+
+
+def test_the_registered_id_as_libraries_make_it():
+    import gymnasium
+
+    from qe_rules.gymnasium_env import ENV_ID
+
+    # Stable-Baselines3's make_vec_env(id) asks for render_mode="rgb_array" whatever the
+    # environment offers: Gymnasium warns, and so does the environment, which draws nothing.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        made = gymnasium.make(ENV_ID, render_mode="rgb_array", reward="shaped")
+    assert any("rgb_array" in str(w.message) for w in caught)
+    made.reset(seed=4)
+    with pytest.warns(UserWarning, match="render"):
+        assert made.render() is None
+    assert made.unwrapped.render_mode is None and made.unwrapped.reward == "shaped"
+    vector = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", players=3)
+    observations, infos = vector.reset(seed=[1, 2])
+    assert observations.shape == (2, encode.OBSERVATION_SIZE)
+    masks = vector.call("action_masks")
+    assert [m.tolist() for m in masks] == infos["action_mask"].tolist()
+    steps = 0
+    finished = np.zeros(2, bool)
+    while not finished.all():
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in vector.call("action_masks")])
+        _, _, terminated, truncated, infos = vector.step(actions)
+        if terminated.any():
+            assert all(infos["_win_share"] == terminated)
+        finished |= terminated | truncated
+        steps += 1
+    assert steps < 100
+    vector.close()

@@ -175,7 +175,9 @@ def test_an_unknown_render_mode_warns_and_renders_nothing():
     with pytest.warns(UserWarning, match="'human' is not one of ansi, svg"):
         env = QEEnv("en", 4, render_mode="human")
     env.reset(seed=1)
-    assert env.render() is None
+    assert env.render_mode is None
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert env.render() is None
 
 
 def test_pettingzoo_render_test():
@@ -183,6 +185,7 @@ def test_pettingzoo_render_test():
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", ".*is not one of ansi, svg")
+        warnings.filterwarnings("ignore", ".*without a render_mode")
         render_test(
             lambda render_mode=None: QEEnv("en", 3, render_mode=render_mode),
             custom_tests={"svg": lambda picture: picture.startswith("<svg")},
