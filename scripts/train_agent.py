@@ -12,7 +12,8 @@ Every game the learner takes a random seat against a random table: three value a
 (half the games), three random agents (a quarter), or each opponent value or random (a
 quarter). Checkpoints (model and observation statistics) are saved every
 ``--checkpoint-minutes`` of wall time with the steps and the training win share in
-``log.jsonl``; ``scripts/evaluate_agent.py --curve`` evaluates them.
+``log.jsonl``; ``export-all`` turns them into ``.npz`` files and
+``scripts/evaluate_agent.py --curve`` evaluates them.
 """
 
 from __future__ import annotations
@@ -167,6 +168,14 @@ def export(args: argparse.Namespace) -> None:
     print(args.out, {k: v.shape for k, v in arrays.items()})
 
 
+def export_all(args: argparse.Namespace) -> None:
+    """Export every checkpoint of a run that has no ``.npz`` yet."""
+    for checkpoint in sorted(pathlib.Path(args.run).glob("*.zip")):
+        target = checkpoint.with_suffix(".npz")
+        if not target.exists():
+            export(argparse.Namespace(checkpoint=str(checkpoint), out=str(target)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -189,6 +198,9 @@ def main() -> None:
     out.add_argument("checkpoint")
     out.add_argument("--out", default="qe_rules/data/agents/trained-en-4.npz")
     out.set_defaults(func=export)
+    every = commands.add_parser("export-all", help="export every checkpoint of a run")
+    every.add_argument("run")
+    every.set_defaults(func=export_all)
     args = parser.parse_args()
     args.func(args)
 
