@@ -40,16 +40,20 @@ def mixed(seed: int) -> Any:
 
 
 class RandomTable(gymnasium.Wrapper):  # type: ignore[type-arg]
-    """Each game: a random seat and a random table of opponents (:data:`TABLES`)."""
+    """Each game: a random seat and a random table of opponents (``tables``, by default
+    :data:`TABLES`)."""
 
-    def __init__(self, env: QESeatEnv, seed: int) -> None:
+    def __init__(
+        self, env: QESeatEnv, seed: int, tables: tuple[tuple[str, float], ...] = TABLES
+    ) -> None:
         super().__init__(env)
         self.draw = random.Random(seed)
+        self.tables = tables
         self.table = "value"
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
-        names = [name for name, _ in TABLES]
-        self.table = self.draw.choices(names, weights=[w for _, w in TABLES])[0]
+        names = [name for name, _ in self.tables]
+        self.table = self.draw.choices(names, weights=[w for _, w in self.tables])[0]
         opponents: Any = mixed if self.table == "mixed" else self.table
         seat = self.draw.randrange(self.env.unwrapped.players)
         return self.env.reset(seed=seed, options={"seat": seat, "opponents": opponents})
@@ -74,19 +78,24 @@ def train(args: argparse.Namespace) -> None:
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
+    tables = tuple(
+        (name, float(weight))
+        for name, weight in (part.split(":") for part in args.tables.split(","))
+    )
+
     def make(index: int) -> Any:
         def build() -> Any:
             env = QESeatEnv("en", args.players, reward="shaped")
-            return RandomTable(env, seed=args.seed * 1000 + index)
+            return RandomTable(env, seed=args.seed * 1000 + index, tables=tables)
 
         return build
 
-    venv = VecNormalize(
-        DummyVecEnv([make(i) for i in range(args.envs)]),
-        norm_obs=True,
-        norm_reward=False,
-        clip_obs=10.0,
-    )
+    envs = DummyVecEnv([make(i) for i in range(args.envs)])
+    if args.init:  # go on from a checkpoint: its weights and observation statistics
+        venv = VecNormalize.load(args.init.replace(".zip", "_vecnorm.pkl"), envs)
+        venv.training = True
+    else:
+        venv = VecNormalize(envs, norm_obs=True, norm_reward=False, clip_obs=10.0)
     venv.seed(args.seed)
     model = MaskablePPO(
         "MlpPolicy",
@@ -113,7 +122,7 @@ def train(args: argparse.Namespace) -> None:
         def _on_step(self) -> bool:
             for info in self.locals["infos"]:
                 if "win_share" in info:
-                    self.wins[info["table"]].append(info["win_share"])
+                    self.wins.setdefault(info["table"], []).append(info["win_share"])
             now = time.monotonic()
             if now - self.last >= args.checkpoint_minutes * 60:
                 self.last = now
@@ -136,6 +145,8 @@ def train(args: argparse.Namespace) -> None:
                 log.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
 
+    if args.init:
+        model.set_parameters(args.init, device="cpu")
     log = Log()
     model.learn(total_timesteps=10**9, callback=log)
     log.save("final")
@@ -193,6 +204,12 @@ def main() -> None:
     run.add_argument("--gamma", type=float, default=0.995)
     run.add_argument("--ent", type=float, default=0.01)
     run.add_argument("--width", type=int, default=128)
+    run.add_argument("--init", help="a checkpoint (.zip) to go on from")
+    run.add_argument(
+        "--tables",
+        default="value:0.5,random:0.25,mixed:0.25",
+        help="the opponent tables and their odds, as name:weight,...",
+    )
     run.set_defaults(func=train)
     out = commands.add_parser("export", help="export a checkpoint's policy as .npz")
     out.add_argument("checkpoint")
