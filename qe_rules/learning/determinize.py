@@ -45,15 +45,19 @@ from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView, SaleView
 from qe_rules.rules.model import RuleSet, get_ruleset
 
-__all__ = ["ATTEMPTS", "SPREAD", "determinize"]
+__all__ = ["ATTEMPTS", "MEAN_EXCESS", "SPREAD", "determinize"]
 
 ATTEMPTS: Final = 400
 """How many proposals one sale (or the sale under way) gets before :func:`determinize`
 gives up."""
 
 SPREAD: Final = 12
-"""An amount the seat did not see is drawn from its least possible value to this much
-above it."""
+"""An amount the seat did not see is drawn from its least possible value to at most this
+much above it."""
+
+MEAN_EXCESS: Final = 3.0
+"""How much an amount the seat did not see is drawn above its least possible value, on
+average (exponentially: winning bids seldom exceed what they had to by much)."""
 
 
 def _legal_below(game: Game, seat: int, below: int, rng: random.Random, zero: bool) -> int | None:
@@ -81,7 +85,7 @@ def _legal_at_least(
     high = low + SPREAD if most is None else min(low + SPREAD, most)
     if high < low:
         return None
-    amount = limits.legal(rng.randint(low, high))
+    amount = limits.legal(min(high, low + int(rng.expovariate(1 / MEAN_EXCESS))))
     return None if most is not None and amount > most else amount
 
 

@@ -6,7 +6,7 @@ consistent with the seat's view (:func:`~qe_rules.learning.determinize.determini
 other tokens, the tiles to come and every unseen bid at random), plays one of a few
 candidate bids in it, the other seats of the round and the rest of the game played by
 value agents, and scores the end with a reward of :mod:`qe_rules.learning.rewards`. The
-candidates share the ``simulations`` by UCB1, and the one with the best mean wins. It
+candidates share the ``simulations`` by UCB1, and the one simulated most wins. It
 searches its own decision only: later decisions, its own included, are the value
 agents' (a one-level search, or determinized flat Monte Carlo).
 
@@ -38,7 +38,7 @@ from qe_rules.simulation.agents import Agent, ValueAgent
 
 __all__ = ["OFFSETS", "SearchAgent"]
 
-OFFSETS: Final = (-6, -3, -2, -1, 0, 1, 2, 4, 8)
+OFFSETS: Final = (-3, -1, 0, 1, 3)
 """The candidate bids, as offsets from the value agent's bid (each made legal), with the
 smallest legal bid."""
 
@@ -58,7 +58,7 @@ class SearchAgent(Agent):
         seed: int = 0,
         *,
         simulations: int = 64,
-        exploration: float = 0.7,
+        exploration: float = 0.5,
         reward: str | RewardFunction = "shaped",
         ruleset: RuleSet | str | None = None,
     ) -> None:
@@ -88,7 +88,7 @@ class SearchAgent(Agent):
         return tuple(sorted(bids))
 
     def bid(self, view: PlayerView) -> int:
-        """The candidate with the best mean reward over the simulations."""
+        """The candidate UCB1 simulated most (the one it found best, and kept choosing)."""
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
@@ -109,7 +109,7 @@ class SearchAgent(Agent):
             visits[pick] += 1
         best = max(
             (i for i in range(len(candidates)) if visits[i]),
-            key=lambda i: (totals[i] / visits[i], visits[i]),
+            key=lambda i: (visits[i], totals[i] / visits[i]),
         )
         return candidates[best]
 
