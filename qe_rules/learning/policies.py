@@ -49,9 +49,11 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
-from qe_rules.simulation.agents import Agent, AgentFactory
+from qe_rules.rules.model import RuleSet
+from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
 
 __all__ = [
+    "TRAINED_TABLES",
     "TRAINED_WEIGHTS",
     "MLPPolicy",
     "Policy",
@@ -262,23 +264,45 @@ def _trained_policy() -> MLPPolicy:
         return MLPPolicy.load(path)
 
 
+TRAINED_TABLES: Final = frozenset({("en", 4)})
+"""The rule sets and player counts the shipped policy was trained for, as ``(rule set
+id, players)``."""
+
+
 class TrainedAgent(PolicyAgent):
     """The shipped policy (:data:`TRAINED_WEIGHTS`): a network trained with MaskablePPO
     against value and random agents, 4 players under ``en``, played greedily with numpy
-    (docs/rl.md has its evaluation). It plays any rule set and player count the encoding
-    holds, but was trained for that one. ``seed`` is accepted so that every agent is made
-    the same way (it plays the same in every game), and ``ruleset`` so that
+    (docs/rl.md has its evaluation). At a table it was not trained for (see
+    :data:`TRAINED_TABLES`) it plays as a value agent: the policy does not carry over (it
+    wins about 1% of 3- and 5-player games against value agents). ``seed`` goes to that
+    value agent (the policy plays the same in every game), and ``ruleset`` too, so that
     :func:`~qe_rules.simulation.agents.agent_factory` makes it as it makes the others."""
 
-    __slots__ = ("seed",)
+    __slots__ = ("_fallback", "seed")
 
     name: ClassVar[str] = "trained"
 
-    def __init__(self, seed: int = 0, *, ruleset: object = None) -> None:
+    def __init__(self, seed: int = 0, *, ruleset: RuleSet | str | None = None) -> None:
         if type(seed) is not int:
             raise InvalidArgument(f"an agent's seed is a whole number (int), got {shown(seed)}")
         super().__init__(_trained_policy())
         self.seed = seed
+        self._fallback = ValueAgent(seed, ruleset=ruleset)
+
+    def _trained_for(self, view: PlayerView) -> bool:
+        return (view.ruleset, view.players) in TRAINED_TABLES
+
+    def bid(self, view: PlayerView) -> int:
+        """The policy's bid where it was trained, else the value agent's."""
+        if self._trained_for(view):
+            return super().bid(view)
+        return self._fallback.bid(view)
+
+    def wants_peek(self, view: PlayerView) -> bool:
+        """The policy's answer where it was trained, else the value agent's."""
+        if self._trained_for(view):
+            return super().wants_peek(view)
+        return self._fallback.wants_peek(view)
 
     def __repr__(self) -> str:
         return f"TrainedAgent(seed={self.seed})"

@@ -122,6 +122,14 @@ def test_the_trained_agent_loads_without_torch_and_beats_value_agents():
     assert repr(TrainedAgent(4)) == "TrainedAgent(seed=4)"
 
 
+def test_the_trained_agent_plays_as_a_value_agent_where_it_was_not_trained():
+    trained = play_game("de", 5, ["trained", "random", "value", "random", "value"], seed=4)
+    value = play_game("de", 5, ["value", "random", "value", "random", "value"], seed=4)
+    assert trained.to_record() == value.to_record()
+    mine = play_game("en", 4, ["trained", "value", "value", "value"], seed=4)
+    assert mine.to_record() != play_game("en", 4, "value", seed=4).to_record()
+
+
 def test_the_search_agent_bids_legally_and_the_same_for_the_same_view():
     game = qe.new_game("en", 4, seed=3)
     opener = next(iter(game.to_act))
