@@ -273,8 +273,8 @@ class TrainedAgent(PolicyAgent):
     """The shipped policy (:data:`TRAINED_WEIGHTS`): a network trained with MaskablePPO
     against value and random agents, 4 players under ``en``, played greedily with numpy
     (docs/rl.md has its evaluation). At a table it was not trained for (see
-    :data:`TRAINED_TABLES`) it plays as a value agent: the policy does not carry over (it
-    wins about 1% of 3- and 5-player games against value agents). ``seed`` goes to that
+    :data:`TRAINED_TABLES`) it plays as a value agent: a 4-player policy does not carry over (one
+    checkpoint won about 1% of 3- and 5-player games against value agents). ``seed`` goes to that
     value agent (the policy plays the same in every game), and ``ruleset`` too, so that
     :func:`~qe_rules.simulation.agents.agent_factory` makes it as it makes the others."""
 
