@@ -1,0 +1,552 @@
+"""Games in lockstep: every game of a chunk plays sale ``s`` before any plays sale ``s + 1``.
+
+The state is a few arrays per chunk. Each seat's bids are one contiguous row of a
+``(seats, games)`` array; a bidding round's highest bid is a running maximum over the
+seats, and the tied seats form a bit code looked up in small tables. Ties, rebids and the
+tie fallback run on the tied games only. Scoring sums each seat's tiles with
+``np.bincount`` and reads monopolization and diversification from the table the
+reference scorer filled (:mod:`qe_rules.simulation.batch.compiled`).
+
+Seats are played in rotated order: column 0 is each game's first auctioneer, so every
+game of a chunk has the same auctioneer column at every sale. ``actual = (first +
+column) % players`` maps a column back to its seat.
+
+The randomness (:class:`Draws`) is cut into blocks of :data:`BLOCK` games. Block ``b`` of
+a run with ``seed`` draws from its own streams: one for the deal, one per sale for the
+bids (the ``r``-th draw array of a sale's stream is its bidding round ``r``: the
+opening and secret bids are round 0) and one per sale for the peeks. A game's draws are
+thus fixed by ``(seed, game number, sale, round, column)`` alone: the same whatever the
+chunk size, whichever other games are played, and under whichever rule set
+(:mod:`qe_rules.simulation.batch.outcome` relies on it for records and common random
+numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.errors import InvalidArgument
+from qe_rules.limits import ROUNDS_PER_SALE
+from qe_rules.simulation.batch.compiled import (
+    FALLBACK_NONE,
+    FALLBACK_UNTIED,
+    INDUSTRIES,
+    CompiledRules,
+)
+from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
+
+__all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
+
+BLOCK: Final = 4096
+"""Games per block of randomness."""
+
+Ints = npt.NDArray[np.int64]
+_U32: Final = 2**32
+
+# bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
+_CODES: Final = np.arange(256)
+_FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)], dtype=np.int64)
+_SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.int64)
+
+# gap bits (GAP_ORDER)
+_NO_UNTIED, _NO_UNIQUE, _NAT_BEYOND, _MONO_BEYOND, _DIV_BEYOND, _ALL_OUT, _TIE_AFTER = (
+    1 << bit for bit in range(7)
+)
+# why a sale went unsold (the move log's and the gaps' codes)
+UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
+
+
+def _key(seed: int) -> int:
+    return seed % 2**64
+
+
+class Draws:
+    """The random bits of games ``first`` to ``first + games`` of a run with ``seed``."""
+
+    def __init__(self, seed: int, first: int, games: int, players: int, sales: int) -> None:
+        self.seed = _key(seed)
+        self.first = first
+        self.games = games
+        self.players = players
+        self.sales = sales
+        self.blocks = range(first // BLOCK, (first + games - 1) // BLOCK + 1)
+        self.offset = first - self.blocks[0] * BLOCK
+        self._bid_streams: dict[int, list[np.random.Generator]] = {}
+        self._rounds: dict[tuple[int, int], npt.NDArray[np.uint32]] = {}
+
+    def _generator(self, block: int, purpose: int, sale: int) -> np.random.Generator:
+        sequence = np.random.SeedSequence([self.seed, block, purpose, sale])
+        return np.random.Generator(np.random.PCG64(sequence))
+
+    def _joined(self, parts: Sequence[npt.NDArray[Any]], axis: int) -> npt.NDArray[Any]:
+        whole = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=axis)
+        index = [slice(None)] * whole.ndim
+        index[axis] = slice(self.offset, self.offset + self.games)
+        return whole[tuple(index)]
+
+    def deal(self, nations: int, industries: int) -> tuple[Ints, Ints, Ints, Ints]:
+        """Per game: the deck order (indices of the canonical deck), the nations and tokens
+        of each column (indices into the pieces in play) and the first auctioneer."""
+        decks, dealt_nations, tokens, firsts = [], [], [], []
+        for block in self.blocks:
+            generator = self._generator(block, 0, 0)
+            decks.append(generator.permuted(np.tile(np.arange(self.sales), (BLOCK, 1)), axis=1))
+            dealt_nations.append(
+                generator.permuted(np.tile(np.arange(nations), (BLOCK, 1)), axis=1)
+            )
+            tokens.append(generator.permuted(np.tile(np.arange(industries), (BLOCK, 1)), axis=1))
+            firsts.append(generator.integers(0, self.players, BLOCK))
+        return (
+            self._joined(decks, 0),
+            self._joined(dealt_nations, 0)[:, : self.players],
+            self._joined(tokens, 0)[:, : self.players],
+            self._joined(firsts, 0),
+        )
+
+    def bidding(self, sale: int, round_: int) -> npt.NDArray[np.uint32]:
+        """The bits of bidding round ``round_`` of ``sale``: ``(columns, games)``."""
+        found = self._rounds.get((sale, round_))
+        if found is not None:
+            return found
+        streams = self._bid_streams.get(sale)
+        if streams is None:
+            streams = self._bid_streams[sale] = [
+                self._generator(block, 1, sale) for block in self.blocks
+            ]
+        drawn = 0
+        while (sale, drawn) in self._rounds:
+            drawn += 1
+        for number in range(drawn, round_ + 1):
+            parts = [
+                stream.integers(0, _U32, (self.players, BLOCK), dtype=np.uint32)
+                for stream in streams
+            ]
+            self._rounds[sale, number] = self._joined(parts, 1)
+        if round_ > 0:  # the sale's earlier rounds are no longer asked for
+            self._rounds.pop((sale, round_ - 1), None)
+        return self._rounds[sale, round_]
+
+    def peeks(self, sale: int) -> npt.NDArray[np.uint32]:
+        """The bits of the peek window after ``sale``: ``(columns, games)``."""
+        parts = [
+            self._generator(block, 2, sale).integers(
+                0, _U32, (self.players, BLOCK), dtype=np.uint32
+            )
+            for block in self.blocks
+        ]
+        return self._joined(parts, 1)
+
+
+class MoveLog:
+    """Every move of a chunk's games, for records: per sale, the first round's bids (the
+    opening bid in the auctioneer's column), each rebid round's ``(games, seat codes,
+    bids)``, and the peek window's seats and peekers."""
+
+    def __init__(self) -> None:
+        self.first: list[Ints] = []
+        self.rebids: list[list[tuple[Ints, Ints, Ints]]] = []
+        self.windows: list[Ints | None] = []
+        self.peeked: list[Ints | None] = []
+
+
+class Chunk:
+    """The lockstep games of one chunk and, once played, their outcome by column."""
+
+    def __init__(
+        self,
+        rules: CompiledRules,
+        draws: Draws,
+        agents: Sequence[BatchAgent],
+        log: MoveLog | None,
+    ) -> None:
+        self.rules = rules
+        self.draws = draws
+        self.games = games = draws.games
+        self.players = players = rules.players
+        self.deck, self.nations, self.tokens, self.first = draws.deal(
+            len(rules.nations), len(rules.industries)
+        )
+        self.actual_seat = (self.first[None, :] + np.arange(players)[:, None]) % players
+        self.log = log
+        self.sale = 0
+        self.winners = np.full((rules.sales, games), -1, dtype=np.int64)
+        self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
+        self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
+        self.tie_sales = np.zeros(games, dtype=np.int64)
+        self.zero_counts = np.zeros((players, games), dtype=np.int64)
+        self.zero_round = np.zeros((players, games), dtype=np.int64)
+        self.peeks_used = np.zeros((players, games), dtype=np.int64)
+        self._agents = self._groups(agents)
+
+    def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
+        """Per column: each agent and the games where it sits there (None: all of them)."""
+        if all(agent is agents[0] for agent in agents):
+            return [[(agents[0], None)] for _ in range(self.players)]
+        groups = []
+        for column in range(self.players):
+            seats = self.actual_seat[column]
+            found: list[tuple[BatchAgent, Ints | None]] = []
+            for agent in dict.fromkeys(agents):
+                where = np.zeros(self.games, dtype=bool)
+                for seat, other in enumerate(agents):
+                    if other is agent:
+                        where |= seats == seat
+                found.append((agent, where))
+            groups.append(found)
+        return groups
+
+    # ----------------------------------------------------------------- asking agents
+
+    def _bids(
+        self,
+        column: int,
+        rows: Ints | None,
+        phase: str,
+        minimum: int,
+        forbidden: Ints | None,
+        draws: npt.NDArray[np.uint32],
+    ) -> Ints:
+        groups = self._agents[column]
+        if len(groups) == 1:
+            agent = groups[0][0]
+            return agent.bids(BidAsk(
+                state=self, seat=column, rows=rows, phase=phase, minimum=minimum,
+                forbidden=forbidden, draws=draws,
+            ))  # fmt: skip
+        amounts = np.empty(len(draws), dtype=np.int64)
+        for agent, where in groups:
+            assert where is not None
+            chosen = where if rows is None else where[rows]
+            if not chosen.any():
+                continue
+            amounts[chosen] = agent.bids(BidAsk(
+                state=self, seat=column,
+                rows=np.flatnonzero(chosen) if rows is None else rows[chosen],
+                phase=phase, minimum=minimum,
+                forbidden=None if forbidden is None else forbidden[chosen],
+                draws=draws[chosen],
+            ))  # fmt: skip
+        return amounts
+
+    def _peeks(self, column: int, rows: Ints, draws: npt.NDArray[np.uint32]) -> Any:
+        answers = np.zeros(len(rows), dtype=bool)
+        for agent, where in self._agents[column]:
+            chosen = np.ones(len(rows), dtype=bool) if where is None else where[rows]
+            if chosen.any():
+                answers[chosen] = agent.peeks(
+                    PeekAsk(state=self, seat=column, rows=rows[chosen], draws=draws[chosen])
+                )
+        return answers
+
+    # ----------------------------------------------------------------- a sale
+
+    def play_sale(self, sale: int) -> None:
+        """Sale ``sale`` in every game: the bids, the ties, the award, zero bids, peeks."""
+        rules, players, games = self.rules, self.players, self.games
+        self.sale = sale
+        last = rules.last_tile and sale == rules.sales - 1
+        auctioneer = None if last else sale % players
+        drawn = self.draws.bidding(sale, 0)
+        bids = np.empty((players, games), dtype=np.int64)
+        opening: Ints | None = None
+        if auctioneer is not None:
+            opening = self._bids(
+                auctioneer, None, "opening", rules.min_opening_bid, None, drawn[auctioneer]
+            )
+            bids[auctioneer] = opening
+        forbidden = None if rules.secret_may_equal else opening
+        for column in range(players):
+            if column != auctioneer:
+                bids[column] = self._bids(
+                    column, None, "secret", rules.min_secret_bid, forbidden, drawn[column]
+                )
+        if self.log is not None:
+            self.log.first.append(bids.copy())
+            self.log.rebids.append([])
+        highest = bids[0].copy()
+        for column in range(1, players):
+            np.maximum(highest, bids[column], out=highest)
+        code = (bids[0] == highest).astype(np.int64)
+        for column in range(1, players):
+            code |= (bids[column] == highest).astype(np.int64) << column
+        winner = _FIRST[code]
+        amount = highest
+        tied = np.flatnonzero(_SIZE[code] > 1)
+        rebid_seen = None
+        if tied.size:
+            self.tie_sales[tied] += 1
+            rebid_seen = self._settle(sale, tied, bids, winner, amount, opening, auctioneer, last)
+        self.winners[sale] = winner
+        self.amounts[sale] = np.where(winner >= 0, amount, 0)
+        if rules.zero_bids:
+            self._zero_bids(sale, bids, winner, tied, rebid_seen)
+        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+            self._peek_window(sale, winner, auctioneer)
+        elif self.log is not None:
+            self.log.windows.append(None)
+            self.log.peeked.append(None)
+
+    def _settle(
+        self,
+        sale: int,
+        tied: Ints,
+        bids: Ints,
+        winner: Ints,
+        amount: Ints,
+        opening: Ints | None,
+        auctioneer: int | None,
+        last: bool,
+    ) -> Ints:
+        """The tied games of a sale, rebid after rebid until each is awarded or unsold (as
+        ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
+        place. Returns the seats that rebid, a bit code per tied game."""
+        rules, players = self.rules, self.players
+        standing = bids[:, tied]
+        count = len(tied)
+        ties = np.zeros(count, dtype=np.int64)
+        previous = np.zeros(count, dtype=np.int64)
+        seen = np.zeros(count, dtype=np.int64)
+        keep_history = rules.fallback > FALLBACK_UNTIED and not rules.unique_standing
+        history = [standing.copy()] if keep_history else []
+        won = np.full(count, -1, dtype=np.int64)
+        paid = np.zeros(count, dtype=np.int64)
+        pending = np.arange(count)
+        round_ = 0
+        while pending.size:
+            current = standing[:, pending]
+            highest = current.max(axis=0)
+            code = np.zeros(len(pending), dtype=np.int64)
+            for column in range(players):
+                code |= (current[column] == highest).astype(np.int64) << column
+            single = _SIZE[code] == 1
+            done = pending[single]
+            won[done] = _FIRST[code[single]]
+            paid[done] = highest[single]
+            pending, code = pending[~single], code[~single]
+            if not pending.size:
+                break
+            tie = ties[pending] + 1
+            if rules.streak_same_players:
+                tie[(ties[pending] > 0) & (previous[pending] != code)] = 1
+            ties[pending] = tie
+            if last and rules.last_tile_tie_nothing:
+                break  # unsold, and no gap: a rule of the text
+            if rules.fallback != FALLBACK_NONE:
+                decided = tie >= rules.ties_before_fallback
+                if decided.any():
+                    self._fallback(pending[decided], standing, history, won, paid, tied)
+                    pending, code = pending[~decided], code[~decided]
+                    if not pending.size:
+                        break
+            if rules.rebid_all:
+                seats = np.full(len(pending), (1 << players) - 1, dtype=np.int64)
+            else:
+                seats = code
+            if auctioneer is not None and rules.auctioneer_stands:
+                stands = (code >> auctioneer & 1).astype(bool)
+                seats = np.where(stands, seats & ~(1 << auctioneer), seats)
+            previous[pending] = seats
+            seen[pending] |= seats
+            round_ += 1
+            if round_ > ROUNDS_PER_SALE:
+                raise InvalidArgument(
+                    f"a game does not end: sale {sale} is still tied after {ROUNDS_PER_SALE} "
+                    f"bidding rounds; under {rules.ruleset.id} tied players rebid without end "
+                    "(no tie fallback), and these agents keep tying"
+                )
+            drawn = self.draws.bidding(sale, round_)
+            rows = tied[pending]
+            placed = np.full((players, len(pending)), -1, dtype=np.int64)
+            for column in range(players):
+                bidding = (seats >> column & 1).astype(bool)
+                if not bidding.any():
+                    continue
+                where = pending[bidding]
+                games = rows[bidding]
+                is_auctioneer = column == auctioneer
+                minimum = rules.min_opening_bid if is_auctioneer else rules.min_secret_bid
+                forbidden = None
+                if opening is not None and not rules.rebid_may_equal:
+                    forbidden = opening[games]
+                new = self._bids(column, games, "rebid", minimum, forbidden, drawn[column, games])
+                standing[column, where] = new
+                placed[column, bidding] = new
+            if keep_history:
+                entry = np.full((players, count), -1, dtype=np.int64)
+                entry[:, pending] = placed
+                history.append(entry)
+            if self.log is not None:
+                self.log.rebids[-1].append((rows.copy(), seats.copy(), placed))
+        bids[:, tied] = standing
+        winner[tied] = won
+        amount[tied] = paid
+        return seen
+
+    def _fallback(
+        self,
+        decided: Ints,
+        standing: Ints,
+        history: list[Ints],
+        won: Ints,
+        paid: Ints,
+        tied: Ints,
+    ) -> None:
+        """The tie fallback in the games ``decided`` (positions among the tied games)."""
+        rules, players = self.rules, self.players
+        if rules.fallback == FALLBACK_UNTIED or rules.unique_standing:
+            pool = standing[:, decided]
+        else:
+            pool = np.concatenate([entry[:, decided] for entry in history], axis=0)
+        counts = np.zeros(pool.shape, dtype=np.int64)
+        for column in range(pool.shape[0]):
+            counts += pool == pool[column]
+        candidates = np.where((counts == 1) & (pool >= 0), pool, -1)
+        best = candidates.max(axis=0)
+        column = candidates.argmax(axis=0)
+        found = best >= 0
+        won[decided[found]] = column[found] % players
+        paid[decided[found]] = best[found]
+        bit = _NO_UNTIED if rules.fallback == FALLBACK_UNTIED else _NO_UNIQUE
+        self.unsold_reason[tied[decided[~found]]] |= bit
+
+    def _zero_bids(
+        self, sale: int, bids: Ints, winner: Ints, tied: Ints, rebid_seen: Ints | None
+    ) -> None:
+        rules, players = self.rules, self.players
+        if sale and rules.round_of[sale] != rules.round_of[sale - 1]:
+            self.zero_round[:] = 0
+        scoring = bids == 0
+        if not rules.zero_unsold_scores:
+            scoring &= winner >= 0
+        if not rules.zero_winner_scores:
+            scoring &= np.arange(players)[:, None] != winner
+        if not rules.zero_rebid_scores and rebid_seen is not None:
+            seen = np.zeros(self.games, dtype=np.int64)
+            seen[tied] = rebid_seen
+            scoring &= (seen[None, :] >> np.arange(players)[:, None] & 1) == 0
+        if rules.zero_bid_limit:
+            scoring &= self.zero_round < rules.zero_bid_limit
+            self.zero_round += scoring
+        self.zero_counts += scoring
+
+    def _peek_window(self, sale: int, winner: Ints, auctioneer: int | None) -> None:
+        rules, players = self.rules, self.players
+        secret = winner >= 0
+        if auctioneer is not None and rules.auctioneer_win_public:
+            secret &= winner != auctioneer
+        window = np.zeros(self.games, dtype=np.int64)
+        peeked = np.zeros(self.games, dtype=np.int64)
+        if secret.any():
+            drawn = self.draws.peeks(sale)
+            for column in range(players):
+                if column == auctioneer:
+                    continue
+                inside = (
+                    secret & (winner != column) & (self.peeks_used[column] < rules.peeks_per_player)
+                )
+                rows = np.flatnonzero(inside)
+                if not rows.size:
+                    continue
+                window[rows] |= 1 << column
+                answers = self._peeks(column, rows, drawn[column, rows])
+                self.peeks_used[column, rows[answers]] += 1
+                peeked[rows[answers]] |= 1 << column
+        if self.log is not None:
+            self.log.windows.append(window)
+            self.log.peeked.append(peeked)
+
+    # ----------------------------------------------------------------- scoring
+
+    def score(self) -> dict[str, Ints]:
+        """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
+        rules, players, games = self.rules, self.players, self.games
+        sold = (self.winners >= 0).T  # (games, sales)
+        won_by = self.winners.T[sold]
+        tiles = self.deck[sold]
+        rows = np.broadcast_to(np.arange(games)[:, None], sold.shape)[sold]
+        key = won_by * games + rows  # column-major: (column, game)
+        size = players * games
+        industry_bits = 7 + 5 * rules.tile_industry
+        packed = rules.tile_vp + np.left_shift(1, industry_bits)
+        nation_bits = np.left_shift(1, 5 * rules.tile_nation)
+
+        def summed(weights: Ints) -> Ints:
+            found = np.bincount(key, weights=weights, minlength=size)
+            return found.astype(np.int64).reshape(players, games)
+
+        counts = summed(packed[tiles])
+        by_nation = summed(nation_bits[tiles])
+        spent = summed(self.amounts.T[sold])
+        held = np.bincount(key, minlength=size).reshape(players, games)
+        vp = counts & 127
+        nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
+        own = by_nation >> (5 * nation_of) & 31
+        index = np.array(rules.industries)[self.tokens.T] * (rules.monopolization.size // 5)
+        for industry in range(len(INDUSTRIES)):
+            stride = rules.industry_strides[industry]
+            index += (counts >> (7 + 5 * industry) & 31) * stride
+        monopolization = rules.monopolization[index]
+        diversification = rules.diversification[index]
+        beyond = rules.industry_beyond[index]
+        nationalization = rules.nationalization[own]
+        zero_points = self.zero_counts * rules.zero_bid_points
+        subtotal = vp + zero_points + nationalization + monopolization + diversification
+        lowest = spent.min(axis=0)
+        highest = spent.max(axis=0)
+        at_lowest = spent == lowest
+        at_highest = spent == highest
+        bonus = at_lowest * rules.bonus
+        if not rules.bonus_to_all_tied:
+            bonus *= at_lowest.sum(axis=0) == 1
+        if rules.eliminate:
+            eliminated = at_highest.copy()
+            if not rules.eliminate_all_tied:
+                eliminated &= at_highest.sum(axis=0) == 1
+        else:
+            eliminated = np.zeros_like(at_highest)
+        total = subtotal + bonus
+        standing = np.where(eliminated, -1, total)
+        best = standing.max(axis=0)
+        leaders = ~eliminated & (total == best)
+        several = leaders.sum(axis=0) > 1
+        if rules.lower_spend_tiebreak:
+            least = np.where(leaders, spent, np.iinfo(np.int64).max).min(axis=0)
+            leaders &= ~several | (spent == least)
+        gaps = self.unsold_reason.copy()
+        gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
+        gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
+        gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
+        gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
+        gaps |= np.where(leaders.sum(axis=0) > 1, _TIE_AFTER, 0)
+        return {
+            "company_points": vp,
+            "zero_bids": zero_points,
+            "nationalization": nationalization,
+            "monopolization": monopolization,
+            "diversification": diversification,
+            "lowest_spend_bonus": bonus,
+            "total": total,
+            "spent": spent,
+            "eliminated": eliminated,
+            "winners": leaders,
+            "tiles": held,
+            "gaps": gaps,
+            "unsold": rules.sales - held.sum(axis=0),
+        }
+
+
+def play_chunk(
+    rules: CompiledRules,
+    draws: Draws,
+    agents: Sequence[BatchAgent],
+    log: MoveLog | None = None,
+) -> Chunk:
+    """Play the games of ``draws`` to the end; the chunk holds their state and moves."""
+    chunk = Chunk(rules, draws, agents, log)
+    for sale in range(rules.sales):
+        chunk.play_sale(sale)
+    return chunk
