@@ -32,7 +32,7 @@ __all__ = [
     "played_chunks",
 ]
 
-CHUNK: Final = 4 * BLOCK
+CHUNK: Final = BLOCK
 """Games per chunk by default (a speed setting: the games are the same for any chunk)."""
 
 Ints = npt.NDArray[np.int64]
@@ -77,20 +77,21 @@ def label(agent: BatchAgent) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
 
-def _by_seat(chunk: Chunk, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """A ``(columns, games)`` array of a chunk as ``(games, seats)``, seats in table order."""
-    players = chunk.players
-    column = (np.arange(players)[None, :] - chunk.first[:, None]) % players
-    return np.take_along_axis(values.T, column, axis=1)
-
-
-def chunk_arrays(chunk: Chunk) -> dict[str, npt.NDArray[Any]]:
-    """A played chunk's outcome: per game and seat (in table order), and per game."""
+def chunk_arrays(chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS) -> dict[str, npt.NDArray[Any]]:
+    """A played chunk's outcome: per game and seat (in table order) the arrays ``names``
+    (``totals`` always), and per game the arrays of ``GAME_ARRAYS``."""
     scored = chunk.score()
-    arrays = {name: _by_seat(chunk, scored[key]) for name, key in _FROM_CHUNK.items()}
-    winners = arrays["winners"]
-    single = winners.sum(axis=1) == 1
-    arrays["winner"] = np.where(single, winners.argmax(axis=1), -1)
+    players, games = chunk.players, chunk.games
+    # each seat's column in each game, as a flat index into a (columns, games) array
+    flat = ((np.arange(players)[:, None] - chunk.first) % players) * games + np.arange(games)
+    arrays = {
+        name: scored[_FROM_CHUNK[name]].ravel()[flat].T
+        for name in dict.fromkeys(("totals", *names))
+    }
+    winners = scored["winners"]
+    single = winners.sum(axis=0) == 1
+    first_winner = winners.argmax(axis=0)
+    arrays["winner"] = np.where(single, (first_winner + chunk.first) % players, -1)
     arrays["unsold"] = scored["unsold"]
     arrays["tie_sales"] = chunk.tie_sales
     arrays["gaps"] = scored["gaps"]

@@ -41,11 +41,10 @@ from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 __all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
 
-BLOCK: Final = 4096
+BLOCK: Final = 16384
 """Games per block of randomness."""
 
 Ints = npt.NDArray[np.int64]
-_U32: Final = 2**32
 
 # bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
 _CODES: Final = np.arange(256)
@@ -75,12 +74,26 @@ class Draws:
         self.sales = sales
         self.blocks = range(first // BLOCK, (first + games - 1) // BLOCK + 1)
         self.offset = first - self.blocks[0] * BLOCK
-        self._bid_streams: dict[int, list[np.random.Generator]] = {}
-        self._rounds: dict[tuple[int, int], npt.NDArray[np.uint32]] = {}
+        numbers = np.arange(first, first + games, dtype=np.uint64)
+        keys = np.array([self._sequence(block, 3, 0).generate_state(1, np.uint64)[0]
+                         for block in self.blocks], dtype=np.uint64)  # fmt: skip
+        # a rebid's counter: the game's place in its block, then sale, round and column
+        self._rebid_base = (
+            keys[numbers // np.uint64(BLOCK) - np.uint64(self.blocks[0])]
+            + (numbers % np.uint64(BLOCK) << np.uint64(24)) * _GOLDEN
+        )
 
-    def _generator(self, block: int, purpose: int, sale: int) -> np.random.Generator:
-        sequence = np.random.SeedSequence([self.seed, block, purpose, sale])
-        return np.random.Generator(np.random.PCG64(sequence))
+    def _sequence(self, block: int, purpose: int, sale: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence([self.seed, block, purpose, sale])
+
+    def _bits(self, purpose: int, sale: int) -> npt.NDArray[np.uint32]:
+        """``(columns, games)`` bits from each block's stream for ``purpose`` and ``sale``."""
+        parts = []
+        for block in self.blocks:
+            generator = np.random.PCG64(self._sequence(block, purpose, sale))
+            raw = generator.random_raw((self.players * BLOCK + 1) // 2)
+            parts.append(raw.view(np.uint32)[: self.players * BLOCK].reshape(self.players, BLOCK))
+        return self._joined(parts, 1)
 
     def _joined(self, parts: Sequence[npt.NDArray[Any]], axis: int) -> npt.NDArray[Any]:
         whole = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=axis)
@@ -90,55 +103,60 @@ class Draws:
 
     def deal(self, nations: int, industries: int) -> tuple[Ints, Ints, Ints, Ints]:
         """Per game: the deck order (indices of the canonical deck), the nations and tokens
-        of each column (indices into the pieces in play) and the first auctioneer."""
+        of each column (indices into the pieces in play) and the first auctioneer.
+
+        A shuffle sorts 27 random bits per item with the item's index below them (ties of
+        the random bits, about one deck in a million, keep the canonical order)."""
         decks, dealt_nations, tokens, firsts = [], [], [], []
         for block in self.blocks:
-            generator = self._generator(block, 0, 0)
-            decks.append(generator.permuted(np.tile(np.arange(self.sales), (BLOCK, 1)), axis=1))
-            dealt_nations.append(
-                generator.permuted(np.tile(np.arange(nations), (BLOCK, 1)), axis=1)
-            )
-            tokens.append(generator.permuted(np.tile(np.arange(industries), (BLOCK, 1)), axis=1))
-            firsts.append(generator.integers(0, self.players, BLOCK))
+            generator = np.random.PCG64(self._sequence(block, 0, 0))
+            decks.append(_shuffled(generator, self.sales))
+            dealt_nations.append(_shuffled(generator, nations))
+            tokens.append(_shuffled(generator, industries))
+            raw = generator.random_raw(BLOCK // 2).view(np.uint32)
+            firsts.append(raw.astype(np.uint64) * np.uint64(self.players) >> np.uint64(32))
         return (
             self._joined(decks, 0),
             self._joined(dealt_nations, 0)[:, : self.players],
             self._joined(tokens, 0)[:, : self.players],
-            self._joined(firsts, 0),
+            self._joined(firsts, 0).astype(np.int64),
         )
 
-    def bidding(self, sale: int, round_: int) -> npt.NDArray[np.uint32]:
-        """The bits of bidding round ``round_`` of ``sale``: ``(columns, games)``."""
-        found = self._rounds.get((sale, round_))
-        if found is not None:
-            return found
-        streams = self._bid_streams.get(sale)
-        if streams is None:
-            streams = self._bid_streams[sale] = [
-                self._generator(block, 1, sale) for block in self.blocks
-            ]
-        drawn = 0
-        while (sale, drawn) in self._rounds:
-            drawn += 1
-        for number in range(drawn, round_ + 1):
-            parts = [
-                stream.integers(0, _U32, (self.players, BLOCK), dtype=np.uint32)
-                for stream in streams
-            ]
-            self._rounds[sale, number] = self._joined(parts, 1)
-        if round_ > 0:  # the sale's earlier rounds are no longer asked for
-            self._rounds.pop((sale, round_ - 1), None)
-        return self._rounds[sale, round_]
+    def first_round(self, sale: int) -> npt.NDArray[np.uint32]:
+        """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
+        return self._bits(1, sale)
+
+    def rebid(self, sale: int, round_: int, column: int, games: Ints) -> npt.NDArray[np.uint32]:
+        """The bits of ``column``'s rebid in round ``round_`` of ``sale``, in ``games``: a
+        counter-based draw (SplitMix64's finalizer of the block's key plus the counter of
+        the game, sale, round and column), made only for the games that rebid."""
+        counter = (sale << 16) | (min(round_, 255) << 8) | column
+        mixed = self._rebid_base[games] + np.uint64(counter * int(_GOLDEN) % 2**64)
+        mixed ^= mixed >> np.uint64(30)
+        mixed *= _MIX1
+        mixed ^= mixed >> np.uint64(27)
+        mixed *= _MIX2
+        mixed ^= mixed >> np.uint64(31)
+        bits: npt.NDArray[np.uint32] = (mixed >> np.uint64(32)).astype(np.uint32)
+        return bits
 
     def peeks(self, sale: int) -> npt.NDArray[np.uint32]:
         """The bits of the peek window after ``sale``: ``(columns, games)``."""
-        parts = [
-            self._generator(block, 2, sale).integers(
-                0, _U32, (self.players, BLOCK), dtype=np.uint32
-            )
-            for block in self.blocks
-        ]
-        return self._joined(parts, 1)
+        return self._bits(2, sale)
+
+
+def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
+    """``BLOCK`` random orders of ``range(size)`` (``size`` up to 32)."""
+    raw = generator.random_raw((BLOCK * size + 1) // 2).view(np.uint32)[: BLOCK * size]
+    keys = raw.reshape(BLOCK, size) & np.uint32(~31 & 0xFFFFFFFF)
+    keys |= np.arange(size, dtype=np.uint32)
+    keys.sort(axis=1)
+    return (keys & np.uint32(31)).astype(np.int64)
+
+
+_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
+_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2: Final = np.uint64(0x94D049BB133111EB)
 
 
 class MoveLog:
@@ -250,7 +268,7 @@ class Chunk:
         self.sale = sale
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
-        drawn = self.draws.bidding(sale, 0)
+        drawn = self.draws.first_round(sale)
         bids = np.empty((players, games), dtype=np.int64)
         opening: Ints | None = None
         if auctioneer is not None:
@@ -358,7 +376,6 @@ class Chunk:
                     f"bidding rounds; under {rules.ruleset.id} tied players rebid without end "
                     "(no tie fallback), and these agents keep tying"
                 )
-            drawn = self.draws.bidding(sale, round_)
             rows = tied[pending]
             placed = np.full((players, len(pending)), -1, dtype=np.int64)
             for column in range(players):
@@ -372,7 +389,10 @@ class Chunk:
                 forbidden = None
                 if opening is not None and not rules.rebid_may_equal:
                     forbidden = opening[games]
-                new = self._bids(column, games, "rebid", minimum, forbidden, drawn[column, games])
+                new = self._bids(
+                    column, games, "rebid", minimum, forbidden,
+                    self.draws.rebid(sale, round_, column, games),
+                )  # fmt: skip
                 standing[column, where] = new
                 placed[column, bidding] = new
             if keep_history:
@@ -464,24 +484,25 @@ class Chunk:
     def score(self) -> dict[str, Ints]:
         """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
         rules, players, games = self.rules, self.players, self.games
-        sold = (self.winners >= 0).T  # (games, sales)
-        won_by = self.winners.T[sold]
-        tiles = self.deck[sold]
-        rows = np.broadcast_to(np.arange(games)[:, None], sold.shape)[sold]
-        key = won_by * games + rows  # column-major: (column, game)
         size = players * games
+        # each sale's tile summed into its winner's bucket (column, game); unsold ones
+        # into one more bucket, left out
+        key = self.winners * games + np.arange(games)
+        key[self.winners < 0] = size
+        key = key.ravel()
+        deck = np.ascontiguousarray(self.deck.T)  # (sales, games)
         industry_bits = 7 + 5 * rules.tile_industry
         packed = rules.tile_vp + np.left_shift(1, industry_bits)
         nation_bits = np.left_shift(1, 5 * rules.tile_nation)
 
         def summed(weights: Ints) -> Ints:
-            found = np.bincount(key, weights=weights, minlength=size)
-            return found.astype(np.int64).reshape(players, games)
+            found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
+            return found[:size].astype(np.int64).reshape(players, games)
 
-        counts = summed(packed[tiles])
-        by_nation = summed(nation_bits[tiles])
-        spent = summed(self.amounts.T[sold])
-        held = np.bincount(key, minlength=size).reshape(players, games)
+        counts = summed(packed[deck])
+        by_nation = summed(nation_bits[deck])
+        spent = summed(self.amounts)
+        held = np.bincount(key, minlength=size + 1)[:size].reshape(players, games)
         vp = counts & 127
         nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
         own = by_nation >> (5 * nation_of) & 31

@@ -122,7 +122,7 @@ def simulate_fields(
     if progress is not None:
         progress(0, games)
     for played, _ in played_chunks(compiled, agents, games, seed, start, chunk):
-        sums.add(chunk_arrays(played))
+        sums.add(chunk_arrays(played, ("spent",)))
         done += played.games
         if progress is not None:
             progress(done, games)
@@ -167,7 +167,7 @@ def compare_each_counts(
         base_winners = base_owners = None
         for number, rules in enumerate(compiled):
             played = play_chunk(rules, Draws(seed, first, size, players, rules.sales), agents)
-            arrays = chunk_arrays(played)
+            arrays = chunk_arrays(played, ("winners",))
             owners = _owners(played)
             winners = arrays["winners"]
             if base_winners is None or base_owners is None:

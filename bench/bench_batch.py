@@ -1,0 +1,89 @@
+"""The batched engine's speed: games a second and the ratio to the floor, in one run.
+
+Run: ``python bench/bench_batch.py [--games N] [--repeat R] [--quick]``. For 3, 4 and 5
+players (``en``, the library's ``random`` agent and the floor's bidder), then for several
+chunk sizes (4 players), then the vector environment if asked (``--env``). The floor plays
+2,000 games (a ``Random(seed)`` each) alternating with the batch; each keeps its best time.
+The batch's random draws are inside every timed region. Also the memory of a run of
+1,000,000 games (``--million``: peak resident size, chunked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+
+from common import floor_games, machine, race
+
+from qe_rules import batch
+from qe_rules.simulation.batch.chunks import CHUNK
+
+FLOOR_GAMES = 2000
+
+
+def measure(
+    players: int, games: int, repeat: int, agents: str = "random", chunk: int = CHUNK
+) -> tuple[float, float]:
+    """The best times of ``games`` batch games and of the floor's games, per game."""
+    times = race(
+        {
+            "batch": lambda: batch.play("en", players, games, agents=agents, seed=1, chunk=chunk),
+            "floor": floor_games(FLOOR_GAMES),
+        },
+        repeat,
+    )
+    return times["batch"] / games, times["floor"] / FLOOR_GAMES
+
+
+def line(what: str, batch_time: float, floor_time: float) -> str:
+    """One result line: games a second and the ratio to the floor."""
+    return (
+        f"{what}: {1 / batch_time:,.0f} games/s ({batch_time * 1e6:.2f} us a game), floor "
+        f"{1 / floor_time:,.0f} games/s; ratio {floor_time / batch_time:.1f}x the floor"
+    )
+
+
+def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
+    """The lines of a run."""
+    lines = []
+    for players in (3, 4, 5):
+        for agents in ("random", "floor"):
+            batch_time, floor_time = measure(players, games, repeat, agents)
+            lines.append(line(f"batch, en, {players} players, {agents}", batch_time, floor_time))
+    if chunks:
+        for chunk in (4096, 16384, 65536):
+            batch_time, floor_time = measure(4, games, repeat, "random", chunk)
+            lines.append(line(f"batch, en, 4 players, chunk {chunk}", batch_time, floor_time))
+    return lines
+
+
+def million() -> str:
+    """The peak memory of a run of 1,000,000 games (4 players, statistics only)."""
+    import qe_rules as qe
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    stats = qe.simulate("en", 4, "random", 1_000_000, seed=1, engine="batch")
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (
+        f"1,000,000 games ({stats.engine}): peak resident size {after / 1024:,.0f} MB "
+        f"(before {before / 1024:,.0f} MB)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="20,000 games, 2 rounds")
+    parser.add_argument("--million", action="store_true", help="the memory of 1,000,000 games")
+    args = parser.parse_args()
+    games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
+    print(machine())
+    for text in report(games, repeat):
+        print(text)
+    if args.million:
+        print(million())
+
+
+if __name__ == "__main__":
+    main()
