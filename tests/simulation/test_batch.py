@@ -148,17 +148,17 @@ def test_the_cli_plays_compare_each_on_the_batch(capsys):
     assert '"engine": "batch"' in out
 
 
-def test_a_field_the_batch_cannot_hold_is_named():
-    with pytest.raises(qe.InvalidArgument, match="removed_companies"):
-        from qe_rules.simulation.batch import compiled
+def test_a_field_the_batch_cannot_hold_is_named(monkeypatch):
+    from qe_rules.simulation.batch import compiled
 
-        compiled._MAX_TABLE, kept = 10, compiled._MAX_TABLE
-        try:
-            compiled._compiled.cache_clear()
+    monkeypatch.setattr(compiled, "_MAX_TABLE", 10)
+    compiled._compiled.cache_clear()
+    try:
+        with pytest.raises(qe.InvalidArgument, match="removed_companies"):
             batch.compile_rules("en", 4)
-        finally:
-            compiled._MAX_TABLE = kept
-            compiled._compiled.cache_clear()
+    finally:
+        monkeypatch.undo()
+        compiled._compiled.cache_clear()
 
 
 def test_bad_arguments_are_refused():
