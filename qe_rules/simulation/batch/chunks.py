@@ -35,7 +35,7 @@ __all__ = [
 CHUNK: Final = BLOCK
 """Games per chunk by default (a speed setting: the games are the same for any chunk)."""
 
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
 
 # the per-seat arrays of a Batch, in the order they are filled

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Final
+from typing import Any, Final
 
 import attrs
 import numpy as np
@@ -113,7 +113,7 @@ _FALLBACKS: Final = {
 _MAX_TABLE: Final = 4_000_000  # entries of the industry-points table the batch will hold
 NATIONS: Final = tuple(Nation)
 INDUSTRIES: Final = tuple(Industry)
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 
 
 @attrs.frozen(kw_only=True, eq=False)

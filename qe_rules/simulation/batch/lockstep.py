@@ -12,12 +12,14 @@ game of a chunk has the same auctioneer column at every sale. ``actual = (first 
 column) % players`` maps a column back to its seat.
 
 The randomness (:class:`Draws`) is cut into blocks of :data:`BLOCK` games. Block ``b`` of
-a run with ``seed`` draws from its own streams: one for the deal, one per sale for the
-bids (the ``r``-th draw array of a sale's stream is its bidding round ``r``: the
-opening and secret bids are round 0) and one per sale for the peeks. A game's draws are
-thus fixed by ``(seed, game number, sale, round, column)`` alone: the same whatever the
-chunk size, whichever other games are played, and under whichever rule set
-(:mod:`qe_rules.simulation.batch.outcome` relies on it for records and common random
+a run with ``seed`` has its own PCG64 streams (seeded by ``SeedSequence([seed, b, purpose,
+sale])``): one for the deal, one per sale for the first bidding round (the opening and
+secret bids: one 32-bit draw per column and game). A rebid and a peek answer draw from a
+counter-based generator instead (SplitMix64's finalizer of the block's key plus a counter
+of game, sale, round and column), computed only for the games that rebid or peek. A
+game's draws are thus fixed by ``(seed, game number, sale, round, column)`` alone: the
+same whatever the chunk size, whichever other games are played, and under whichever rule
+set (:mod:`qe_rules.simulation.batch.outcome` relies on it for records and common random
 numbers).
 """
 
@@ -44,7 +46,8 @@ __all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
 BLOCK: Final = 16384
 """Games per block of randomness."""
 
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
+Bids = Ints
 
 # bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
 _CODES: Final = np.arange(256)
@@ -126,11 +129,14 @@ class Draws:
         """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
         return self._bits(1, sale)
 
-    def rebid(self, sale: int, round_: int, column: int, games: Ints) -> npt.NDArray[np.uint32]:
-        """The bits of ``column``'s rebid in round ``round_`` of ``sale``, in ``games``: a
-        counter-based draw (SplitMix64's finalizer of the block's key plus the counter of
-        the game, sale, round and column), made only for the games that rebid."""
-        counter = (sale << 16) | (min(round_, 255) << 8) | column
+    def rebid(
+        self, sale: int, round_: int, column: int, games: Ints, peek: bool = False
+    ) -> npt.NDArray[np.uint32]:
+        """The bits of ``column``'s rebid in round ``round_`` of ``sale`` (or with ``peek``
+        its answer in the peek window after the sale), in ``games``: a counter-based draw
+        (SplitMix64's finalizer of the block's key plus the counter of the game, sale,
+        round and column), made only for the games asked."""
+        counter = (sale << 17) | (peek << 16) | (min(round_, 255) << 8) | column
         mixed = self._rebid_base[games] + np.uint64(counter * int(_GOLDEN) % 2**64)
         mixed ^= mixed >> np.uint64(30)
         mixed *= _MIX1
@@ -139,10 +145,6 @@ class Draws:
         mixed ^= mixed >> np.uint64(31)
         bits: npt.NDArray[np.uint32] = (mixed >> np.uint64(32)).astype(np.uint32)
         return bits
-
-    def peeks(self, sale: int) -> npt.NDArray[np.uint32]:
-        """The bits of the peek window after ``sale``: ``(columns, games)``."""
-        return self._bits(2, sale)
 
 
 def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
@@ -269,8 +271,8 @@ class Chunk:
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
         drawn = self.draws.first_round(sale)
-        bids = np.empty((players, games), dtype=np.int64)
-        opening: Ints | None = None
+        bids = np.empty((players, games), dtype=np.int32)
+        opening: Bids | None = None
         if auctioneer is not None:
             opening = self._bids(
                 auctioneer, None, "opening", rules.min_opening_bid, None, drawn[auctioneer]
@@ -288,9 +290,9 @@ class Chunk:
         highest = bids[0].copy()
         for column in range(1, players):
             np.maximum(highest, bids[column], out=highest)
-        code = (bids[0] == highest).astype(np.int64)
+        code = (bids[0] == highest).view(np.uint8).copy()
         for column in range(1, players):
-            code |= (bids[column] == highest).astype(np.int64) << column
+            code |= (bids[column] == highest).view(np.uint8) << np.uint8(column)
         winner = _FIRST[code]
         amount = highest
         tied = np.flatnonzero(_SIZE[code] > 1)
@@ -461,18 +463,17 @@ class Chunk:
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         if secret.any():
-            drawn = self.draws.peeks(sale)
             for column in range(players):
                 if column == auctioneer:
                     continue
-                inside = (
-                    secret & (winner != column) & (self.peeks_used[column] < rules.peeks_per_player)
-                )
+                inside = secret & (winner != column)
+                inside &= self.peeks_used[column] < rules.peeks_per_player
                 rows = np.flatnonzero(inside)
                 if not rows.size:
                     continue
                 window[rows] |= 1 << column
-                answers = self._peeks(column, rows, drawn[column, rows])
+                drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
+                answers = self._peeks(column, rows, drawn)
                 self.peeks_used[column, rows[answers]] += 1
                 peeked[rows[answers]] |= 1 << column
         if self.log is not None:

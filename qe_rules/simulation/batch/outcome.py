@@ -48,7 +48,7 @@ from qe_rules.simulation.stats import SimulationStats
 
 __all__ = ["Batch", "play"]
 
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
 
 
@@ -166,18 +166,24 @@ def play(
         raise InvalidArgument(
             f"progress is a function of (done, total) or None, got {shown(progress)}"
         )
-    parts: dict[str, list[npt.NDArray[Any]]] = {name: [] for name in (*SEAT_ARRAYS, *GAME_ARRAYS)}
+    shapes = {
+        **{name: (games, compiled.players) for name in SEAT_ARRAYS},
+        **{name: (games,) for name in GAME_ARRAYS},
+    }
+    arrays: dict[str, Any] = {
+        name: np.empty(shape, dtype=bool if name in ("eliminated", "winners") else np.int32)
+        for name, shape in shapes.items()
+    }
     logs: dict[int, tuple[Chunk, MoveLog]] = {}
     done = 0
     for played, log in played_chunks(compiled, made, games, seed, start, chunk, keep_moves):
         for name, values in chunk_arrays(played).items():
-            parts[name].append(values)
+            arrays[name][done : done + played.games] = values
         if log is not None:
             logs[done] = (played, log)
         done += played.games
         if progress is not None:
             progress(done, games)
-    arrays: dict[str, Any] = {name: np.concatenate(values) for name, values in parts.items()}
     return Batch(
         ruleset=rules,
         players=compiled.players,

@@ -44,7 +44,7 @@ __all__ = [
     "legal",
 ]
 
-Ints = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]
 Bits = npt.NDArray[np.uint32]
 
 
@@ -90,8 +90,9 @@ def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
 
 
 def _uniform(draws: Bits, count: int) -> Ints:
-    """A whole number from 0 to ``count - 1`` per draw (Lemire's multiply and shift)."""
-    return (draws.astype(np.uint64) * np.uint64(count) >> np.uint64(32)).astype(np.int64)
+    """A whole number from 0 to ``count - 1`` per draw: ``draw * count >> 32`` (Lemire's
+    multiply and shift), computed exactly in float64 (the product is below 2**53)."""
+    return (draws * (count / 2**32)).astype(np.int32)
 
 
 @runtime_checkable
@@ -142,7 +143,7 @@ class FloorBids:
         if ask.phase == "opening":
             drawn = 1 + _uniform(ask.draws, 6)
         else:
-            drawn = (ask.draws >> np.uint32(29)).astype(np.int64)
+            drawn = (ask.draws >> np.uint32(29)).astype(np.int32)
         return legal(drawn, ask.minimum, ask.forbidden)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -158,7 +159,7 @@ class ZeroBids:
 
     def bids(self, ask: BidAsk) -> Ints:
         """The least legal amounts."""
-        least = np.full(len(ask.draws), ask.minimum, dtype=np.int64)
+        least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
         if ask.forbidden is not None:
             least += least == ask.forbidden
         return least
@@ -168,7 +169,7 @@ class ZeroBids:
         return np.zeros(len(ask.rows), dtype=bool)
 
 
-PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Ints]
+PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.ArrayLike]
 """A policy for many decisions at once: ``(observations, masks) -> amounts``.
 ``observations`` has one row per game asked, in the layout of
 :func:`qe_rules.learning.encode.observation` where the batch can make it, and ``masks``
@@ -206,7 +207,7 @@ class PolicyBids:
         features[:, 5] = ask.draws / 2**32
         amounts = np.arange(self.max_bid + 1)
         masks = (amounts[None, :] >= ask.minimum) & (amounts[None, :] != forbidden[:, None])
-        chosen = np.asarray(self.policy(features, masks), dtype=np.int64)
+        chosen = np.asarray(self.policy(features, masks), dtype=np.int32)
         if chosen.shape != (count,):
             raise InvalidArgument(
                 f"a policy returns one amount per game asked ({count}), got shape {chosen.shape}"

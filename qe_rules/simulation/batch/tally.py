@@ -53,7 +53,9 @@ class Sums:
 
     def add(self, arrays: Arrays) -> None:
         """Add games: ``totals``, ``spent`` by seat, ``winner``, ``gaps``, ``unsold``."""
-        totals, spent, winner = arrays["totals"], arrays["spent"], arrays["winner"]
+        totals = arrays["totals"].astype(np.int64)
+        spent = arrays["spent"].astype(np.int64)
+        winner = arrays["winner"]
         won = winner >= 0
         for seat in range(len(self.wins)):
             self.wins[seat] += int((winner == seat).sum())
