@@ -112,13 +112,14 @@ def test_stats_are_simulate_s_on_the_batch():
 
 def test_auto_uses_the_batch_only_where_every_agent_has_a_batched_form():
     assert qe.simulate("en", 3, "random", 5, seed=1, engine="auto").engine == "batch"
-    assert qe.simulate("en", 3, ["random", "value", "zero"], 5, seed=1, engine="auto").engine == (
-        "reference"
-    )
+    mixed = ["random", "value", "zero"]
+    assert qe.simulate("en", 3, mixed, 5, seed=1, engine="auto").engine == "batch"
+    by_factory = ["random", qe.RandomAgent, "zero"]
+    assert qe.simulate("en", 3, by_factory, 5, seed=1, engine="auto").engine == "reference"
     assert qe.simulate("en", 3, "random", 5, seed=1).engine == "reference"
     assert not uses_batch("auto", ["random"], rows=True)
     with pytest.raises(qe.InvalidArgument, match="plays only the agents"):
-        qe.simulate("en", 3, "value", 5, seed=1, engine="batch")
+        qe.simulate("en", 3, qe.ValueAgent, 5, seed=1, engine="batch")
     with pytest.raises(qe.InvalidArgument, match="engine is one of"):
         qe.simulate("en", 3, "random", 5, seed=1, engine="fast")
 
@@ -181,3 +182,54 @@ def test_a_policy_hook_bids_from_features_and_masks():
     played = batch.play("en", 4, 300, agents=batch.PolicyBids(policy), seed=1, keep_moves=True)
     assert_replays(played, 50)
     assert played.agents == ("policy",) * 4
+
+
+def reference_value_decisions(played, rules, players, seed):
+    """Each value seat's moves of ``played`` against :class:`~qe_rules.ValueAgent`'s
+    choice from the same view, with the batch's draw as its random part: the differences."""
+    from qe_rules.simulation.batch.lockstep import Draws
+
+    draws = Draws(seed, 0, played.games, players, rules.sales(players))
+    first_bits = [draws.first_round(sale) for sale in range(rules.sales(players))]
+    wrong = []
+    for index in range(played.games):
+        record = played.record(index)
+        first = record.first_auctioneer
+        game = qe.new_game(
+            rules, players, deck=record.deck, nations=record.nations,
+            industries=record.industries, first_auctioneer=first,
+        )  # fmt: skip
+        for move in record.moves:
+            view = game.view(move.seat)
+            column = (move.seat - first) % players
+            if played.agents[move.seat] == "value":
+                agent = qe.ValueAgent(ruleset=rules)
+                if move.kind == "bid":
+                    if view.phase is qe.Phase.REBIDDING:
+                        bits = draws.rebid(view.sale, view.ties, column, np.array([index]))[0]
+                    else:
+                        bits = first_bits[view.sale][column, index]
+                    object.__setattr__(agent, "_draw", lambda bits=bits: int(bits) / 2**32)
+                    if agent.bid(view) != move.amount:
+                        wrong.append((index, move))
+                elif agent.wants_peek(view) != (move.kind == "peek"):
+                    wrong.append((index, move))
+            game = game.apply(move)
+    return wrong
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_batched_value_agent_decides_as_the_value_agent(players):
+    rules = qe.get_ruleset("en")
+    agents = ["value", "random", "value", "value", "zero"][:players]
+    played = batch.play(rules, players, 25, agents=agents, seed=9, keep_moves=True)
+    assert reference_value_decisions(played, rules, players, 9) == []
+    assert_replays(played)
+
+
+@examples(10)
+@given(rules=ruleset_variations(), data=st.data())
+def test_the_batched_value_agent_decides_as_the_value_agent_under_any_reading(rules, data):
+    players = data.draw(st.sampled_from(rules.player_counts), label="players")
+    played = batch.play(rules, players, 8, agents="value", seed=3, keep_moves=True)
+    assert reference_value_decisions(played, rules, players, 3) == []

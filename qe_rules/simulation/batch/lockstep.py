@@ -39,6 +39,7 @@ from qe_rules.simulation.batch.compiled import (
     INDUSTRIES,
     CompiledRules,
 )
+from qe_rules.simulation.batch.knowledge import Knowledge
 from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 __all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
@@ -201,6 +202,9 @@ class Chunk:
         self.zero_round = np.zeros((players, games), dtype=np.int64)
         self.peeks_used = np.zeros((players, games), dtype=np.int64)
         self._agents = self._groups(agents)
+        self.opening: Bids | None = None  # the opening bids of the sale in progress
+        reads = any(getattr(agent, "reads_state", False) for agent in agents)
+        self.knowledge = Knowledge(rules, games) if reads else None
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
         """Per column: each agent and the games where it sits there (None: all of them)."""
@@ -229,13 +233,14 @@ class Chunk:
         minimum: int,
         forbidden: Ints | None,
         draws: npt.NDArray[np.uint32],
+        previous: Ints | None = None,
     ) -> Ints:
         groups = self._agents[column]
         if len(groups) == 1:
             agent = groups[0][0]
             return agent.bids(BidAsk(
                 state=self, seat=column, rows=rows, phase=phase, minimum=minimum,
-                forbidden=forbidden, draws=draws,
+                forbidden=forbidden, draws=draws, previous=previous,
             ))  # fmt: skip
         amounts = np.empty(len(draws), dtype=np.int64)
         for agent, where in groups:
@@ -249,6 +254,7 @@ class Chunk:
                 phase=phase, minimum=minimum,
                 forbidden=None if forbidden is None else forbidden[chosen],
                 draws=draws[chosen],
+                previous=None if previous is None else previous[chosen],
             ))  # fmt: skip
         return amounts
 
@@ -268,6 +274,9 @@ class Chunk:
         """Sale ``sale`` in every game: the bids, the ties, the award, zero bids, peeks."""
         rules, players, games = self.rules, self.players, self.games
         self.sale = sale
+        knowledge = self.knowledge
+        if knowledge is not None:
+            knowledge.start_sale(sale)
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
         drawn = self.draws.first_round(sale)
@@ -278,6 +287,7 @@ class Chunk:
                 auctioneer, None, "opening", rules.min_opening_bid, None, drawn[auctioneer]
             )
             bids[auctioneer] = opening
+        self.opening = opening
         forbidden = None if rules.secret_may_equal else opening
         for column in range(players):
             if column != auctioneer:
@@ -304,6 +314,8 @@ class Chunk:
         self.amounts[sale] = np.where(winner >= 0, amount, 0)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
+        if knowledge is not None:
+            knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
             self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
@@ -394,6 +406,7 @@ class Chunk:
                 new = self._bids(
                     column, games, "rebid", minimum, forbidden,
                     self.draws.rebid(sale, round_, column, games),
+                    standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
                 placed[column, bidding] = new
@@ -476,6 +489,8 @@ class Chunk:
                 answers = self._peeks(column, rows, drawn)
                 self.peeks_used[column, rows[answers]] += 1
                 peeked[rows[answers]] |= 1 << column
+                if self.knowledge is not None:
+                    self.knowledge.peeked(sale, column, rows[answers], self.amounts[sale], winner)
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)

@@ -167,8 +167,8 @@ def play(
             f"progress is a function of (done, total) or None, got {shown(progress)}"
         )
     shapes = {
-        **{name: (games, compiled.players) for name in SEAT_ARRAYS},
-        **{name: (games,) for name in GAME_ARRAYS},
+        **dict.fromkeys(SEAT_ARRAYS, (games, compiled.players)),
+        **dict.fromkeys(GAME_ARRAYS, (games,)),
     }
     arrays: dict[str, Any] = {
         name: np.empty(shape, dtype=bool if name in ("eliminated", "winners") else np.int32)

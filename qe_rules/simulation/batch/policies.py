@@ -16,7 +16,8 @@ between rule sets (common random numbers).
 The built-in ones (:data:`BATCH_AGENTS`): ``random`` (the library's
 :class:`~qe_rules.RandomAgent`: the minimum plus 0 to 12), ``floor`` (the speed
 yardstick's bidder: an opening of 1 to 6, any other bid 0 to 7, each raised to a legal
-amount), ``zero`` (:class:`~qe_rules.ZeroAgent`) and ``policy`` (:class:`PolicyBids`, a
+amount), ``zero`` (:class:`~qe_rules.ZeroAgent`), ``value``
+(:class:`~qe_rules.ValueAgent`) and ``policy`` (:class:`PolicyBids`, a
 hook for a function of observations and masks).
 """
 
@@ -30,6 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.simulation.agents import _potential, _tables
 
 __all__ = [
     "BATCH_AGENTS",
@@ -39,6 +42,7 @@ __all__ = [
     "PeekAsk",
     "PolicyBids",
     "RandomBids",
+    "ValueBids",
     "ZeroBids",
     "batch_agent",
     "legal",
@@ -58,7 +62,7 @@ class BidAsk:
     ``"secret"`` or ``"rebid"``. A legal bid is at least ``minimum`` and never equals
     ``forbidden`` (per game, ``-1`` for none; ``None`` when nothing is forbidden).
     ``draws`` are the random bits of these games, ``state`` the lockstep games, for
-    agents that read them.
+    agents that read them; ``previous`` the seat's last bid in this sale (rebids only).
     """
 
     state: Any
@@ -68,6 +72,7 @@ class BidAsk:
     minimum: int
     forbidden: Ints | None
     draws: Bits
+    previous: Ints | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -224,10 +229,99 @@ class PolicyBids:
         return np.asarray(self.peek(features), dtype=bool)
 
 
+def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
+    return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
+
+
+@attrs.frozen
+class ValueBids:
+    """:class:`~qe_rules.ValueAgent` batched: the same worth, spending room and bids, each
+    from what the seat knows (:mod:`~qe_rules.simulation.batch.knowledge`), with the
+    draw as its small random part. Peeks in the second half of the game."""
+
+    name: ClassVar[str] = "value"
+    reads_state: ClassVar[bool] = True
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """Amounts from the tile's worth, capped by the spending room."""
+        state = ask.state
+        knowledge, rules = state.knowledge, state.rules
+        players, sale, seat = rules.players, state.sale, ask.seat
+        rows = np.arange(state.games) if ask.rows is None else ask.rows
+        count = len(rows)
+        tables = _tables(rules.ruleset, players)
+        nationalization, monopolization, diversification = _tables_potentials(tables)
+        tile = state.deck[rows, sale]
+        industry = rules.tile_industry[tile]
+        nation = np.array(rules.nations)[state.nations[rows, seat]]
+        token = np.array(rules.industries)[state.tokens[rows, seat]]
+        worth = rules.tile_vp[tile].astype(np.float64)
+        own = np.minimum(knowledge.own[seat, rows], TILE_LIMIT)
+        worth += np.where(rules.tile_nation[tile] == nation, nationalization[own], 0.0)
+        counts = knowledge.industries[seat][:, rows].copy()  # (industries, rows)
+        places = np.arange(count)
+        same = counts[industry, places] + (tables.token_in_monopolization & (token == industry))
+        worth += monopolization[np.minimum(same, TILE_LIMIT)]
+        if tables.token_in_diversification:
+            counts[token, places] += 1
+        kinds = np.minimum((counts > 0).sum(axis=0), TILE_LIMIT)
+        worth += np.where(counts[industry, places] == 0, diversification[kinds], 0.0)
+        typical = knowledge.typical(seat, rows)
+        spent = knowledge.others_spent(seat, rows, typical, state.winners)
+        others = np.delete(spent, seat, axis=0)
+        top = others.max(axis=0) if len(others) else np.zeros(count)
+        left = rules.sales - sale
+        room = top + typical * left / players - knowledge.spent[seat, rows] - 1
+        noise = ask.draws / 2**32
+        if ask.phase == "opening":
+            return legal(_whole(np.minimum(worth * 0.6, room) + noise), ask.minimum, ask.forbidden)
+        target = np.minimum(worth + noise, room)
+        least = legal(np.full(count, ask.minimum), ask.minimum, ask.forbidden)
+        if ask.phase == "rebid" and ask.previous is not None:
+            tied_at = ask.previous
+            raised = np.minimum(_whole(target), tied_at + 1 + _whole(noise * 3))
+            return np.where(target <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
+        zero = np.zeros(count)
+        if ask.minimum <= 0 and tables.zero_bid_points:
+            zero += tables.zero_bid_points
+            if tables.zero_bid_limit:
+                zero[knowledge.zero_bidders[seat, rows] >= tables.zero_bid_limit] = 0
+        opening = np.zeros(count) if state.opening is None else state.opening[rows]
+        passes = (target <= opening) | (worth <= zero + 1)
+        return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Peek in the second half of the game (the window of sale ``s`` is asked at
+        sale ``s + 1``, as a view shows it)."""
+        state = ask.state
+        return np.full(len(ask.rows), state.sale + 1 >= state.rules.sales // 2)
+
+
+def _whole(values: npt.NDArray[np.float64]) -> Ints:
+    """``int(value)`` of each: towards zero."""
+    return np.trunc(values).astype(np.int64)
+
+
+_POTENTIALS: Final[dict[int, tuple[npt.NDArray[np.float64], ...]]] = {}
+
+
+def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
+    found = _POTENTIALS.get(id(tables))
+    if found is None:
+        found = _POTENTIALS[id(tables)] = (
+            _potentials(tables.nationalization),
+            _potentials(tables.monopolization),
+            _potentials(tables.diversification),
+        )
+    return found
+
+
 BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
     "random": RandomBids,
     "floor": FloorBids,
     "zero": ZeroBids,
+    "value": ValueBids,
 }
 """The batched agents by name."""
 
