@@ -25,6 +25,7 @@ numbers).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -36,7 +37,7 @@ from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_UNTIED,
-    INDUSTRIES,
+    NATIONS,
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
@@ -146,6 +147,35 @@ class Draws:
         mixed ^= mixed >> np.uint64(31)
         bits: npt.NDArray[np.uint32] = (mixed >> np.uint64(32)).astype(np.uint32)
         return bits
+
+
+@functools.lru_cache(maxsize=64)
+def _packing(rules: CompiledRules) -> tuple[Ints, int, int, int]:
+    """Each tile as one whole number whose sum over a seat's tiles holds, in bit fields:
+    the VP (7 bits), the number of tiles (5), the tiles of each nation, and the seat's
+    offset in the industry tables (``sum(count * stride)``). Exact in the float64 sums of
+    ``np.bincount``: the fields fit in 53 bits."""
+    nation_width = max(
+        int((rules.tile_nation == nation).sum()) for nation in range(len(NATIONS))
+    ).bit_length()
+    nation_shift = 12
+    offset_shift = nation_shift + 5 * nation_width
+    if (
+        int(rules.tile_vp.sum()) >= 128
+        or offset_shift + int(rules.monopolization.size).bit_length() > 52
+    ):
+        raise InvalidArgument(
+            f"the batch cannot sum the tiles of {rules.ruleset.id} with {rules.players} players "
+            "in one number (removed_companies leaves too many tiles); use the reference engine"
+        )
+    strides = np.array(rules.industry_strides, dtype=np.int64)
+    packed = (
+        rules.tile_vp
+        + (1 << 7)
+        + np.left_shift(1, nation_shift + nation_width * rules.tile_nation)
+        + (strides[rules.tile_industry] << offset_shift)
+    )
+    return packed, nation_shift, nation_width, offset_shift
 
 
 def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
@@ -507,25 +537,22 @@ class Chunk:
         key[self.winners < 0] = size
         key = key.ravel()
         deck = np.ascontiguousarray(self.deck.T)  # (sales, games)
-        industry_bits = 7 + 5 * rules.tile_industry
-        packed = rules.tile_vp + np.left_shift(1, industry_bits)
-        nation_bits = np.left_shift(1, 5 * rules.tile_nation)
+        packing = _packing(rules)
+        packed_tiles, nation_shift, nation_width, offset_shift = packing
 
         def summed(weights: Ints) -> Ints:
             found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
             return found[:size].astype(np.int64).reshape(players, games)
 
-        counts = summed(packed[deck])
-        by_nation = summed(nation_bits[deck])
+        # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
+        packed = summed(packed_tiles[deck])
         spent = summed(self.amounts)
-        held = np.bincount(key, minlength=size + 1)[:size].reshape(players, games)
-        vp = counts & 127
+        vp = packed & 127
+        held = packed >> 7 & 31
         nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
-        own = by_nation >> (5 * nation_of) & 31
+        own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
         index = np.array(rules.industries)[self.tokens.T] * (rules.monopolization.size // 5)
-        for industry in range(len(INDUSTRIES)):
-            stride = rules.industry_strides[industry]
-            index += (counts >> (7 + 5 * industry) & 31) * stride
+        index += packed >> offset_shift
         monopolization = rules.monopolization[index]
         diversification = rules.diversification[index]
         beyond = rules.industry_beyond[index]
