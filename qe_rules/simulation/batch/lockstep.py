@@ -506,21 +506,24 @@ class Chunk:
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         if secret.any():
+            columns = np.arange(players)[:, None]
+            inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
+            if auctioneer is not None:
+                inside[auctioneer] = False
             for column in range(players):
-                if column == auctioneer:
-                    continue
-                inside = secret & (winner != column)
-                inside &= self.peeks_used[column] < rules.peeks_per_player
-                rows = np.flatnonzero(inside)
+                rows = np.flatnonzero(inside[column])
                 if not rows.size:
                     continue
                 window[rows] |= 1 << column
                 drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
                 answers = self._peeks(column, rows, drawn)
-                self.peeks_used[column, rows[answers]] += 1
-                peeked[rows[answers]] |= 1 << column
+                if not answers.any():
+                    continue
+                peekers = rows[answers]
+                self.peeks_used[column, peekers] += 1
+                peeked[peekers] |= 1 << column
                 if self.knowledge is not None:
-                    self.knowledge.peeked(sale, column, rows[answers], self.amounts[sale], winner)
+                    self.knowledge.peeked(sale, column, peekers, self.amounts[sale], winner)
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)

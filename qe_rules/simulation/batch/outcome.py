@@ -166,8 +166,9 @@ def play(
         raise InvalidArgument(
             f"progress is a function of (done, total) or None, got {shown(progress)}"
         )
+    # per-seat arrays kept as (seats, games), each seat contiguous, handed out transposed
     shapes = {
-        **dict.fromkeys(SEAT_ARRAYS, (games, compiled.players)),
+        **dict.fromkeys(SEAT_ARRAYS, (compiled.players, games)),
         **dict.fromkeys(GAME_ARRAYS, (games,)),
     }
     arrays: dict[str, Any] = {
@@ -178,12 +179,17 @@ def play(
     done = 0
     for played, log in played_chunks(compiled, made, games, seed, start, chunk, keep_moves):
         for name, values in chunk_arrays(played).items():
-            arrays[name][done : done + played.games] = values
+            if name in SEAT_ARRAYS:
+                arrays[name][:, done : done + played.games] = values.T
+            else:
+                arrays[name][done : done + played.games] = values
         if log is not None:
             logs[done] = (played, log)
         done += played.games
         if progress is not None:
             progress(done, games)
+    for name in SEAT_ARRAYS:
+        arrays[name] = arrays[name].T
     return Batch(
         ruleset=rules,
         players=compiled.players,
