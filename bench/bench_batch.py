@@ -16,13 +16,12 @@ import resource
 from common import floor_games, machine, race
 
 from qe_rules import batch
-from qe_rules.simulation.batch.chunks import CHUNK
 
 FLOOR_GAMES = 2000
 
 
 def measure(
-    players: int, games: int, repeat: int, agents: str = "random", chunk: int = CHUNK
+    players: int, games: int, repeat: int, agents: str = "random", chunk: int = batch.CHUNK
 ) -> tuple[float, float]:
     """The best times of ``games`` batch games and of the floor's games, per game."""
     times = race(

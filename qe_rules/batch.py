@@ -12,6 +12,7 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 """
 
 from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
+from qe_rules.simulation.batch.chunks import CHUNK
 from qe_rules.simulation.batch.outcome import Batch, play
 from qe_rules.simulation.batch.policies import (
     BATCH_AGENTS,
@@ -21,11 +22,13 @@ from qe_rules.simulation.batch.policies import (
     PeekAsk,
     PolicyBids,
     RandomBids,
+    ValueBids,
     ZeroBids,
 )
 
 __all__ = [
     "BATCH_AGENTS",
+    "CHUNK",
     "FIELD_USE",
     "GAP_ORDER",
     "Batch",
@@ -35,6 +38,7 @@ __all__ = [
     "PeekAsk",
     "PolicyBids",
     "RandomBids",
+    "ValueBids",
     "ZeroBids",
     "compile_rules",
     "play",
