@@ -233,3 +233,19 @@ def test_the_batched_value_agent_decides_as_the_value_agent_under_any_reading(ru
     players = data.draw(st.sampled_from(rules.player_counts), label="players")
     played = batch.play(rules, players, 8, agents="value", seed=3, keep_moves=True)
     assert reference_value_decisions(played, rules, players, 3) == []
+
+
+ENDLESS = "en:min_opening_bid=0,secret_bid_may_equal_opening=true,tie_fallback=none"
+
+
+def test_a_sale_tied_without_end_is_refused_as_simulate_refuses_it():
+    with pytest.raises(qe.InvalidArgument, match="does not end"):
+        batch.play(ENDLESS, 4, 50, agents="zero", seed=1)
+    with pytest.raises(qe.InvalidArgument, match="does not end"):
+        qe.simulate(ENDLESS, 4, "zero", 5, seed=1, engine="reference")
+
+
+def test_a_policy_must_give_one_amount_per_game():
+    bad = batch.PolicyBids(lambda features, masks: [1, 2, 3])
+    with pytest.raises(qe.InvalidArgument, match="one amount per game"):
+        batch.play("en", 4, 50, agents=bad, seed=1)
