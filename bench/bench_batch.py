@@ -2,7 +2,8 @@
 
 Run: ``python bench/bench_batch.py [--games N] [--repeat R] [--quick]``. For 3, 4 and 5
 players (``en``, the library's ``random`` agent and the floor's bidder), then for several
-chunk sizes (4 players), then the vector environment if asked (``--env``). The floor plays
+chunk sizes (4 players), then the vector environment if asked (``--env``: random legal
+actions, a full observation and mask for every seat at every step). The floor plays
 2,000 games (a ``Random(seed)`` each) alternating with the batch; each keeps its best time.
 The batch's random draws are inside every timed region. Also the memory of a run of
 1,000,000 games (``--million``: peak resident size, chunked).
@@ -56,6 +57,32 @@ def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
     return lines
 
 
+def measure_env(players: int, num_envs: int, games: int, repeat: int) -> tuple[float, float]:
+    """The best times, per game, of ``games`` games of the vector environment (random
+    legal actions for every seat, a full observation and mask for every seat at every
+    step) and of the floor's games."""
+    import numpy as np
+
+    from qe_rules.learning.vector_env import BatchVectorEnv
+
+    env = BatchVectorEnv("en", players, num_envs=num_envs)
+    rng = np.random.default_rng(1)
+
+    def run() -> None:
+        _, info = env.reset(seed=1)
+        finished = 0
+        while finished < games:
+            mask = info["action_mask"]
+            actions = (mask * rng.random(mask.shape)).argmax(axis=2)
+            _, _, done, _, info = env.step(actions)
+            finished += int(done.sum())
+
+    rounds = -(-games // num_envs) * num_envs
+    times = race({"env": run, "floor": floor_games(FLOOR_GAMES)}, repeat)
+    env.close()
+    return times["env"] / rounds, times["floor"] / FLOOR_GAMES
+
+
 def million() -> str:
     """The peak memory of a run of 1,000,000 games (4 players, statistics only)."""
     import qe_rules as qe
@@ -75,11 +102,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="20,000 games, 2 rounds")
     parser.add_argument("--million", action="store_true", help="the memory of 1,000,000 games")
+    parser.add_argument("--env", action="store_true", help="the vector environment too")
     args = parser.parse_args()
     games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
     print(machine())
     for text in report(games, repeat):
         print(text)
+    if args.env:
+        for players in (3, 4, 5):
+            env_time, floor_time = measure_env(players, 2048, 4096, repeat)
+            print(line(f"vector environment, {players} players, 2048 games", env_time, floor_time))
     if args.million:
         print(million())
 

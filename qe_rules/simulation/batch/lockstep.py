@@ -233,6 +233,10 @@ class Chunk:
         self.peeks_used = np.zeros((players, games), dtype=np.int64)
         self._agents = self._groups(agents)
         self.opening: Bids | None = None  # the opening bids of the sale in progress
+        # for observers of the games in progress (learning.vector_env): the rebid round
+        # being asked (its number, games, rebidding seats, ties in a row), the peek window
+        self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
+        self.peek_window: npt.NDArray[np.bool_] | None = None
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
 
@@ -421,6 +425,9 @@ class Chunk:
                     "(no tie fallback), and these agents keep tying"
                 )
             rows = tied[pending]
+            # the rebid round being asked, for observers (learning.vector_env): its games,
+            # their rebidding seats and ties in a row
+            self.rebid_round = (round_, rows, seats, ties[pending])
             placed = np.full((players, len(pending)), -1, dtype=np.int64)
             for column in range(players):
                 bidding = (seats >> column & 1).astype(bool)
@@ -510,6 +517,7 @@ class Chunk:
             inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
             if auctioneer is not None:
                 inside[auctioneer] = False
+            self.peek_window = inside  # for observers (learning.vector_env)
             for column in range(players):
                 rows = np.flatnonzero(inside[column])
                 if not rows.size:
