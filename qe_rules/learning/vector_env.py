@@ -80,7 +80,7 @@ class _Asker:
 class BatchVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``ruleset`` with ``players`` players, stepped together."""
 
-    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
 
     def __init__(
         self, ruleset: RuleSet | str = "en", players: int = 4, num_envs: int = 256
