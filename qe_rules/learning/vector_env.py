@@ -137,6 +137,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         )
         self.chunk = chunk
         self._next_game += self.num_envs
+        self._table_key: tuple[Any, ...] | None = None
         self._last_obs = np.zeros(
             (self.num_envs, self.players, encode.OBSERVATION_SIZE), np.float32
         )
@@ -227,25 +228,25 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Every seat's observation and mask in every game, now."""
-        chunk, rules, players = self.chunk, self.compiled, self.players
+        chunk, players = self.chunk, self.players
         games = self.num_envs
         question = self._question
-        out = np.zeros((games, players, encode.OBSERVATION_SIZE), dtype=np.float32)
-        masks = np.zeros((games, players, encode.ACTIONS), dtype=bool)
         seats = np.arange(players)
         every = np.arange(games)
         over = question is None
         peeking = isinstance(question, PeekAsk)
         sale = chunk.sale + 1 if (over or peeking) else chunk.sale
-        finished = sale  # sales finished before this moment
-        out[:, :, _AT["players"] + players - 1] = 1
-        out[:, seats, _AT["seat"] + seats] = 1
-        # who acts, the phase, the sale's numbers and limits
+        key = (id(chunk), sale, peeking, over)
+        if key != self._table_key:  # what changes only between sales: made once a sale
+            self._table = self._table_part(sale, over)
+            self._table_key = key
+        out = self._table.copy()
+        masks = np.zeros((games, players, encode.ACTIONS), dtype=bool)
         to_act = np.zeros((games, players), dtype=bool)
         acting = every
-        ties = np.zeros(games)
         opening = None
         phase = "over"
+        at = _AT["sale"]
         if over:
             pass
         elif peeking:
@@ -266,64 +267,13 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             assert chunk.rebid_round is not None
             _, acting, code, in_a_row = chunk.rebid_round
             to_act[acting] = (code[:, None] >> seats & 1).astype(bool)
-            ties[acting] = in_a_row
+            out[acting, :, at + 4] = in_a_row[:, None]
             out[acting, :, _AT["tied"] : _AT["tied"] + players] = to_act[acting][:, None, :]
         out[:, :, _AT["phase"] + _PHASE[phase]] = 1
-        at = _AT["sale"]
-        out[:, :, at] = sale
-        out[:, :, at + 1] = rules.sales
-        if sale < rules.sales:
-            out[:, :, at + 2] = rules.sales - sale - 1
-            out[:, :, at + 3] = rules.round_of[sale]
-            companies = self.rules.companies(players)
-            tile = chunk.deck[:, sale]
-            index = np.array([_COMPANY_INDEX[c] for c in companies])[tile]
-            out[every, :, _AT["company"] + index] = 1
-            last = rules.last_tile and sale == rules.sales - 1
-            if not last:
-                out[:, :, _AT["auctioneer"] + sale % players] = 1
-        else:
-            out[:, :, at + 2] = 0 if over else -1
-            out[:, :, at + 3] = rules.round_of[-1]
-        out[:, :, at + 4] = ties[:, None]
         if opening is not None:
             out[:, :, _AT["opening_bid"]] = opening[:, None]
             out[:, :, _AT["opening_bid"] + 1] = 1
         out[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[:, None, :]
-        # the table: nations, tokens, holdings, spends, zero bids, peeks
-        nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
-        for seat in range(players):
-            out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
-        tokens = np.array(rules.industries)[chunk.tokens]
-        out[every[:, None], seats, _AT["industry"] + tokens] = 1
-        in_library = np.array([_COMPANY_INDEX[c] for c in self.rules.companies(players)])
-        for done in range(finished):
-            winner = chunk.winners[done]
-            won = np.flatnonzero(winner >= 0)
-            tile = in_library[chunk.deck[won, done]]
-            out[
-                won[:, None], :, (_AT["holdings"] + winner[won] * len(COMPANIES) + tile)[:, None]
-            ] = 1
-        knowledge = chunk.knowledge
-        assert knowledge is not None
-        for viewer in range(players):
-            known = knowledge.known[viewer][:finished]  # (sales, games)
-            unknown = ~np.isnan(knowledge.unknown[viewer][:finished])
-            won_by = chunk.winners[:finished]
-            for seat in range(players):
-                if seat == viewer:
-                    continue
-                mine = won_by == seat
-                out[:, viewer, _AT["known_spend"] + seat] = np.where(
-                    mine & ~np.isnan(known), known, 0
-                ).sum(axis=0)
-                out[:, viewer, _AT["unknown_amounts"] + seat] = (mine & unknown).sum(axis=0)
-            out[:, viewer, _AT["known_spend"] + viewer] = knowledge.spent[viewer]
-        out[:, :, _AT["zero_bid_rounds"] : _AT["zero_bid_rounds"] + players] = chunk.zero_counts.T[
-            :, None, :
-        ]
-        out[:, :, _AT["peeks_used"] : _AT["peeks_used"] + players] = chunk.peeks_used.T[:, None, :]
-        # this sale's bids as each seat saw them, the limits and the masks
         if not over and not peeking:
             self._bids_seen(out, phase, sale, acting)
             self._limits(out, masks, to_act, phase, sale, opening)
@@ -335,18 +285,74 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             waiting = np.ones(games, dtype=bool)
             waiting[acting] = False
             out[waiting] = self._last_obs[waiting]
-            masks[waiting] = False
         self._last_obs = out
         return out, masks
 
+    def _table_part(self, sale: int, over: bool) -> npt.NDArray[np.float32]:
+        """The numbers of every seat's observation that change only between sales: the
+        players, seat, sale, tile, auctioneer, nations, token, holdings, what each seat
+        knows of the spends, the zero bids and the peeks."""
+        chunk, rules, players = self.chunk, self.compiled, self.players
+        games = self.num_envs
+        seats = np.arange(players)
+        every = np.arange(games)
+        finished = sale  # the sales finished before this moment
+        out = np.zeros((games, players, encode.OBSERVATION_SIZE), dtype=np.float32)
+        out[:, :, _AT["players"] + players - 1] = 1
+        out[:, seats, _AT["seat"] + seats] = 1
+        at = _AT["sale"]
+        out[:, :, at] = sale
+        out[:, :, at + 1] = rules.sales
+        in_library = np.array([_COMPANY_INDEX[c] for c in self.rules.companies(players)])
+        if sale < rules.sales:
+            out[:, :, at + 2] = rules.sales - sale - 1
+            out[:, :, at + 3] = rules.round_of[sale]
+            index = in_library[chunk.deck[:, sale]]
+            out[every, :, _AT["company"] + index] = 1
+            if not (rules.last_tile and sale == rules.sales - 1):
+                out[:, :, _AT["auctioneer"] + sale % players] = 1
+        else:
+            out[:, :, at + 2] = 0 if over else -1
+            out[:, :, at + 3] = rules.round_of[-1]
+        nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
+        for seat in range(players):
+            out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
+        tokens = np.array(rules.industries)[chunk.tokens]
+        out[every[:, None], seats, _AT["industry"] + tokens] = 1
+        for done in range(finished):
+            winner = chunk.winners[done]
+            won = np.flatnonzero(winner >= 0)
+            tile = in_library[chunk.deck[won, done]]
+            place = _AT["holdings"] + winner[won] * len(COMPANIES) + tile
+            out[won[:, None], :, place[:, None]] = 1
+        knowledge = chunk.knowledge
+        assert knowledge is not None
+        won_by = chunk.winners[:finished]
+        for viewer in range(players):
+            known = knowledge.known[viewer][:finished]  # (sales, games)
+            unknown = ~np.isnan(knowledge.unknown[viewer][:finished])
+            for seat in range(players):
+                if seat == viewer:
+                    continue
+                mine = won_by == seat
+                out[:, viewer, _AT["known_spend"] + seat] = np.where(
+                    mine & ~np.isnan(known), known, 0
+                ).sum(axis=0)
+                out[:, viewer, _AT["unknown_amounts"] + seat] = (mine & unknown).sum(axis=0)
+            out[:, viewer, _AT["known_spend"] + viewer] = knowledge.spent[viewer]
+        zeros = _AT["zero_bid_rounds"]
+        out[:, :, zeros : zeros + players] = chunk.zero_counts.T[:, None, :]
+        out[:, :, _AT["peeks_used"] : _AT["peeks_used"] + players] = chunk.peeks_used.T[:, None, :]
+        return out
+
     def _bids_seen(self, out: Any, phase: str, sale: int, acting: Any) -> None:
         """``my_bids`` and ``seen_bids``: the closed rounds of this sale (and the opening
-        bid, the auctioneer's own bid in the open round)."""
+        bid, the auctioneer's own bid in the open round), the latest
+        :data:`~qe_rules.learning.encode.ROUNDS_KEPT` of them."""
         chunk, players = self.chunk, self.players
         log = self._log
         last = self.compiled.last_tile and sale == self.compiled.sales - 1
         auctioneer = None if last else sale % players
-        sees_all = self.rules.auctioneer_sees_all_bids
         if phase == "bidding":
             if auctioneer is not None and chunk.opening is not None:
                 out[:, auctioneer, _AT["my_bids"]] = chunk.opening
@@ -354,28 +360,35 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             return
         if phase != "rebidding":
             return
-        first = log.first[sale]  # (seats, games)
-        for game in acting:
-            rounds = [list(enumerate(first[:, game]))]
-            for rows, seats, placed in log.rebids[sale]:
-                where = np.searchsorted(rows, game)
-                if where < len(rows) and rows[where] == game:
-                    code = int(seats[where])
-                    rounds.append(
-                        [(s, int(placed[s, where])) for s in range(players) if code >> s & 1]
-                    )
-            kept = rounds[-encode.ROUNDS_KEPT :]
-            for seat in range(players):
-                mine = [amount for rnd in rounds for who, amount in rnd if who == seat]
-                for number, amount in enumerate(mine[-encode.ROUNDS_KEPT :]):
-                    out[game, seat, _AT["my_bids"] + 2 * number] = amount
-                    out[game, seat, _AT["my_bids"] + 2 * number + 1] = 1
-            if auctioneer is not None and sees_all:
-                for number, rnd in enumerate(kept):
-                    start = _AT["seen_bids"] + 2 * _SEATS * number
-                    for who, amount in rnd:
-                        out[game, auctioneer, start + 2 * who] = amount
-                        out[game, auctioneer, start + 2 * who + 1] = 1
+        # every closed round's bids in the acting games: (rounds, seats, games), -1 for none
+        rounds = [log.first[sale][:, acting]]
+        for rows, _, placed in log.rebids[sale]:
+            where = np.searchsorted(rows, acting).clip(max=len(rows) - 1)
+            found = rows[where] == acting
+            rounds.append(np.where(found, placed[:, where], -1))
+        bids = np.stack(rounds)
+        valid = bids >= 0
+        kept = encode.ROUNDS_KEPT
+        # my_bids: each seat's own bids, the latest kept
+        order = np.cumsum(valid, axis=0) - 1
+        slot = order - np.maximum(valid.sum(axis=0) - kept, 0)
+        chosen = valid & (slot >= 0)
+        number, seat, game = np.nonzero(chosen)
+        place = _AT["my_bids"] + 2 * slot[number, seat, game]
+        out[acting[game], seat, place] = bids[number, seat, game]
+        out[acting[game], seat, place + 1] = 1
+        if auctioneer is None or not self.rules.auctioneer_sees_all_bids:
+            return
+        # seen_bids: the auctioneer sees every closed round, the latest kept
+        held = valid.any(axis=1)  # (rounds, games): the round was played in the game
+        number_of = np.cumsum(held, axis=0) - 1
+        first_kept = np.maximum(held.sum(axis=0) - kept, 0)
+        slot = number_of - first_kept  # (rounds, games)
+        chosen = valid & (slot[:, None, :] >= 0)
+        number, seat, game = np.nonzero(chosen)
+        place = _AT["seen_bids"] + 2 * _SEATS * slot[number, game] + 2 * seat
+        out[acting[game], auctioneer, place] = bids[number, seat, game]
+        out[acting[game], auctioneer, place + 1] = 1
 
     def _limits(
         self, out: Any, masks: Any, to_act: Any, phase: str, sale: int, opening: Any
