@@ -106,11 +106,16 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._questions: queue.Queue[Any] = queue.Queue(maxsize=1)
         self._answers: queue.Queue[Any] = queue.Queue(maxsize=1)
         self._stop = False
+        self._playing: tuple[tuple[Any, ...], npt.NDArray[Any]] | None = None
 
     # ----------------------------------------------------------------- the engine thread
 
     def _ask(self, ask: BidAsk | PeekAsk) -> Any:
-        """In the engine thread: hand a question over and wait for its answer."""
+        """In the engine thread: answer a question of the step being played from its
+        actions, or hand it over (the first of the next step) and wait for its answer."""
+        playing = self._playing
+        if playing is not None and self._key(ask) == playing[0]:
+            return self._answer(ask, playing[1])
         self._questions.put(ask)
         answer = self._answers.get()
         if answer is None:
@@ -177,10 +182,11 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             raise InvalidArgument(
                 f"actions are ({self.num_envs}, {self.players}) whole numbers, got shape {chosen.shape}"
             )
-        key = self._key(self._question)
-        while self._question is not None and self._key(self._question) == key:
-            self._answers.put(self._answer(self._question, chosen))
-            self._question = self._questions.get()
+        # the engine thread answers the step's other questions itself from these actions
+        self._playing = (self._key(self._question), chosen)
+        self._answers.put(self._answer(self._question, chosen))
+        self._question = self._questions.get()
+        self._playing = None
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=bool)
         if self._question is None:
