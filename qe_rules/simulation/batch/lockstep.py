@@ -150,11 +150,11 @@ class Draws:
 
 
 @functools.lru_cache(maxsize=64)
-def _packing(rules: CompiledRules) -> tuple[Ints, int, int, int]:
+def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, int]:
     """Each tile as one whole number whose sum over a seat's tiles holds, in bit fields:
     the VP (7 bits), the number of tiles (5), the tiles of each nation, and the seat's
     offset in the industry tables (``sum(count * stride)``). Exact in the float64 sums of
-    ``np.bincount``: the fields fit in 53 bits."""
+    ``np.bincount``: the fields fit in 53 bits (kept as float64, as it sums them)."""
     nation_width = max(
         int((rules.tile_nation == nation).sum()) for nation in range(len(NATIONS))
     ).bit_length()
@@ -175,7 +175,7 @@ def _packing(rules: CompiledRules) -> tuple[Ints, int, int, int]:
         + np.left_shift(1, nation_shift + nation_width * rules.tile_nation)
         + (strides[rules.tile_industry] << offset_shift)
     )
-    return packed, nation_shift, nation_width, offset_shift
+    return packed.astype(np.float64), nation_shift, nation_width, offset_shift
 
 
 def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
@@ -343,9 +343,12 @@ class Chunk:
         rebid_seen = None
         if tied.size:
             self.tie_sales[tied] += 1
-            rebid_seen = self._settle(sale, tied, bids, winner, amount, opening, auctioneer, last)
+            rebid_seen = self._settle(
+                sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
+                auctioneer, last,
+            )  # fmt: skip
         self.winners[sale] = winner
-        self.amounts[sale] = np.where(winner >= 0, amount, 0)
+        self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
         if knowledge is not None:
@@ -360,6 +363,7 @@ class Chunk:
         self,
         sale: int,
         tied: Ints,
+        code: Ints,
         bids: Ints,
         winner: Ints,
         amount: Ints,
@@ -367,7 +371,8 @@ class Chunk:
         auctioneer: int | None,
         last: bool,
     ) -> Ints:
-        """The tied games of a sale, rebid after rebid until each is awarded or unsold (as
+        """The tied games of a sale (``code``: the seats tied for the highest first bid),
+        rebid after rebid until each is awarded or unsold (as
         ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
         place. Returns the seats that rebid, a bit code per tied game."""
         rules, players = self.rules, self.players
@@ -381,20 +386,9 @@ class Chunk:
         won = np.full(count, -1, dtype=np.int64)
         paid = np.zeros(count, dtype=np.int64)
         pending = np.arange(count)
+        keep_placed = keep_history or self.log is not None
         round_ = 0
-        while pending.size:
-            current = standing[:, pending]
-            highest = current.max(axis=0)
-            code = np.zeros(len(pending), dtype=np.int64)
-            for column in range(players):
-                code |= (current[column] == highest).astype(np.int64) << column
-            single = _SIZE[code] == 1
-            done = pending[single]
-            won[done] = _FIRST[code[single]]
-            paid[done] = highest[single]
-            pending, code = pending[~single], code[~single]
-            if not pending.size:
-                break
+        while True:  # every game of ``pending`` is tied; ``code`` holds its tied seats
             tie = ties[pending] + 1
             if rules.streak_same_players:
                 tie[(ties[pending] > 0) & (previous[pending] != code)] = 1
@@ -428,7 +422,7 @@ class Chunk:
             # the rebid round being asked, for observers (learning.vector_env): its games,
             # their rebidding seats and ties in a row
             self.rebid_round = (round_, rows, seats, ties[pending])
-            placed = np.full((players, len(pending)), -1, dtype=np.int64)
+            placed = np.full((players, len(pending) if keep_placed else 0), -1, dtype=np.int64)
             for column in range(players):
                 bidding = (seats >> column & 1).astype(bool)
                 if not bidding.any():
@@ -446,13 +440,27 @@ class Chunk:
                     standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
-                placed[column, bidding] = new
+                if keep_placed:
+                    placed[column, bidding] = new
             if keep_history:
                 entry = np.full((players, count), -1, dtype=np.int64)
                 entry[:, pending] = placed
                 history.append(entry)
             if self.log is not None:
                 self.log.rebids[-1].append((rows.copy(), seats.copy(), placed))
+            # the standing bids compared again
+            current = standing[:, pending]
+            highest = current.max(axis=0)
+            code = np.zeros(len(pending), dtype=np.int64)
+            for column in range(players):
+                code |= (current[column] == highest).astype(np.int64) << column
+            single = _SIZE[code] == 1
+            done = pending[single]
+            won[done] = _FIRST[code[single]]
+            paid[done] = highest[single]
+            pending, code = pending[~single], code[~single]
+            if not pending.size:
+                break
         bids[:, tied] = standing
         winner[tied] = won
         amount[tied] = paid
@@ -551,7 +559,7 @@ class Chunk:
         packing = _packing(rules)
         packed_tiles, nation_shift, nation_width, offset_shift = packing
 
-        def summed(weights: Ints) -> Ints:
+        def summed(weights: npt.NDArray[Any]) -> Ints:
             found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
             return found[:size].astype(np.int64).reshape(players, games)
 

@@ -126,7 +126,9 @@ class RandomBids:
 
     def bids(self, ask: BidAsk) -> Ints:
         """Random legal amounts."""
-        amounts = ask.minimum + _uniform(ask.draws, self.spread + 1)
+        amounts = _uniform(ask.draws, self.spread + 1)
+        if ask.minimum:
+            amounts += ask.minimum
         if ask.forbidden is not None:
             amounts += amounts == ask.forbidden
         return amounts
