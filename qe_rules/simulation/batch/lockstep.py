@@ -228,8 +228,10 @@ class Chunk:
         self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
         self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
         self.tie_sales = np.zeros(games, dtype=np.int64)
-        self.zero_counts = np.zeros((players, games), dtype=np.int64)
-        self.zero_round = np.zeros((players, games), dtype=np.int64)
+        self.zero_counts = np.zeros((players, games), dtype=np.int32)
+        # per seat, its zero-bid scorings in this round (with a limit of one: whether any)
+        once = rules.zero_bid_limit == 1
+        self.zero_round = np.zeros((players, games), dtype=bool if once else np.int32)
         self.peeks_used = np.zeros((players, games), dtype=np.int64)
         self._agents = self._groups(agents)
         self.opening: Bids | None = None  # the opening bids of the sale in progress
@@ -498,7 +500,7 @@ class Chunk:
     ) -> None:
         rules, players = self.rules, self.players
         if sale and rules.round_of[sale] != rules.round_of[sale - 1]:
-            self.zero_round[:] = 0
+            self.zero_round[:] = False
         scoring = bids == 0
         if not rules.zero_unsold_scores:
             scoring &= winner >= 0
@@ -508,7 +510,10 @@ class Chunk:
             seen = np.zeros(self.games, dtype=np.int64)
             seen[tied] = rebid_seen
             scoring &= (seen[None, :] >> np.arange(players)[:, None] & 1) == 0
-        if rules.zero_bid_limit:
+        if rules.zero_bid_limit == 1:
+            scoring &= ~self.zero_round
+            self.zero_round |= scoring
+        elif rules.zero_bid_limit:
             scoring &= self.zero_round < rules.zero_bid_limit
             self.zero_round += scoring
         self.zero_counts += scoring
@@ -576,7 +581,7 @@ class Chunk:
         diversification = rules.diversification[index]
         beyond = rules.industry_beyond[index]
         nationalization = rules.nationalization[own]
-        zero_points = self.zero_counts * rules.zero_bid_points
+        zero_points = self.zero_counts.astype(np.int64) * rules.zero_bid_points
         subtotal = vp + zero_points + nationalization + monopolization + diversification
         lowest = spent.min(axis=0)
         highest = spent.max(axis=0)
