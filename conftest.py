@@ -1,5 +1,6 @@
 """Doctest collection: a module whose optional extra is not installed is not imported
-(its tests skip, saying which extra it needs)."""
+(its tests skip, saying which extra it needs); the docs site's configuration and build
+are not tests."""
 
 import importlib.util
 
@@ -10,8 +11,12 @@ OPTIONAL = {
     "qe_rules/rl.py": "pettingzoo",
     "qe_rules/gymnasium_env.py": "gymnasium",
     "qe_rules/openspiel.py": "pyspiel",
+    "qe_rules/apps/web.py": "starlette",
+    "qe_rules/verification/strategies.py": "hypothesis",
+    "qe_rules/strategies.py": "hypothesis",
 }
 
 collect_ignore = [
     path for path, module in OPTIONAL.items() if importlib.util.find_spec(module) is None
 ]
+collect_ignore += ["docs/conf.py", "docs/_build"]

@@ -3,8 +3,9 @@
 Run: ``python bench/mutation.py [MODULE ...] [--before] [--keep [--only NAME ...]] [--sample N]
 [--report]``
 (modules: scoring, sales, verify, engine; default all four, in that order; ``--help`` says
-what each option does). It needs the ``mutation`` extra
-(``pip install -e '.[mutation]'``) and is never part of ``.ci/run``: a full run takes
+what each option does). It needs the ``mutation`` dependency group
+(``pip install -e '.[verify,dask,parquet,plot,rl,web]' --group mutation``) and is never
+part of ``.ci/run``: a full run takes
 from minutes (sales) to hours (engine) on two cores.
 
 Each module is mutated on its own, in ``.mutation/<module>/`` (a copy of ``qe_rules/``,

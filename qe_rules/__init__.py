@@ -72,15 +72,20 @@ from qe_rules.rules.model import (
     BeyondTable,
     Category,
     DiversificationSets,
+    EveryoneTiedForMostSpent,
+    FallbackFindsNoBid,
     FinalTieBreak,
     FirstAuctioneer,
     Interpretation,
+    LastTileTie,
     NationAssignment,
     PeekShows,
     Provenance,
     RebidScope,
+    RebidVisibility,
     RuleSet,
     Source,
+    TieAfterTiebreak,
     TiedAuctioneer,
     TieFallback,
     TieStreak,
@@ -122,6 +127,7 @@ if TYPE_CHECKING:
     )
     from qe_rules.texts.glossary import GLOSSARY, Term, lookup_term, translate_term
     from qe_rules.texts.questions import Choice, OpenQuestion, get_open_question, open_questions
+    from qe_rules.texts.rulebooks import Rulebook, rulebook
     from qe_rules.verification.report import (
         Coverage,
         Example,
@@ -156,15 +162,20 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "BeyondTable",
     "Category",
     "DiversificationSets",
+    "EveryoneTiedForMostSpent",
+    "FallbackFindsNoBid",
     "FinalTieBreak",
     "FirstAuctioneer",
     "Interpretation",
+    "LastTileTie",
     "NationAssignment",
     "PeekShows",
     "Provenance",
     "RebidScope",
+    "RebidVisibility",
     "RuleSet",
     "Source",
+    "TieAfterTiebreak",
     "TieFallback",
     "TieStreak",
     "TiedAuctioneer",
@@ -207,7 +218,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "new_game",
     "replay",
     "score_game",
-    # texts: diffs, the discrepancy register, open questions and the glossary
+    # texts: diffs, the discrepancy register, open questions, the glossary and rulebooks
     "DISCREPANCIES",
     "GLOSSARY",
     "Choice",
@@ -218,6 +229,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "OpenQuestion",
     "Reading",
     "RuleSetDiff",
+    "Rulebook",
     "Term",
     "diff",
     "find_discrepancies",
@@ -225,6 +237,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "get_open_question",
     "lookup_term",
     "open_questions",
+    "rulebook",
     "translate_term",
     # verification: the verifier and its report
     "Coverage",
@@ -295,6 +308,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "qe_rules.texts.glossary": ("GLOSSARY", "Term", "lookup_term", "translate_term"),
     "qe_rules.texts.questions": ("Choice", "OpenQuestion", "get_open_question", "open_questions"),
+    "qe_rules.texts.rulebooks": ("Rulebook", "rulebook"),
     "qe_rules.verification.report": (
         "Coverage",
         "Example",

@@ -14,8 +14,12 @@
   gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
+- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--against BASE] [--cite]``:
+  the rulebook of a rule set, written from the project's own templates.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
+- ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
+  extra: shtab).
 
 A rule set argument is a built-in id, the name of a shipped rule file (listed by
 ``qe-rules variants --files``) or a TOML file. Every failure prints one line on stderr,
@@ -51,6 +55,8 @@ from qe_rules.apps.pages import (
     page_makers,
     verification_markdown,
 )
+from qe_rules.apps.project import project_url
+from qe_rules.apps.rulebooks import FORMATS, write_rulebook
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
@@ -66,6 +72,7 @@ from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_s
 from qe_rules.simulation.rows import check_rows_path
 from qe_rules.simulation.stats import SimulationStats, simulate
 from qe_rules.texts import reports
+from qe_rules.texts.catalogs import languages
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
@@ -522,6 +529,7 @@ def _add_verify_parser(commands: _Commands) -> None:
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
+    _add_progress_option(checker)
     checker.set_defaults(run=_cmd_verify)
 
 
@@ -530,7 +538,16 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
     rulesets = list(RULESETS.values()) if args.all else [_ruleset_arg(args.ruleset)]
-    results = [verify(ruleset, thorough=args.thorough) for ruleset in rulesets]
+    progress = _progress(args, "verifying")
+    width = max(len(ruleset.id) for ruleset in rulesets)  # one label length: no leftovers
+    results = []
+    for done, ruleset in enumerate(rulesets):
+        if progress is not None:
+            progress.label = f"verifying {ruleset.id:<{width}}"
+            progress(done, len(rulesets))
+        results.append(verify(ruleset, thorough=args.thorough))
+    if progress is not None:
+        progress(len(rulesets), len(rulesets))
     if args.format == "json":
         data = [r.to_dict() for r in results]
         _emit(out, data if args.all else data[0])
@@ -636,6 +653,10 @@ def _add_play_options(command: argparse.ArgumentParser) -> None:
         help="draw win shares, scores, spends (and causes of changes) to FILE "
         "(.png, .svg, .pdf; needs matplotlib)",
     )
+    _add_progress_option(command)
+
+
+def _add_progress_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--progress",
         choices=("auto", "always", "never"),
@@ -746,14 +767,61 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     print(comparison.to_text(), file=out)
     if comparison.examples:
         first = comparison.examples[0]
+        where = (
+            f"written to {args.examples}"
+            if args.examples
+            else "--examples DIR writes them (qe.replay and qe-rules show read them)"
+        )
         print(
-            f"\nexample game record ({first.ruleset}, {first.cause}, game {first.game}; "
-            "qe.replay accepts it):",
+            f"\nexample game records: {len(comparison.examples)} (the first: {first.ruleset}, "
+            f"{first.cause}, game {first.game}); {where}",
             file=out,
         )
-        print(json.dumps(first.record.to_dict(), separators=(",", ":")), file=out)
-        if args.examples:
-            print(f"all example records written to {args.examples}", file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- rulebook
+
+
+def _add_rulebook_parser(commands: _Commands) -> None:
+    """The ``rulebook`` command's arguments."""
+    book = commands.add_parser(
+        "rulebook",
+        help="write the rulebook of a rule set in English or German",
+        description="Write a complete rulebook of a rule set (a built-in id, a spec string, "
+        "a shipped name or a .toml file) from the project's templates: components, setup, "
+        "the phases of a sale, ties, special rules, final scoring with every table, the "
+        "winner, a scored example and the open questions.",
+    )
+    book.add_argument("ruleset", metavar="RULESET", help="a built-in id, a spec or a .toml file")
+    book.add_argument("--lang", choices=languages(), default="en", help="language (default en)")
+    book.add_argument("--format", choices=FORMATS, default="md", help="md or html (default md)")
+    book.add_argument(
+        "--against", metavar="BASE", help="list and mark every rule that differs from BASE"
+    )
+    book.add_argument(
+        "--cite", action="store_true", help="give every paragraph its source and section"
+    )
+    book.add_argument(
+        "--paper", choices=("a4", "letter"), default="a4", help="html: the printed page size"
+    )
+    book.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    book.set_defaults(run=_cmd_rulebook)
+
+
+def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
+    text = write_rulebook(
+        _ruleset_arg(args.ruleset),
+        lang=args.lang,
+        format=args.format,
+        against=_ruleset_arg(args.against) if args.against else None,
+        cite=args.cite,
+        paper=args.paper,
+    )
+    if args.output:
+        _write_file(args.output, text)
+    else:
+        out.write(text)
     return EXIT_OK
 
 
@@ -796,6 +864,11 @@ def _add_docs_parser(commands: _Commands) -> None:
     docs.add_argument(
         "--games", type=int, default=10_000, help="games per reading and agent kind (--measure)"
     )
+    docs.add_argument(
+        "--keep",
+        action="store_true",
+        help="with --measure, keep the readings already measured and play only the others",
+    )
     docs.set_defaults(run=_cmd_docs)
 
 
@@ -803,7 +876,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     if args.measure:
         if args.check:
             raise _InputError("--measure writes the measured data; leave out --check")
-        data = measure_open_questions(args.games)
+        data = measure_open_questions(args.games, keep=args.keep)
         path = data_file(MEASURED_FILE)
         header = (
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
@@ -901,6 +974,41 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- main
 
 
+# --------------------------------------------------------------------------- completion
+
+
+def _add_completion_parser(commands: _Commands) -> None:
+    """The ``completion`` command's arguments."""
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script for qe-rules (needs the completion extra: "
+        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
+        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
+        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
+        "and source it from ~/.tcshrc. Open a new shell to use it.",
+    )
+    completion.add_argument("shell", choices=_SHELLS, help="the shell")
+    completion.set_defaults(run=_cmd_completion)
+
+
+_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def _cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        import shtab
+    except ImportError:
+        raise _InputError(
+            "shell completion needs shtab: pip install 'qe-rules[completion]'"
+        ) from None
+    out.write(shtab.complete(_parser(), shell=args.shell))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors in one line, with the command's ``--help`` to read."""
 
@@ -922,7 +1030,7 @@ def _parser() -> argparse.ArgumentParser:
         description="The rules of the auction game QE: rule sets, scoring and more.",
         epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
         "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
-        "See docs/limits.md.",
+        + _documentation_note(),
     )
     parser.add_argument("--version", action="version", version=f"qe-rules {_version()}")
     commands = parser.add_subparsers(
@@ -939,9 +1047,26 @@ def _parser() -> argparse.ArgumentParser:
     _add_verify_parser(commands)
     _add_simulate_parser(commands)
     _add_compare_parser(commands)
+    _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
+    _add_completion_parser(commands)
     return parser
+
+
+def _documentation_note() -> str:
+    """Where the exit statuses and limits are documented (the docs site's page)."""
+    docs = project_url("Documentation")
+    if docs is None:
+        return "The limits and exit statuses are documented in the guide's limits page."
+    return f"Limits and exit statuses: {docs.rstrip('/')}/limits.html"
+
+
+def _crash_note() -> str:
+    """What a user should do about an internal error: where to report it."""
+    issues = project_url("Issues")
+    where = f" at {issues}" if issues else ""
+    return f"please report it{where} with the command line and this message"
 
 
 def _report(message: str, status: int) -> int:
@@ -990,7 +1115,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _report("interrupted", EXIT_INTERRUPTED)
     except (Exception, RecursionError, MemoryError) as error:  # a bug: still one line
         return _report(
-            f"internal error ({type(error).__name__}: {shown(str(error))}); please report it",
+            f"internal error ({type(error).__name__}: {shown(str(error))}); {_crash_note()}",
             EXIT_INTERNAL,
         )
     return status

@@ -21,17 +21,20 @@ from qe_rules.texts.questions import (
     MEASURED_FILE,
     OpenQuestion,
     measured_shares,
-    measurement_base,
+    measurement_places,
     open_questions,
     readings_to_measure,
 )
 from qe_rules.texts.reports import GENERATED_NOTE
+from qe_rules.texts.rulebooks import rulebook
 from qe_rules.verification.readings import READING_GAMES
 from qe_rules.verification.report import Coverage, VerificationReport
 from qe_rules.verification.sale_search import SALE_SEARCH_PATHS, THOROUGH_SALE_SEARCH_PATHS
 from qe_rules.verification.suite import verify
 
 __all__ = [
+    "EXAMPLE_RULEBOOKS",
+    "example_rulebook",
     "generated_pages",
     "measure_open_questions",
     "open_questions_markdown",
@@ -49,7 +52,27 @@ def page_makers() -> dict[str, Callable[[], str]]:
         [verify(r) for r in RULESETS.values()]
     )
     makers["open-questions.md"] = open_questions_markdown
+    for name, book, lang, against in EXAMPLE_RULEBOOKS:
+        makers[f"rulebooks/{name}.md"] = functools.partial(example_rulebook, book, lang, against)
     return makers
+
+
+EXAMPLE_RULEBOOKS: Final[tuple[tuple[str, str, str, str | None], ...]] = (
+    ("en", "en", "en", None),
+    ("de", "de", "de", None),
+    ("en-early.de", "en-early", "de", "en"),
+)
+"""The example rulebooks under ``docs/rulebooks/``: page name, rule set, language and
+the base whose differences are marked."""
+
+
+def example_rulebook(ruleset: str, lang: str, against: str | None) -> str:
+    """An example rulebook page: the rulebook with citations, the generated-page note
+    under its title."""
+    title, rest = (
+        rulebook(ruleset, lang=lang, against=against, cite=True).to_markdown().split("\n", 1)
+    )
+    return f"{title}\n\n{GENERATED_NOTE}\n{rest}"
 
 
 def generated_pages() -> dict[str, str]:
@@ -57,24 +80,38 @@ def generated_pages() -> dict[str, str]:
     return {name: make() for name, make in page_makers().items()}
 
 
-def measure_open_questions(games: int, *, seed: int = 0, players: int = 4) -> dict[str, Any]:
+def measure_open_questions(
+    games: int, *, seed: int = 0, players: int = 4, keep: bool = False
+) -> dict[str, Any]:
     """The data of ``qe_rules/data/open-questions-measured.toml``: for every reading of
-    every open question (see :func:`qe_rules.texts.questions.readings_to_measure`) and for
-    random and value agents, how many of ``games`` games change their winner when played
-    under that reading instead of the base rule set's (``compare(..., play="each")``)."""
+    every open question (see :func:`qe_rules.texts.questions.readings_to_measure`, each
+    at its base and player count) and for random and value agents, how many of ``games``
+    games change their winner when played under that reading instead of the base rule
+    set's (``compare(..., play="each")``). ``players`` is the file's default player
+    count. With ``keep`` a reading already in the file is kept as it is (with its own
+    number of games), and only the others are played, ``games`` each."""
+    known = measured_shares() if keep else {}
+    fresh = games
     readings = []
-    for question, base, value in readings_to_measure():
+    for question, base, value, at in readings_to_measure():
         other = question.spec(base, value)
+        reading = other.split("=", 1)[1]
         for agents in ("random", "value"):
-            played = compare([base, other], players, agents, games, seed=seed, play="each")
+            found = known.get((question.field, base, reading, agents, at))
+            if found is not None:
+                changed, played_games = found["changed"], found["games"]
+            else:
+                played = compare([base, other], at, agents, fresh, seed=seed, play="each")
+                changed, played_games = played.winner_changed[1].count, fresh
             readings.append(
                 {
                     "field": question.field,
                     "base": base,
-                    "reading": other.split("=", 1)[1],
+                    "reading": reading,
                     "agents": agents,
-                    "games": games,
-                    "changed": played.winner_changed[1].count,
+                    "players": at,
+                    "games": played_games,
+                    "changed": changed,
                 }
             )
     return {"players": players, "games": games, "seed": seed, "readings": readings}
@@ -101,8 +138,16 @@ def open_questions_markdown() -> str:
         "(`qe.get_ruleset`, every command), `qe.verify` shows where a reading changes an "
         'outcome, and `qe.compare([...], play="each")` measures how often.',
         "",
-        f"The shares: {header['players']}-player games, {header['games']} games per reading "
-        "and agent kind, the same setups and agent seeds under both readings "
+        "Each value of a switch is a reading that a text supports, cited with the text's "
+        "id and section, or a *house rule*: a value no text suggests, kept for tables that "
+        "want it and labelled so (a variant taking it cites the basis `house-rule`). "
+        "Fields whose rule every text states are no switches; their other values are "
+        "house rules only.",
+        "",
+        f"The shares: {header['games']} games per reading and agent kind (or as many as "
+        "the last column says), at the player "
+        f"count in the table ({header['players']} unless the readings differ only at "
+        "another), the same setups and agent seeds under both readings "
         '(`compare(..., play="each")`, seed '
         f"{header['seed']}); the share of games whose winner changes against the base "
         "rule set, with its 95% Wilson interval.",
@@ -110,9 +155,15 @@ def open_questions_markdown() -> str:
     ]
     for question in open_questions():
         lines += [f"## `{question.field}`", "", question.question, ""]
-        values = ", ".join(f"`{_reading_text(question, v)}`" for v in question.values)
-        lines += [f"Readings: {values}.", "", "| rule set | reading | basis | citation |"]
-        lines.append("|---|---|---|---|")
+        lines += ["| reading | supported by |", "|---|---|"]
+        for reading in question.readings:
+            lines.append(
+                f"| `{_reading_text(question, reading.value)}` | {reading.source} "
+                f"§{reading.section}: {reading.note} |"
+            )
+        for value in question.house_rules:
+            lines.append(f"| `{_reading_text(question, value)}` | house rule: no text |")
+        lines += ["", "| rule set | reading | basis | citation |", "|---|---|---|---|"]
         for rid, choice in question.choices.items():
             cite = choice.provenance
             lines.append(
@@ -125,24 +176,32 @@ def open_questions_markdown() -> str:
             lines += [f"What the texts say (register entry `{entry_id}`):", ""]
             lines += [f"- {r.source} §{r.section}: {r.says}" for r in entry.readings]
             lines.append("")
-        base = measurement_base(question)
         rows = []
-        for value in question.values:
-            if value == question.choices[base].value:
-                continue
-            reading = _reading_text(question, value)
-            for agents in ("random", "value"):
-                found = measured.get((question.field, base, reading, agents))
-                if found is None:
-                    rows.append(f"| `{base}` → `{reading}` | {agents} | not measured |")
+        for base, players in measurement_places(question):
+            for value in question.values:
+                if value == question.choices[base].value:
                     continue
-                share = Share(found["changed"], found["games"])
-                low, high = share.ci95
-                rows.append(
-                    f"| `{base}` → `{reading}` | {agents} | {share.value:.2%} "
-                    f"[{low:.2%}, {high:.2%}] ({share.count} of {share.total}) |"
-                )
-        lines += ["| reading | agents | winner changed |", "|---|---|---|", *rows, ""]
+                text = _reading_text(question, value)
+                label = f"`{base}` → `{text}`"
+                if question.is_house_rule(value):
+                    label += " (house rule)"
+                for agents in ("random", "value"):
+                    found = measured.get((question.field, base, text, agents, players))
+                    if found is None:
+                        rows.append(f"| {label} | {players} | {agents} | not measured |")
+                        continue
+                    share = Share(found["changed"], found["games"])
+                    low, high = share.ci95
+                    rows.append(
+                        f"| {label} | {players} | {agents} | {share.value:.2%} "
+                        f"[{low:.2%}, {high:.2%}] ({share.count} of {share.total}) |"
+                    )
+        lines += [
+            "| reading | players | agents | winner changed |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -6,14 +6,17 @@ event stream cannot disagree about who knows what. The decisions:
 
 - A seat knows its own bids and its industry token; every token is shown at the end
   (:func:`shown_industries`).
-- The bids of a sale: only its auctioneer, where the rules show it every bid
-  (``auctioneer_sees_all_bids``), knows them (:func:`sees_every_bid`); in the event stream
-  it gets them when their bidding round is complete, just before the round's outcome.
+- The bids of a sale (:func:`seen_rounds`): its auctioneer sees the first bids under every
+  reading of ``rebid_visibility``, and the rebids too unless it is ``first-bids``; under
+  ``tied-players`` the seats that rebid also see one another's rebids. In the event stream
+  a seat gets the bids it sees when their bidding round is complete, just before the
+  round's outcome.
 - The winning amount of a sale: known when it is public (the auctioneer won it and the
-  rules make that public), to its winner, and to an auctioneer who sees every bid
-  (:func:`knows_amount`); a spectator knows public amounts only.
-- A peek shows the peeker the winning amount, and under ``peek_shows=all-bids`` every bid
-  of the sale as well (:func:`after_peek`, :func:`peek_shows_bids`).
+  rules make that public), to its winner, and to its auctioneer, who writes it on the
+  tile (:func:`knows_amount`); a spectator knows public amounts only.
+- A peek shows the peeker what ``peek_shows`` says (:func:`peek_amount`,
+  :func:`after_peek`): the winning amount, the highest standing bid (which differs from
+  it after a tie fallback), or, a house rule, every bid of the sale as well.
 - **A peek does not rewrite the event stream** (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`):
   a stream is append-only, so the peeker learns the amount from its own ``Peeked`` event,
   and the sale's earlier ``SecretBid`` and ``Awarded`` events keep ``amount=None``. Under
@@ -40,7 +43,7 @@ from qe_rules.game.events import (
     Tie,
 )
 from qe_rules.game.views import SaleView, make_sale_views
-from qe_rules.rules.model import PeekShows, RuleSet
+from qe_rules.rules.model import PeekShows, RebidVisibility, RuleSet
 
 __all__ = [
     "STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY",
@@ -49,9 +52,10 @@ __all__ = [
     "by_seat",
     "known_events",
     "knows_amount",
+    "peek_amount",
     "peek_shows_bids",
     "sale_views",
-    "sees_every_bid",
+    "seen_rounds",
     "shown_industries",
     "spectator_amount",
 ]
@@ -77,24 +81,45 @@ class FinishedSale(Protocol):
     closed: Rounds
 
 
-def sees_every_bid(seat: int | None, auctioneer: int | None, sees_all: bool) -> bool:
-    """May ``seat`` (``None``: a spectator) know every bid of a sale run by
-    ``auctioneer``, without a peek? Only its auctioneer, where the rules show it every bid
-    (``sees_all``: ``auctioneer_sees_all_bids``)."""
-    return sees_all and seat is not None and seat == auctioneer
+def seen_rounds(
+    seat: int | None, auctioneer: int | None, closed: Rounds, visibility: RebidVisibility
+) -> Rounds:
+    """The complete bidding rounds of a sale that ``seat`` (``None``: a spectator) sees
+    besides its own bids, by round in seat order; a round it does not see is empty.
+
+    The auctioneer sees the first bids under every reading and the rebids unless
+    ``first-bids``; under ``tied-players`` a seat that rebid in a round sees that round.
+
+    >>> rounds = (((0, 3), (1, 5), (2, 5)), ((1, 4), (2, 6)))
+    >>> seen_rounds(0, 0, rounds, RebidVisibility.FIRST_BIDS)
+    (((0, 3), (1, 5), (2, 5)),)
+    >>> seen_rounds(1, 0, rounds, RebidVisibility.TIED_PLAYERS)
+    ((), ((1, 4), (2, 6)))
+    >>> seen_rounds(1, 0, rounds, RebidVisibility.AUCTIONEER)
+    ()
+    """
+    if seat is None or not closed:
+        return ()
+    if seat == auctioneer:
+        if visibility is RebidVisibility.FIRST_BIDS:
+            return by_seat(closed[:1])
+        return by_seat(closed)
+    if visibility is not RebidVisibility.TIED_PLAYERS or len(closed) == 1:
+        return ()
+    seen = tuple(
+        tuple(sorted(rnd)) if index and any(who == seat for who, _ in rnd) else ()
+        for index, rnd in enumerate(closed)
+    )
+    return seen if any(seen) else ()
 
 
 def knows_amount(
-    seat: int | None, winner: int | None, auctioneer: int | None, public: bool, sees_all: bool
+    seat: int | None, winner: int | None, auctioneer: int | None, public: bool
 ) -> bool:
     """May ``seat`` (``None``: a spectator) know the winning amount of a sale, without a
-    peek? When it is public, when the seat won it, or when it ran the sale and sees every
-    bid."""
-    return (
-        public
-        or (seat is not None and seat == winner)
-        or sees_every_bid(seat, auctioneer, sees_all)
-    )
+    peek? When it is public, when the seat won it, or when it ran the sale (it writes
+    the amount on the tile, under every reading)."""
+    return public or (seat is not None and seat in (winner, auctioneer))
 
 
 def spectator_amount(sale: FinishedSale) -> int | None:
@@ -103,9 +128,20 @@ def spectator_amount(sale: FinishedSale) -> int | None:
 
 
 def peek_shows_bids(rules: RuleSet) -> bool:
-    """Does a peek show every bid of the peeked sale (``peek_shows=all-bids``), or the
-    winning amount only?"""
+    """Does a peek show every bid of the peeked sale (``peek_shows=all-bids``, a house
+    rule), or one amount only?"""
     return rules.peek_shows is PeekShows.ALL_BIDS
+
+
+def peek_amount(sale: FinishedSale, shows: PeekShows) -> int | None:
+    """The amount a peek at ``sale`` shows: the highest standing bid under
+    ``highest-bid``, else the winning amount (``None`` when nobody won)."""
+    if sale.winner is None or shows is not PeekShows.HIGHEST_BID:
+        return sale.amount
+    standing: dict[int, int] = {}
+    for rnd in sale.closed:
+        standing.update(rnd)
+    return max(standing.values())
 
 
 def shown_industries(industries: tuple[Industry, ...], over: bool) -> tuple[Industry, ...] | None:
@@ -121,13 +157,13 @@ def by_seat(rounds: Rounds) -> Rounds:
     return tuple([tuple(sorted(rnd)) for rnd in rounds])
 
 
-def sale_views(sale: FinishedSale, shared: Any, sees_all: bool) -> list[SaleView]:
+def sale_views(sale: FinishedSale, shared: Any, visibility: RebidVisibility) -> list[SaleView]:
     """A finished sale as each seat knows it before any peek, seat by seat.
 
-    :func:`knows_amount` and :func:`sees_every_bid` applied to every seat at once (a sale
+    :func:`knows_amount` and :func:`seen_rounds` applied to every seat at once (a sale
     ends once, and its views are made for every seat together): every seat its own bids,
-    the amount where it is public, to the winner, and to an auctioneer who sees every bid,
-    who also gets the bids. ``shared`` holds the fields every seat's view shares.
+    the amount where it is public, to the winner and to the auctioneer, and the bids each
+    seat sees. ``shared`` holds the fields every seat's view shares.
     """
     seats, winner, amount, closed = sale.seats, sale.winner, sale.amount, sale.closed
     mine: list[tuple[int, ...]] = [()] * seats
@@ -138,7 +174,7 @@ def sale_views(sale: FinishedSale, shared: Any, sees_all: bool) -> list[SaleView
         for rnd in closed:
             for who, bid in rnd:
                 mine[who] += (bid,)
-    # knows_amount and sees_every_bid, written out for every seat at once (a call each
+    # knows_amount and seen_rounds, written out for every seat at once (a call each
     # would cost a sale's views a tenth more; tests/properties/test_secrecy.py checks the
     # views against the two predicates for every reading)
     amounts = [amount if sale.public else None] * seats
@@ -146,52 +182,67 @@ def sale_views(sale: FinishedSale, shared: Any, sees_all: bool) -> list[SaleView
         amounts[winner] = amount
     bids: list[Rounds] = [()] * seats
     auctioneer = sale.auctioneer
-    if auctioneer is not None and sees_all:
+    if auctioneer is not None:
         amounts[auctioneer] = amount
         bids[auctioneer] = by_seat(closed)
+    if len(closed) > 1 and visibility is not RebidVisibility.AUCTIONEER:
+        for seat in range(seats):
+            bids[seat] = seen_rounds(seat, auctioneer, closed, visibility)
     return make_sale_views(shared, amount=amounts, my_bids=mine, bids=bids, peeked=[False] * seats)
 
 
-def after_peek(sale: FinishedSale, view: SaleView, shows_all: bool) -> SaleView:
-    """``view`` of ``sale`` after its seat peeked at it: the winning amount, and with
-    ``shows_all`` (:func:`peek_shows_bids`) every bid of the sale."""
-    if shows_all:
+def after_peek(sale: FinishedSale, view: SaleView, shows: PeekShows) -> SaleView:
+    """``view`` of ``sale`` after its seat peeked at it, as ``peek_shows`` says: the
+    winning amount; under ``highest-bid`` the highest standing bid, which the view holds
+    as the amount only where it is the winning amount (after a tie fallback the seat
+    knows the highest bid from its ``Peeked`` event, not the price); under ``all-bids``
+    the winning amount and every bid of the sale."""
+    if shows is PeekShows.ALL_BIDS:
         return view._replace(amount=sale.amount, bids=by_seat(sale.closed), peeked=True)
+    if shows is PeekShows.HIGHEST_BID and peek_amount(sale, shows) != sale.amount:
+        return view._replace(peeked=True)
     return view._replace(amount=sale.amount, peeked=True)
 
 
 def known_events(
-    raws: Iterable[tuple[Any, ...]], seat: int | None, sees_all: bool
+    raws: Iterable[tuple[Any, ...]], seat: int | None, visibility: RebidVisibility
 ) -> Iterator[Event]:
     """The events of a game (as ``(event class, *fields)``) as ``seat`` (``None``: a
-    spectator) may know them: its own bids, the bids of a sale it runs
-    (:func:`sees_every_bid`, once the bidding round is complete), a winning amount it may
-    know (:func:`knows_amount`) and the amount of its own peek; everything else without
-    its amount. A peek reveals nothing in earlier events
-    (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`)."""
+    spectator) may know them: its own bids, the bids it sees (:func:`seen_rounds`, once
+    the bidding round is complete), a winning amount it may know (:func:`knows_amount`)
+    and the amount of its own peek; everything else without its amount. A peek reveals
+    nothing in earlier events (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`)."""
     auctioneer: int | None = None  # the auctioneer of the sale in progress
-    runs = False  # whether ``seat`` runs the sale in progress and sees its bids
-    held: list[Event] = []  # the bids the auctioneer sees when the bidding round is over
+    runs = False  # whether ``seat`` runs the sale in progress
+    sees_rebids = visibility is not RebidVisibility.FIRST_BIDS
+    among_tied = visibility is RebidVisibility.TIED_PLAYERS
+    rebidding: tuple[int, ...] = ()  # the seats of the last tie, who rebid
+    held: list[Event] = []  # the bids the seat sees when the bidding round is over
     for raw in raws:
         kind = raw[0]
         if kind is SecretBid:
             _, sale, bidder, amount, rebid = raw
             if bidder == seat:
                 yield SecretBid(sale, bidder, amount, rebid)
-            elif runs:
+            elif (runs and (not rebid or sees_rebids)) or (
+                among_tied and rebid and seat in rebidding
+            ):
                 held.append(SecretBid(sale, bidder, amount, rebid))
             else:
                 yield SecretBid(sale, bidder, None, rebid)
             continue
         if kind is SaleOpened:
             _, _, _, _, auctioneer = raw
-            runs = sees_every_bid(seat, auctioneer, sees_all)
+            runs = seat is not None and seat == auctioneer
+            rebidding = ()
         elif held and (kind is Tie or kind is Awarded or kind is NotAwarded):
             yield from held  # the bidding round is complete
             held = []
+        if kind is Tie:
+            rebidding = raw[2]
         if kind is Awarded:
             _, sale, company, winner, amount, public, fallback = raw
-            if not knows_amount(seat, winner, auctioneer, public, sees_all):
+            if not knows_amount(seat, winner, auctioneer, public):
                 amount = None
             yield Awarded(sale, company, winner, amount, public, fallback)
         elif kind is Peeked:

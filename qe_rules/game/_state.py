@@ -27,7 +27,6 @@ from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game._secrecy import (
     after_peek,
-    peek_shows_bids,
     sale_views,
     shown_industries,
     spectator_amount,
@@ -36,7 +35,7 @@ from qe_rules.game.events import SaleOpened
 from qe_rules.game.sales import BidLimits, limits_of, scoring_zero_bids
 from qe_rules.game.scoring import GameResult, Gap
 from qe_rules.game.views import PUBLIC_FIELDS, Phase, SaleView, make_sale_view
-from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
+from qe_rules.rules.model import RULESETS, PeekShows, RebidVisibility, RuleSet, get_ruleset
 
 _OPENING, _BIDDING, _REBIDDING, _OVER = Phase.OPENING, Phase.BIDDING, Phase.REBIDDING, Phase.OVER
 _PEEKING = Phase.PEEKING
@@ -61,14 +60,14 @@ class _Constants:
         "opening_seats",
         "others",
         "peek",
-        "peek_shows_bids",
+        "peek_shows",
         "round_of",
         "rounds",
         "sales",
-        "sees_all_bids",
         "shared_sales",
         "singletons",
         "start",
+        "visibility",
         "without",
         "zero_bids",
     )
@@ -78,8 +77,8 @@ class _Constants:
     zero_bids: bool
     peek: bool
     # the secrecy decisions that follow from the rules alone (_secrecy), decided once
-    sees_all_bids: bool  # an auctioneer knows every bid of its sale
-    peek_shows_bids: bool  # a peek shows every bid of the peeked sale
+    visibility: RebidVisibility  # who sees which bids of a sale (rebid_visibility)
+    peek_shows: PeekShows  # what a peek shows
     others: tuple[frozenset[int], ...]  # per seat: every other seat
     singletons: tuple[frozenset[int], ...]  # per seat: {seat}
     everyone: frozenset[int]
@@ -166,11 +165,11 @@ class _Setup(_Constants):
         self.openings_await = constants.opening_seats[first_auctioneer]
         self.others = constants.others
         self.peek = constants.peek
-        self.peek_shows_bids = constants.peek_shows_bids
+        self.peek_shows = constants.peek_shows
         self.round_of = constants.round_of
         self.rounds = constants.rounds
         self.sales = constants.sales
-        self.sees_all_bids = constants.sees_all_bids
+        self.visibility = constants.visibility
         self.singletons = constants.singletons
         self.start = constants.start
         self.without = constants.without
@@ -307,18 +306,20 @@ class _SaleFacts:
             )
         return view
 
-    def view_for(self, seat: int, sees_all: bool, peeked: bool, shows_all: bool) -> SaleView:
+    def view_for(
+        self, seat: int, visibility: RebidVisibility, peeked: bool, shows: PeekShows
+    ) -> SaleView:
         """The sale as ``seat`` knows it (``peeked``: after its peek at the sale)."""
-        view = self.all_views(sees_all)[seat]
+        view = self.all_views(visibility)[seat]
         if peeked:
-            return after_peek(self, view, shows_all)
+            return after_peek(self, view, shows)
         return view
 
-    def all_views(self, sees_all: bool) -> list[SaleView]:
+    def all_views(self, visibility: RebidVisibility) -> list[SaleView]:
         """The sale as each seat knows it (before any peek), made on first use."""
         views = self.views
         if views is None:
-            views = self.views = sale_views(self, self, sees_all)
+            views = self.views = sale_views(self, self, visibility)
         return views
 
 
@@ -465,7 +466,9 @@ class _Progress:
         new.parent = None
         return new
 
-    def history(self, seat: int, sees_all: bool, shows_all: bool = False) -> tuple[SaleView, ...]:
+    def history(
+        self, seat: int, visibility: RebidVisibility, shows: PeekShows = PeekShows.WINNING_AMOUNT
+    ) -> tuple[SaleView, ...]:
         """The finished sales as ``seat`` knows them.
 
         Every seat is usually shown every sale, so when the parent's histories are at hand
@@ -481,17 +484,17 @@ class _Progress:
         if parent:
             last = facts[-1]
             number, size = last.sale, len(facts) - 1
-            views = last.all_views(sees_all)
+            views = last.all_views(visibility)
             for other, before in parent.items():
                 if other not in cache and len(before) == size and other >= 0:
                     view = views[other]
                     if number in peeked[other]:
-                        view = after_peek(last, view, shows_all)
+                        view = after_peek(last, view, shows)
                     cache[other] = before + (view,)  # noqa: RUF005 (faster than unpacking)
             found = cache.get(seat)
             if found is not None:
                 return found
-        found = tuple(f.view_for(seat, sees_all, f.sale in peeked[seat], shows_all) for f in facts)
+        found = tuple(f.view_for(seat, visibility, f.sale in peeked[seat], shows) for f in facts)
         cache[seat] = found
         return found
 
@@ -837,8 +840,8 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.last_tile = rules.has_last_tile_rule(players)
         found.zero_bids = rules.has_zero_bid_points(players)
         found.peek = rules.has_peek(players)
-        found.sees_all_bids = rules.auctioneer_sees_all_bids
-        found.peek_shows_bids = peek_shows_bids(rules)
+        found.visibility = rules.rebid_visibility
+        found.peek_shows = rules.peek_shows
         # every set of seats made once, so that the sets a game holds are these objects
         seat_sets = {
             subset: subset

@@ -57,9 +57,9 @@ from qe_rules.errors import (
     shown,
 )
 from qe_rules.game._secrecy import (
-    by_seat,
     known_events,
-    sees_every_bid,
+    peek_amount,
+    seen_rounds,
 )
 from qe_rules.game._state import (
     _BIDDING,
@@ -105,7 +105,14 @@ from qe_rules.game.events import (
     ZeroBids,
 )
 from qe_rules.game.records import GameRecord, Move
-from qe_rules.game.sales import Award, BidLimits, Rebid, limits_of, settle
+from qe_rules.game.sales import (
+    Award,
+    BidLimits,
+    Rebid,
+    any_tie_leaves_last_tile_unsold,
+    limits_of,
+    settle,
+)
 from qe_rules.game.scoring import GameResult, Gap, PlayerRecord, score_holdings
 from qe_rules.game.views import (
     Phase,
@@ -115,7 +122,7 @@ from qe_rules.game.views import (
     make_public_view,
 )
 from qe_rules.limits import MAX_BID
-from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.rules.model import PeekShows, RuleSet, get_ruleset
 
 __all__ = ["Game", "new_game", "replay"]
 
@@ -573,7 +580,11 @@ class Game:
         # the other seats' histories stay as they are
         if progress.cache:
             after.cache = {k: v for k, v in progress.cache.items() if k != seat}
-        return self._answered(seat, after, (Peeked, target.sale, seat, target.amount))
+        shown = target.amount
+        if self._setup.peek_shows is PeekShows.HIGHEST_BID:
+            facts = next(f for f in reversed(progress.facts) if f.sale == target.sale)
+            shown = peek_amount(facts, PeekShows.HIGHEST_BID)
+        return self._answered(seat, after, (Peeked, target.sale, seat, shown))
 
     def can_peek(self, seat: int) -> bool:
         """Whether :meth:`peek` would be accepted."""
@@ -687,7 +698,9 @@ class Game:
         winner: int | None
         amount: int | None
         reason: str | None
-        if bids.count(highest) == 1:  # the common case, settled without settle()
+        if bids.count(highest) == 1 and (  # the common case, settled without settle()
+            sale.auctioneer is not None or not any_tie_leaves_last_tile_unsold(setup.ruleset, bids)
+        ):
             winner = bids.index(highest)
             amount = highest
             fallback = False
@@ -766,7 +779,9 @@ class Game:
         holdings, spent, gaps = progress.holdings, progress.spent, progress.gaps
         public = False
         if winner is not None:
-            public = winner == auctioneer and setup.ruleset.auctioneer_win_public
+            public = (winner == auctioneer and setup.ruleset.auctioneer_win_public) or (
+                auctioneer is None and setup.ruleset.last_tile_amount_public
+            )
             new.append((Awarded, number, company, winner, amount, public, fallback))
             held, paid = list(holdings), list(spent)
             held[winner] += (company,)
@@ -869,8 +884,7 @@ class Game:
         if closed:
             earlier = tuple([amount for rnd in closed for who, amount in rnd if who == seat])
             my_bids = earlier + my_bids
-            if sees_every_bid(seat, sale.auctioneer, setup.sees_all_bids):
-                seen_bids = by_seat(closed)
+            seen_bids = seen_rounds(seat, sale.auctioneer, closed, setup.visibility)
         limits = None
         can_peek = False
         if seat in self.to_act:
@@ -881,7 +895,7 @@ class Game:
         cache = progress.cache
         history = None if cache is None else cache.get(seat)
         if history is None:
-            history = progress.history(seat, setup.sees_all_bids, setup.peek_shows_bids)
+            history = progress.history(seat, setup.visibility, setup.peek_shows)
         return make_player_view(
             public,
             seat=seat,
@@ -940,13 +954,12 @@ class Game:
         ['OpeningBid(sale=0, seat=0, amount=4)', 'SecretBid(sale=0, seat=1, amount=None, rebid=0)']
         """
         self._check_seat(seat)
-        sees_all = self._setup.ruleset.auctioneer_sees_all_bids
-        return tuple(known_events(_raws(self._log), seat, sees_all))
+        return tuple(known_events(_raws(self._log), seat, self._setup.visibility))
 
     def public_events(self) -> tuple[Event, ...]:
         """The history as a spectator may know it: every secret amount is ``None`` (the
         amount of an auctioneer's win is public)."""
-        return tuple(known_events(_raws(self._log), None, False))
+        return tuple(known_events(_raws(self._log), None, self._setup.visibility))
 
     def moves(self) -> tuple[Move, ...]:
         """The moves made so far, in order."""

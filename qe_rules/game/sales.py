@@ -26,6 +26,8 @@ from collections.abc import Sequence
 import attrs
 
 from qe_rules.rules.model import (
+    FallbackFindsNoBid,
+    LastTileTie,
     RebidScope,
     RuleSet,
     TiedAuctioneer,
@@ -40,6 +42,7 @@ __all__ = [
     "NoAward",
     "Outcome",
     "Rebid",
+    "any_tie_leaves_last_tile_unsold",
     "bid_limits",
     "scoring_zero_bids",
     "settle",
@@ -109,8 +112,17 @@ def bid_limits(rules: RuleSet, *, opening: int | None, auctioneer: bool, rebid: 
 
     ``opening`` is the sale's opening bid (``None`` while it is awaited, and on a last tile
     without auctioneer); ``auctioneer`` whether the bidder runs the sale; ``rebid`` whether
-    this is a rebid after a tie. An auctioneer's rebid keeps the opening minimum (the
-    ``early-tied-auctioneer-rebids`` interpretation).
+    this is a rebid after a tie. An auctioneer's rebid keeps the opening minimum unless
+    ``auctioneer_rebid_may_be_zero``, and may not repeat the opening bid unless
+    ``auctioneer_rebid_may_repeat_opening`` (or ``rebid_may_equal_opening``).
+
+    >>> import qe_rules as qe
+    >>> bid_limits(qe.get_ruleset("en-early"), opening=3, auctioneer=True, rebid=True)
+    BidLimits(minimum=1, forbidden=3)
+    >>> free = qe.get_ruleset(
+    ...     "en-early:auctioneer_rebid_may_be_zero=true,auctioneer_rebid_may_repeat_opening=true")
+    >>> bid_limits(free, opening=3, auctioneer=True, rebid=True)
+    BidLimits(minimum=0, forbidden=None)
     """
     return BidLimits(*limits_of(rules, opening, auctioneer, rebid))
 
@@ -122,7 +134,11 @@ def limits_of(
     if auctioneer:
         if not rebid:
             return rules.min_opening_bid, None
-        return rules.min_opening_bid, None if rules.rebid_may_equal_opening else opening
+        minimum = (
+            rules.min_secret_bid if rules.auctioneer_rebid_may_be_zero else rules.min_opening_bid
+        )
+        repeat = rules.rebid_may_equal_opening or rules.auctioneer_rebid_may_repeat_opening
+        return minimum, None if repeat else opening
     if opening is None:
         return rules.min_secret_bid, None
     may_equal = rules.rebid_may_equal_opening if rebid else rules.secret_bid_may_equal_opening
@@ -155,6 +171,8 @@ def settle(
     """
     highest = max(standing)
     if standing.count(highest) == 1:
+        if last_tile and any_tie_leaves_last_tile_unsold(rules, standing):
+            return NoAward("last-tile-tie", ties + 1)
         return Award(standing.index(highest), highest, ties=ties)
     top = tuple(seat for seat, amount in enumerate(standing) if amount == highest)
     tie = ties + 1
@@ -168,8 +186,16 @@ def settle(
             counts = Counter(standing)
             untied = [amount for amount, n in counts.items() if n == 1]
             if not untied:
-                return NoAward("no-untied-bid", tie)
+                return _no_single_bid(rules, "no-untied-bid", tie, standing, auctioneer)
             amount = max(untied)
+            return Award(standing.index(amount), amount, fallback=True, ties=tie)
+        if fallback is TieFallback.HIGHEST_OUTSIDE_TOP_TIE:
+            below = [amount for amount in standing if amount < highest]
+            if not below:
+                return _no_single_bid(rules, "no-untied-bid", tie, standing, auctioneer)
+            amount = max(below)
+            if below.count(amount) > 1:
+                return _no_single_bid(rules, "fallback-bid-tied", tie, standing, auctioneer)
             return Award(standing.index(amount), amount, fallback=True, ties=tie)
         if rules.unique_bid_pool is UniqueBidPool.STANDING_BIDS:
             bids = list(enumerate(standing))
@@ -178,7 +204,7 @@ def settle(
         counts = Counter(amount for _, amount in bids)
         unique = [amount for amount, n in counts.items() if n == 1]
         if not unique:
-            return NoAward("no-unique-bid", tie)
+            return _no_single_bid(rules, "no-unique-bid", tie, standing, auctioneer)
         amount = max(unique)
         seat = next(seat for seat, named in bids if named == amount)
         return Award(seat, amount, fallback=True, ties=tie)
@@ -186,6 +212,34 @@ def settle(
     if auctioneer in top and rules.tied_auctioneer is TiedAuctioneer.STANDS:
         seats = tuple(seat for seat in seats if seat != auctioneer)
     return Rebid(seats, tie)
+
+
+def any_tie_leaves_last_tile_unsold(rules: RuleSet, standing: Sequence[int]) -> bool:
+    """On the auctioneer-less last tile with a single highest bid: do two equal lower bids
+    still make it "a tie" that gives the tile to nobody (``last_tile_tie = "any"``)?
+
+    >>> import qe_rules as qe
+    >>> any_tie_leaves_last_tile_unsold(qe.get_ruleset("en:last_tile_tie=any"), (5, 3, 3))
+    True
+    >>> any_tie_leaves_last_tile_unsold(qe.get_ruleset("en"), (5, 3, 3))
+    False
+    """
+    return (
+        rules.last_tile_tie is LastTileTie.ANY
+        and rules.last_tile_tie_awards_nothing
+        and len(set(standing)) < len(standing)
+    )
+
+
+def _no_single_bid(
+    rules: RuleSet, reason: str, tie: int, standing: Sequence[int], auctioneer: int | None
+) -> Outcome:
+    """The fallback found no single bid (``reason``, a gap code): the tile is unsold, or
+    under ``fallback_finds_no_bid = "auctioneer-wins"`` the auctioneer takes it for its
+    standing bid (its opening bid, or its rebid where it rebid)."""
+    if rules.fallback_finds_no_bid is FallbackFindsNoBid.AUCTIONEER_WINS and auctioneer is not None:
+        return Award(auctioneer, standing[auctioneer], fallback=True, ties=tie)
+    return NoAward(reason, tie)
 
 
 def scoring_zero_bids(

@@ -52,8 +52,10 @@ from qe_rules.rules.model import (
     BeyondTable,
     Category,
     DiversificationSets,
+    EveryoneTiedForMostSpent,
     FinalTieBreak,
     RuleSet,
+    TieAfterTiebreak,
     get_ruleset,
 )
 
@@ -486,10 +488,28 @@ class _IndustryPoints(NamedTuple):
 
 def points_by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
     """A points table as a tuple indexed by count, 0 to ``size``, past its end as ``policy``
-    says (``CAP`` keeps the last value, otherwise 0)."""
+    says: ``CAP`` keeps the last value, ``CONTINUE_PATTERN`` goes on with steps one larger
+    each time (a table of one entry is capped), ``ZERO`` scores 0.
+
+    >>> points_by_count({2: 3, 3: 6, 4: 10}, 6, BeyondTable.CONTINUE_PATTERN)
+    (0, 0, 3, 6, 10, 15, 21)
+    >>> points_by_count({2: 3, 3: 6, 4: 10}, 5, BeyondTable.CAP)
+    (0, 0, 3, 6, 10, 10)
+    """
     top = max(table)
-    over = table[top] if policy is BeyondTable.CAP else 0
-    return tuple(table.get(count, 0) if count <= top else over for count in range(size + 1))
+    points = [table.get(count, 0) for count in range(min(top, size) + 1)]
+    last = table[top]
+    step = table[top] - table[top - 1] if top - 1 in table else None
+    for _ in range(top + 1, size + 1):
+        if policy is BeyondTable.ZERO:
+            points.append(0)
+        elif policy is BeyondTable.CONTINUE_PATTERN and step is not None:
+            step += 1
+            last += step
+            points.append(last)
+        else:
+            points.append(table[top])
+    return tuple(points)
 
 
 _CACHE: Final[dict[tuple[RuleSet, int], ScoringTables]] = {}
@@ -674,9 +694,15 @@ _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Indus
 def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
     spends = [holding.spent for holding in seats]
     highest, lowest = max(spends), min(spends)
+    tied_highest = spends.count(highest)
     eliminates = rules.eliminate_highest_spender and (
-        spends.count(highest) == 1 or rules.eliminate_all_tied_highest
+        tied_highest == 1 or rules.eliminate_all_tied_highest
     )
+    if (
+        tied_highest == len(spends)
+        and rules.everyone_tied_for_most_spent is EveryoneTiedForMostSpent.NONE_ELIMINATED
+    ):
+        eliminates = False
     bonus = tables.bonus if spends.count(lowest) == 1 or rules.lowest_spend_bonus_to_all_tied else 0
     index = _INDUSTRY_INDEX
     gaps: list[Gap] = []
@@ -782,6 +808,8 @@ def _winners(rules: RuleSet, sheets: list[ScoreSheet], gaps: list[Gap]) -> tuple
                 seats,
             )
         )
+        if rules.tie_after_tiebreak is TieAfterTiebreak.NO_WINNER:
+            return ()
     return seats
 
 

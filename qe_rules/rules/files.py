@@ -14,6 +14,7 @@ by name::
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import tomllib
@@ -31,6 +32,7 @@ __all__ = [
     "Builtins",
     "data_file",
     "entry_table",
+    "house_rule_values",
     "parse_toml",
     "read_data",
     "read_entries",
@@ -129,6 +131,26 @@ def _sources() -> FrozenDict[str, Source]:
 
 SOURCES: Final[Mapping[str, Source]] = _sources()
 """The four QE texts, by id (from ``qe_rules/data/sources.toml``)."""
+
+
+@functools.cache
+def house_rule_values(*, of_questions: bool = True) -> FrozenDict[str, tuple[Any, ...]]:
+    """The house-rule values of rule fields, as plain data by field: values no text
+    supports, which ``qe_rules/data/open-questions.toml`` lists (a question's
+    ``house_rules``, unless ``of_questions`` is false, and the ``[[house_rules]]`` tables
+    of the fields whose rule every text states). A variant taking one is cited with the
+    basis ``house-rule``.
+
+    >>> house_rule_values()["peek_shows"]
+    ('all-bids',)
+    """
+    data = read_data("open-questions.toml")
+    found: dict[str, list[Any]] = {}
+    for entry in data.get("questions", []) if of_questions else []:
+        found.setdefault(str(entry["field"]), []).extend(entry.get("house_rules", []))
+    for entry in data.get("house_rules", []):
+        found.setdefault(str(entry["field"]), []).extend(entry.get("values", []))
+    return FrozenDict((field, tuple(values)) for field, values in found.items() if values)
 
 
 def data_file(*parts: str) -> str:

@@ -31,6 +31,8 @@ import functools
 import json
 import math
 import os
+import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -43,7 +45,14 @@ from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
 from qe_rules.limits import MAX_EXTENDS_DEPTH
 from qe_rules.rules.codec import extension, merge
-from qe_rules.rules.files import SOURCES, Builtins, data_file, parse_toml, read_text
+from qe_rules.rules.files import (
+    SOURCES,
+    Builtins,
+    data_file,
+    house_rule_values,
+    parse_toml,
+    read_text,
+)
 from qe_rules.rules.values import (
     BID,
     BOOL,
@@ -64,15 +73,20 @@ from qe_rules.rules.values import (
     Category,
     DataError,
     DiversificationSets,
+    EveryoneTiedForMostSpent,
+    FallbackFindsNoBid,
     FieldKind,
     FinalTieBreak,
     FirstAuctioneer,
     Interpretation,
+    LastTileTie,
     NationAssignment,
     PeekShows,
     Provenance,
     RebidScope,
+    RebidVisibility,
     Source,
+    TieAfterTiebreak,
     TiedAuctioneer,
     TieFallback,
     TieStreak,
@@ -94,15 +108,20 @@ __all__ = [
     "BeyondTable",
     "Category",
     "DiversificationSets",
+    "EveryoneTiedForMostSpent",
+    "FallbackFindsNoBid",
     "FinalTieBreak",
     "FirstAuctioneer",
     "Interpretation",
+    "LastTileTie",
     "NationAssignment",
     "PeekShows",
     "Provenance",
     "RebidScope",
+    "RebidVisibility",
     "RuleSet",
     "Source",
+    "TieAfterTiebreak",
     "TieFallback",
     "TieStreak",
     "TiedAuctioneer",
@@ -187,16 +206,27 @@ class RuleSet:
     tie_fallback: TieFallback = _rule(
         "bidding", "fallback after too many ties", enum_kind(TieFallback)
     )
-    auctioneer_sees_all_bids: bool = _rule("bidding", "the auctioneer examines every bid", BOOL)
+    rebid_visibility: RebidVisibility = _rule(
+        "bidding", "who sees the rebids after a tie", enum_kind(RebidVisibility)
+    )
     auctioneer_win_public: bool = _rule(
         "bidding", "the amount is public when the auctioneer wins", BOOL
     )
     tied_auctioneer: TiedAuctioneer = _rule(
         "bidding", "a tied auctioneer rebids or the opening bid stands", enum_kind(TiedAuctioneer)
     )
+    auctioneer_rebid_may_be_zero: bool = _rule(
+        "bidding", "a tied auctioneer's rebid may be zero", BOOL
+    )
+    auctioneer_rebid_may_repeat_opening: bool = _rule(
+        "bidding", "a tied auctioneer's rebid may repeat its opening bid", BOOL
+    )
     tie_streak: TieStreak = _rule("bidding", "which ties count as in a row", enum_kind(TieStreak))
     unique_bid_pool: UniqueBidPool = _rule(
         "bidding", "the bids the unique-bid fallback looks at", enum_kind(UniqueBidPool)
+    )
+    fallback_finds_no_bid: FallbackFindsNoBid = _rule(
+        "bidding", "when the tie fallback finds no single bid", enum_kind(FallbackFindsNoBid)
     )
 
     # zero bids
@@ -221,6 +251,12 @@ class RuleSet:
     )
     last_tile_tie_awards_nothing: bool = _rule(
         "special", "a tie on the auctioneer-less last tile awards nothing", BOOL
+    )
+    last_tile_tie: LastTileTie = _rule(
+        "special", "which equal bids on the last tile are a tie", enum_kind(LastTileTie)
+    )
+    last_tile_amount_public: bool = _rule(
+        "special", "the winning amount of the auctioneer-less last tile is public", BOOL
     )
     peek_player_counts: tuple[int, ...] = _rule(
         "special", "player counts with the peek at a winning bid", PLAYER_COUNTS
@@ -262,8 +298,16 @@ class RuleSet:
     eliminate_all_tied_highest: bool = _rule(
         "scoring", "every player tied for the highest spend is eliminated", BOOL
     )
+    everyone_tied_for_most_spent: EveryoneTiedForMostSpent = _rule(
+        "scoring",
+        "what happens if all players share the highest spend",
+        enum_kind(EveryoneTiedForMostSpent),
+    )
     final_tiebreak: FinalTieBreak = _rule(
         "scoring", "tie-break between equal scores", enum_kind(FinalTieBreak)
+    )
+    tie_after_tiebreak: TieAfterTiebreak = _rule(
+        "scoring", "the result of a tie the tie-break leaves", enum_kind(TieAfterTiebreak)
     )
 
     # provenance and interpretations
@@ -566,6 +610,60 @@ def _validate(rs: RuleSet) -> None:
         raise _fail(rid, "provenance", f"provenance for unknown fields {', '.join(unknown)}")
 
 
+# --------------------------------------------------------------------------- old names
+
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_REPLACED_FIELDS: Final[Mapping[str, str]] = FrozenDict(
+    {"auctioneer_sees_all_bids": "rebid_visibility"}
+)
+"""Rule fields that were replaced, by their replacement; read with a warning or an error."""
+
+
+def _replaced(name: str, value: Any) -> tuple[str, Any]:
+    """A rule given by an old field name as ``(field, value)`` of its replacement.
+
+    ``auctioneer_sees_all_bids = true`` is ``rebid_visibility = "auctioneer"`` (with a
+    :class:`DeprecationWarning`); ``false`` hid even the winning amount from the
+    auctioneer, which no text allows, and is refused naming the replacement."""
+    if name == "auctioneer_sees_all_bids":
+        if value is True or value == "true":
+            frame: Any = sys._getframe()  # warn at the first caller outside the package
+            level = 1
+            while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+                frame, level = frame.f_back, level + 1
+            warnings.warn(
+                "the rule field auctioneer_sees_all_bids is deprecated; use "
+                'rebid_visibility = "auctioneer"',
+                DeprecationWarning,
+                stacklevel=level,
+            )
+            return "rebid_visibility", "auctioneer"
+        allowed = ", ".join(repr(v.value) for v in RebidVisibility)
+        raise InvalidRuleSet(
+            f"auctioneer_sees_all_bids is replaced by rebid_visibility ({allowed}); "
+            f"auctioneer_sees_all_bids={shown(value)} hid every bid from the auctioneer, even "
+            "the winning amount it writes on the tile, which no text allows"
+        )
+    return name, value
+
+
+def _renamed_rules(rules: Any, provenance: Any = None) -> tuple[Any, Any]:
+    """``rules`` and ``provenance`` tables with replaced field names read as their
+    replacements (see :func:`_replaced`); anything else is left for the checks."""
+    if not isinstance(rules, Mapping) or not any(name in rules for name in _REPLACED_FIELDS):
+        return rules, provenance
+    new_rules = {}
+    for name, value in rules.items():
+        key, new = _replaced(name, value) if name in _REPLACED_FIELDS else (name, value)
+        new_rules[key] = new
+    if isinstance(provenance, Mapping):
+        provenance = {
+            _REPLACED_FIELDS.get(name, name) if name in rules else name: entry
+            for name, entry in provenance.items()
+        }
+    return new_rules, provenance
+
+
 # --------------------------------------------------------------------------- plain data
 
 
@@ -596,7 +694,8 @@ _TOP_KEYS: Final = ("id", "title", "language", "source", "rules", "provenance", 
 
 def _from_dict(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
     data = check_keys(data, "rule set", _TOP_KEYS, "needs a table of keys")
-    rules = data.get("rules")
+    rules, renamed_provenance = _renamed_rules(data.get("rules"), data.get("provenance"))
+    data = {**data, "provenance": renamed_provenance} if "provenance" in data else data
     if not isinstance(rules, Mapping):
         raise DataError("rules", "needs a table of rule fields")
     unknown = [shown(name) for name in rules if name not in _RULE_FIELDS]
@@ -695,6 +794,11 @@ def _from_toml(
         raise InvalidArgument(f"origin must be a str, got {shown(origin)}")
     data = parse_toml(text, origin)
     try:
+        if isinstance(data, dict) and "rules" in data:
+            rules, provenance = _renamed_rules(data["rules"], data.get("provenance"))
+            data = {**data, "rules": rules}
+            if provenance is not None:
+                data["provenance"] = provenance
         merged = merge(data, origin, _LABELS, lambda extends: _base(extends, base_dir, seen))
         return _from_dict(merged, builtin=builtin)
     except InvalidRuleSet as error:
@@ -738,6 +842,7 @@ def _spec_text(name: str, value: Any) -> str:
 
 
 def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
+    changes, _ = _renamed_rules(changes)
     values = {name: _change(name, value) for name, value in changes.items()}
     try:
         checked = attrs.evolve(rs, **values)  # checks the values before they are written
@@ -748,7 +853,7 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
     if not changed:
         return rs
     base, _, before = rs.id.partition(":")
-    spec = dict(item.split("=", 1) for item in before.split(",")) if before else {}
+    spec = dict(item.split("=", 1) for item in _spec_items(before)) if before else {}
     for name, value in changed.items():
         spec[name] = _spec_text(name, value)
     order = {name: index for index, name in enumerate(_RULE_FIELDS)}
@@ -756,14 +861,15 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
         base + ":" + ",".join(f"{n}={spec[n]}" for n in sorted(spec, key=order.__getitem__))
     )
     provenance = dict(rs.provenance)
+    house = house_rule_values()
     for name, value in changed.items():
-        was = getattr(rs, name)
+        was, plain = getattr(rs, name), encode_field(name, value)
         provenance[name] = Provenance(
             variant_id,
             "(variant)",
-            f"Changed from {encode_field(name, was)!r} to {encode_field(name, value)!r}; "
+            f"Changed from {encode_field(name, was)!r} to {plain!r}; "
             f"{rs.id} says: {rs.provenance[name].summary}",
-            Basis.INTERPRETATION,
+            Basis.HOUSE_RULE if plain in house.get(name, ()) else Basis.INTERPRETATION,
         )
     return attrs.evolve(checked, id=variant_id, provenance=FrozenDict(provenance))
 

@@ -35,14 +35,19 @@ __all__ = [
     "BeyondTable",
     "Category",
     "DataError",
+    "EveryoneTiedForMostSpent",
+    "FallbackFindsNoBid",
     "FieldKind",
     "FinalTieBreak",
     "FirstAuctioneer",
     "Interpretation",
+    "LastTileTie",
     "NationAssignment",
     "Provenance",
     "RebidScope",
+    "RebidVisibility",
     "Source",
+    "TieAfterTiebreak",
     "TieFallback",
     "check_keys",
     "decode_interpretation",
@@ -74,6 +79,9 @@ class TieFallback(enum.Enum):
     """The highest of the standing bids that no other standing bid equals."""
     HIGHEST_UNIQUE_IN_SALE = "highest-unique-in-sale"
     """The highest amount named by exactly one bid of the whole sale (all rounds)."""
+    HIGHEST_OUTSIDE_TOP_TIE = "highest-outside-top-tie"
+    """The highest standing bid below the amount tied for first place; when several
+    standing bids name that amount, no single bid wins (see :class:`FallbackFindsNoBid`)."""
     NONE = "none"
     """No fallback: tied players keep rebidding."""
 
@@ -99,8 +107,62 @@ class BeyondTable(enum.Enum):
 
     CAP = "cap"
     """Score the table's largest entry (and report the rule gap)."""
+    CONTINUE_PATTERN = "continue-pattern"
+    """Continue the table's steps, each one larger than the step before (3, 6, 10 -> 15;
+    1, 3, 6, 10 -> 15); a table of one entry is capped. Reports the rule gap."""
     ZERO = "zero"
-    """Score nothing for it (and report the rule gap)."""
+    """Score nothing for it (and report the rule gap). A house rule: no text suggests it."""
+
+
+class FallbackFindsNoBid(enum.Enum):
+    """What happens when the tie fallback finds no single bid to win the sale."""
+
+    UNSOLD = "unsold"
+    """Nobody gets the tile; the game goes on with the next one (the gap is reported)."""
+    AUCTIONEER_WINS = "auctioneer-wins"
+    """The auctioneer takes the tile for its opening bid (on a sale with an auctioneer)."""
+
+
+class RebidVisibility(enum.Enum):
+    """Who sees the rebids after a tie. The auctioneer always sees the first bids and
+    knows the winning amount, which it writes on the tile."""
+
+    AUCTIONEER = "auctioneer"
+    """The auctioneer sees every bidding round's bids, rebids included, once the round
+    is complete; the other seats see only their own bids."""
+    FIRST_BIDS = "first-bids"
+    """The auctioneer sees the first bids only; a rebid is seen by its bidder alone, and
+    the auctioneer learns of the rebids only the outcome and the winning amount."""
+    TIED_PLAYERS = "tied-players"
+    """As ``auctioneer``, and the players who rebid see one another's rebids once their
+    round is complete."""
+
+
+class EveryoneTiedForMostSpent(enum.Enum):
+    """What the elimination does when every player ties for the highest spend."""
+
+    ALL_ELIMINATED = "all-eliminated"
+    """Every player is out, so nobody wins (the texts' words taken literally)."""
+    NONE_ELIMINATED = "none-eliminated"
+    """Nobody spent more than another, so nobody is out; the best score wins."""
+
+
+class TieAfterTiebreak(enum.Enum):
+    """The result when players tie on points and the tie-break leaves more than one."""
+
+    SHARED_WIN = "shared-win"
+    """Every player still tied wins (they share the victory)."""
+    NO_WINNER = "no-winner"
+    """Nobody wins."""
+
+
+class LastTileTie(enum.Enum):
+    """Which tie on the auctioneer-less last tile counts as "a tie"."""
+
+    HIGHEST = "highest"
+    """Only a tie for the highest bid (bids 5, 3, 3: the 5 wins)."""
+    ANY = "any"
+    """Any two equal bids (bids 5, 3, 3: nobody gets the tile)."""
 
 
 class UniqueBidPool(enum.Enum):
@@ -145,8 +207,12 @@ class PeekShows(enum.Enum):
 
     WINNING_AMOUNT = "winning-amount"
     """The amount that won the sale."""
+    HIGHEST_BID = "highest-bid"
+    """The highest standing bid when the sale ends: the winning amount, except after a
+    tie fallback, where it is the tied amount the winner did not pay."""
     ALL_BIDS = "all-bids"
-    """Every bid of the sale, rebids included, as the auctioneer sees them."""
+    """Every bid of the sale, rebids included, and the winning amount. A house rule: no
+    text suggests it."""
 
 
 class NationAssignment(enum.Enum):
@@ -174,6 +240,8 @@ class Basis(enum.Enum):
     """The text allows more than one reading; this is the one the library chose."""
     CORRECTED = "corrected"
     """The text contradicts itself or the game; this is the corrected reading."""
+    HOUSE_RULE = "house-rule"
+    """No text supports the value: a table's own rule, not a reading of a text."""
 
 
 @attrs.frozen
@@ -256,6 +324,10 @@ GAP_CODES: Final[Mapping[str, str]] = FrozenDict(
         ),
         "no-untied-bid": (
             "after the last tie every standing bid is tied with another; the tile is not sold"
+        ),
+        "fallback-bid-tied": (
+            "after the last tie the highest bid outside the tie for first place is itself "
+            "tied; the tile is not sold"
         ),
         "endless-ties": "without a fallback, tied players can rebid forever",
     }

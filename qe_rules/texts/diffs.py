@@ -6,8 +6,8 @@
 ['nation_assignment', 'first_auctioneer', 'secret_bid_may_equal_opening', 'tie_fallback']
 >>> d.field("diversification").players
 (3, 4, 5)
->>> qe.diff("en", "de").rules, [m.name for m in qe.diff("en", "de").metadata]
-((), ['id', 'title', 'language', 'source'])
+>>> [f.field for f in qe.diff("en", "de").rules], [m.name for m in qe.diff("en", "de").metadata]
+(['peek_shows'], ['id', 'title', 'language', 'source'])
 """
 
 from __future__ import annotations

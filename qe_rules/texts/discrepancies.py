@@ -14,7 +14,7 @@ fields that encode it and the interpretation codes that settle it::
     >>> entry.readings[1].source, entry.readings[1].section
     ('en-early', 'Gameplay/2. Secret Bids')
     >>> [d.id for d in find_discrepancies(kind="slip", topic="elimination")]
-    ['summary-elimination-in-a-round', 'early-highest-bid-vs-total']
+    ['summary-elimination-in-a-round', 'early-highest-bid-vs-total', 'summary-leaves-the-game', 'summary-winner-without-elimination']
 
 Sections are named as in the rule sets' citations (``RuleSet.cite``).
 """
@@ -254,7 +254,7 @@ def find_discrepancies(
     >>> find_discrepancies() == DISCREPANCIES
     True
     >>> [d.id for d in find_discrepancies(topic="3-player")]
-    ['three-player-last-tile']
+    ['three-player-last-tile', 'last-tile-a-tie']
     >>> find_discrepancies(kind="typo")
     Traceback (most recent call last):
     ...

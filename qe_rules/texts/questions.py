@@ -29,11 +29,18 @@ from typing import Any, Final
 import attrs
 
 from qe_rules._util.frozen import FrozenDict
-from qe_rules.errors import InvalidArgument, shown
-from qe_rules.rules.files import entry_table, read_entries
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
+from qe_rules.rules.files import SOURCES, entry_table, house_rule_values, read_entries
 from qe_rules.rules.model import RULESETS, Provenance, RuleSet, decode_field, encode_field
 
-__all__ = ["Choice", "OpenQuestion", "get_open_question", "open_questions"]
+__all__ = [
+    "Choice",
+    "CitedReading",
+    "OpenQuestion",
+    "get_open_question",
+    "open_questions",
+    "uncited_values",
+]
 
 
 @attrs.frozen
@@ -46,13 +53,26 @@ class Choice:
 
 
 @attrs.frozen
+class CitedReading:
+    """One reading of an open question: the value (as plain data) and the text that
+    supports it, by source id and section, with a paraphrase of what it says."""
+
+    value: Any
+    source: str
+    section: str
+    note: str
+
+
+@attrs.frozen
 class OpenQuestion:
     """One open question of the texts as a switch.
 
-    ``field`` is the rule field; ``values`` its readings as plain data (as a rule file or
-    a spec string writes them); ``question`` the question in one sentence; ``register``
-    the ids of the register entries it answers (see :mod:`qe_rules.texts.discrepancies`);
-    ``choices`` what each built-in rule set chose, by id.
+    ``field`` is the rule field; ``values`` every value the switch plays, as plain data
+    (as a rule file or a spec string writes them): its ``readings`` (each cited to a
+    text), then its ``house_rules`` (values no text suggests); ``question`` the question
+    in one sentence; ``register`` the ids of the register entries it answers (see
+    :mod:`qe_rules.texts.discrepancies`); ``choices`` what each built-in rule set chose,
+    by id.
     """
 
     field: str
@@ -60,6 +80,15 @@ class OpenQuestion:
     values: tuple[Any, ...]
     register: tuple[str, ...]
     choices: FrozenDict[str, Choice]
+    readings: tuple[CitedReading, ...] = ()
+    house_rules: tuple[Any, ...] = ()
+    measure: tuple[tuple[str, int], ...] = ()
+    """Where the page measures the readings, as (base id, players); empty: the default
+    (see :func:`measurement_places`)."""
+
+    def is_house_rule(self, value: Any) -> bool:
+        """Whether ``value`` (plain data) is a house rule rather than a reading."""
+        return _frozen_value(value) in self.house_rules
 
     def spec(self, base: str, value: Any) -> str:
         """The spec string of ``base`` read with ``value`` for this question.
@@ -82,21 +111,43 @@ def _python(field: str, plain: Any) -> Any:
     return decode_field(field, list(plain)) if isinstance(plain, tuple) else plain
 
 
-def _all_values(field: str) -> tuple[Any, ...]:
-    value = getattr(RULESETS["en"], field)
-    if isinstance(value, bool):
-        return (True, False)
-    if isinstance(value, enum.Enum):
-        return tuple(member.value for member in type(value))
-    raise InvalidArgument(
-        f"qe_rules/data/open-questions.toml: {field} needs its readings listed under 'values'"
+_KEYS: Final = ("field", "register", "question", "readings", "house_rules", "measure")
+_READING_KEYS: Final = ("value", "source", "section", "note")
+
+_Entry = tuple[
+    str,
+    str,
+    tuple["CitedReading", ...],
+    tuple[Any, ...],
+    tuple[str, ...],
+    tuple[tuple[str, int], ...],
+]
+
+
+def _reading(value: Any, path: str, field: str) -> CitedReading:
+    table = entry_table(value, path, _READING_KEYS)
+    for key in _READING_KEYS:
+        if key not in table:
+            raise InvalidArgument(f"{path}: missing {key!r}")
+    if table["source"] not in SOURCES:
+        raise InvalidArgument(f"{path}.source: {shown(table['source'])} is not a text id")
+    _check_value(field, table["value"], f"{path}.value")
+    return CitedReading(
+        _frozen_value(table["value"]),
+        str(table["source"]),
+        str(table["section"]),
+        str(table["note"]),
     )
 
 
-_KEYS: Final = ("field", "register", "question", "values")
+def _check_value(field: str, value: Any, path: str) -> None:
+    try:
+        decode_field(field, value, path)
+    except InvalidRuleSet as error:  # a DataError naming the path
+        raise InvalidArgument(str(error)) from None
 
 
-def _decode(value: Any, path: str) -> tuple[str, str, tuple[Any, ...], tuple[str, ...]]:
+def _decode(value: Any, path: str) -> _Entry:
     table = entry_table(value, path, _KEYS)
     field = table.get("field")
     if field not in RuleSet.rule_fields():
@@ -104,8 +155,24 @@ def _decode(value: Any, path: str) -> tuple[str, str, tuple[Any, ...], tuple[str
     register = table.get("register")
     if not isinstance(register, list) or not register:
         raise InvalidArgument(f"{path}.register: needs a list of register ids")
-    values = table["values"] if "values" in table else _all_values(field)
-    return field, str(table.get("question")), tuple(values), tuple(register)
+    readings = table.get("readings")
+    if not isinstance(readings, list) or len(readings) < 2:
+        raise InvalidArgument(f"{path}.readings: needs at least two [[questions.readings]]")
+    found = tuple(_reading(r, f"{path}.readings[{i}]", field) for i, r in enumerate(readings))
+    house = table.get("house_rules", [])
+    for index, value in enumerate(house):
+        _check_value(field, value, f"{path}.house_rules[{index}]")
+    measure = []
+    for index, place in enumerate(table.get("measure", [])):
+        where = f"{path}.measure[{index}]"
+        place = entry_table(place, where, ("base", "players"))
+        base, players = place.get("base"), place.get("players")
+        if not isinstance(base, str) or base not in RULESETS:
+            raise InvalidArgument(f"{where}.base: needs a built-in rule set id")
+        if players not in RULESETS[base].player_counts:
+            raise InvalidArgument(f"{where}: needs a built-in base and one of its player counts")
+        measure.append((str(base), int(players)))
+    return field, str(table.get("question")), found, tuple(house), tuple(register), tuple(measure)
 
 
 def _choices(field: str) -> FrozenDict[str, Choice]:
@@ -123,16 +190,50 @@ def _frozen_value(value: Any) -> Any:
 def open_questions() -> tuple[OpenQuestion, ...]:
     """Every open question of the texts, in the order of a game (bidding first)."""
     entries = read_entries("open-questions.toml", "questions", _decode)
-    return tuple(
-        OpenQuestion(
-            field,
-            question,
-            tuple(_frozen_value(v) for v in values),
-            register,
-            _choices(field),
+    questions = []
+    for field, question, readings, house, register, measure in entries:
+        values: list[Any] = []
+        for value in [*(r.value for r in readings), *map(_frozen_value, house)]:
+            if value not in values:
+                values.append(value)
+        questions.append(
+            OpenQuestion(
+                field,
+                question,
+                tuple(values),
+                register,
+                _choices(field),
+                readings,
+                tuple(_frozen_value(v) for v in house),
+                measure,
+            )
         )
-        for field, question, values, register in entries
-    )
+    return tuple(questions)
+
+
+def uncited_values(
+    questions: tuple[OpenQuestion, ...] | None = None,
+) -> tuple[tuple[str, Any], ...]:
+    """Every (field, value) of a switch that is neither a reading a text supports nor a
+    house rule: a value of a question without a citation, or a value of the switch's
+    kind (true/false, a choice) that the data file does not list at all. Empty for the
+    shipped data; ``questions`` defaults to :func:`open_questions`."""
+    found: list[tuple[str, Any]] = []
+    house = house_rule_values(of_questions=False)
+    for question in open_questions() if questions is None else questions:
+        cited = {reading.value for reading in question.readings}
+        listed = cited | set(question.house_rules) | set(house.get(question.field, ()))
+        uncited = [v for v in question.values if v not in listed]
+        kind = type(getattr(RULESETS["en"], question.field))
+        if kind is bool:
+            every: tuple[Any, ...] = (True, False)
+        elif issubclass(kind, enum.Enum):
+            every = tuple(member.value for member in kind)
+        else:
+            every = ()  # numbers and lists: only the listed values are readings
+        uncited += [v for v in every if v not in listed and v not in uncited]
+        found.extend((question.field, value) for value in uncited)
+    return tuple(found)
 
 
 def get_open_question(field: str) -> OpenQuestion:
@@ -152,31 +253,51 @@ MEASURED_FILE: Final = "open-questions-measured.toml"
 written by ``qe-rules docs --measure``."""
 
 
+DEFAULT_MEASURE_PLAYERS: Final = 4
+"""The player count a reading is measured at unless its question names others."""
+
+
 def measurement_base(question: OpenQuestion) -> str:
-    """The built-in a reading is measured against: ``en``, or ``en-early`` where ``en``
-    cannot meet the question (its citation is *silent*)."""
+    """The built-in a reading is measured against by default: ``en``, or ``en-early``
+    where ``en`` cannot meet the question (its citation is *silent*)."""
     silent = RULESETS["en"].cite(question.field).basis.value == "silent"
     return "en-early" if silent else "en"
 
 
-def readings_to_measure() -> tuple[tuple[OpenQuestion, str, Any], ...]:
-    """Every (question, base id, other reading) whose share of changed winners the page
-    shows: each reading other than the base's own."""
-    found: list[tuple[OpenQuestion, str, Any]] = []
+def measurement_places(question: OpenQuestion) -> tuple[tuple[str, int], ...]:
+    """Where the readings of ``question`` are measured, as (base id, players): the
+    question's ``measure`` list in the data file, where the readings can differ (the
+    peek at 5 players, the last tile at 3, ...), else :func:`measurement_base` at
+    :data:`DEFAULT_MEASURE_PLAYERS` players."""
+    return question.measure or ((measurement_base(question), DEFAULT_MEASURE_PLAYERS),)
+
+
+def readings_to_measure() -> tuple[tuple[OpenQuestion, str, Any, int], ...]:
+    """Every (question, base id, other reading, players) whose share of changed winners
+    the page shows: each reading other than the base's own, at each place of
+    :func:`measurement_places`."""
+    found: list[tuple[OpenQuestion, str, Any, int]] = []
     for question in open_questions():
-        base = measurement_base(question)
-        own = question.choices[base].value
-        found.extend((question, base, value) for value in question.values if value != own)
+        for base, players in measurement_places(question):
+            own = question.choices[base].value
+            found.extend(
+                (question, base, value, players) for value in question.values if value != own
+            )
     return tuple(found)
 
 
-def measured_shares() -> dict[tuple[str, str, str, str], Any]:
-    """The measured data, by (field, base, reading as spec text, agents): each a mapping
-    with ``changed`` and ``games``."""
+def measured_shares() -> dict[tuple[str, str, str, str, int], Any]:
+    """The measured data, by (field, base, reading as spec text, agents, players): each a
+    mapping with ``changed`` and ``games`` (an entry without ``players`` was measured at
+    the file's ``players``)."""
     from qe_rules.rules.files import read_data
 
     data = read_data(MEASURED_FILE)
-    return {(e["field"], e["base"], e["reading"], e["agents"]): e for e in data.get("readings", [])}
+    default = data.get("players", DEFAULT_MEASURE_PLAYERS)
+    return {
+        (e["field"], e["base"], e["reading"], e["agents"], e.get("players", default)): e
+        for e in data.get("readings", [])
+    }
 
 
 def _reading_text(question: OpenQuestion, value: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Final
 from qe_rules.game.engine import Game, new_game, replay
 from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.limits import GAME_ROUNDS_COMPARED
-from qe_rules.rules.model import RuleSet
+from qe_rules.rules.model import RuleSet, encode_field
 from qe_rules.texts.questions import open_questions
 from qe_rules.verification.play import past_peeks, random_round
 from qe_rules.verification.report import Coverage, Example, Finding, Verdict, holds
@@ -82,10 +82,12 @@ def _describe(outcome: tuple[Any, ...] | None, game: Game) -> str:
 
 
 def _reading_difference(
-    rules: RuleSet, other: RuleSet, players: int
+    rules: RuleSet, other: RuleSet, players: int, reading: str, own: str
 ) -> tuple[str, dict[str, Any]] | None:
     """How ``other`` changes the first differing game of the comparison, if any: a
-    description and an example game record under ``other``."""
+    description, the reading first (``reading``, e.g. ``"tie_fallback=..."``), then the
+    rule set's own (``own``), and an example game record under ``other``."""
+    under, mine_under = f"under {reading}", f"under the rule set's own reading ({own})"
     for index in range(READING_GAMES):
         mine, theirs = _reading_game(rules, players, index), _reading_game(other, players, index)
         a, b = _sale_outcomes(mine), _sale_outcomes(theirs)
@@ -93,25 +95,32 @@ def _reading_difference(
             if x != y:
                 sale = (x or y)[0]
                 return (
-                    f"sale {sale}: {_describe(x, mine)}; under the other reading "
-                    f"{_describe(y, theirs)}",
+                    f"sale {sale}: {under}, {_describe(y, theirs)}; "
+                    f"{mine_under}, {_describe(x, mine)}",
                     _until_sale(theirs, sale),
                 )
         if mine.is_over and theirs.is_over:
             left, right = mine.result(), theirs.result()
             if left.winners != right.winners:
                 return (
-                    f"the same sales, but the winners are {list(left.winners)}; under the "
-                    f"other reading {list(right.winners)}",
+                    f"the same sales; {under} the winners are {list(right.winners)}; "
+                    f"{mine_under} {list(left.winners)}",
                     theirs.to_record(),
                 )
             if [s.total for s in left.sheets] != [s.total for s in right.sheets]:
                 return (
-                    f"the same sales, but the totals are {[s.total for s in left.sheets]}; "
-                    f"under the other reading {[s.total for s in right.sheets]}",
+                    f"the same sales; {under} the totals are "
+                    f"{[s.total for s in right.sheets]}; {mine_under} "
+                    f"{[s.total for s in left.sheets]}",
                     theirs.to_record(),
                 )
     return None
+
+
+def _plain(field: str, value: Any) -> Any:
+    """A field's value as plain data (a list as a tuple, as a question holds it)."""
+    plain = encode_field(field, value)
+    return tuple(plain) if isinstance(plain, list) else plain
 
 
 def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Iterator[Finding]:
@@ -126,6 +135,7 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
             if other is rules:
                 continue
             shown_value = other.id.rpartition(f"{field}=")[2]
+            own_value = question.spec("x", _plain(field, getattr(rules, field))).split("=", 1)[1]
             check = f"reading:{field}"
             found = False
             coverage = Coverage(
@@ -135,13 +145,15 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
                 "fewest players first, until one differs)",
             )
             for players in rules.player_counts:
-                difference = _reading_difference(rules, other, players)
+                difference = _reading_difference(
+                    rules, other, players, f"{field}={shown_value}", f"{field}={own_value}"
+                )
                 if difference is not None:
                     summary, record = difference
                     yield Finding(
                         check,
                         Verdict.DIFFERS,
-                        f"{players} players, {field}={shown_value}: {summary}",
+                        f"{players} players, {summary}",
                         (field,),
                         players,
                         example=Example("game", record),

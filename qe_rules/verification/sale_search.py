@@ -421,6 +421,9 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
         "tied_auctioneer",
         "tie_streak",
         "unique_bid_pool",
+        "fallback_finds_no_bid",
+        "auctioneer_rebid_may_be_zero",
+        "auctioneer_rebid_may_repeat_opening",
     )
     bound = THOROUGH_SALE_SEARCH_PATHS if thorough else SALE_SEARCH_PATHS
     for players in rules.player_counts:
@@ -453,7 +456,11 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
                 _violation_example(rules, players, broken_at, path),
                 coverage,
             )
-        gap_kinds = [k for k in ("no-unique-bid", "no-untied-bid", "endless") if k in found]
+        gap_kinds = [
+            k
+            for k in ("no-unique-bid", "no-untied-bid", "fallback-bid-tied", "endless")
+            if k in found
+        ]
         for kind in gap_kinds:
             seat, rounds = found[kind]
             code = "endless-ties" if kind == "endless" else kind
@@ -462,6 +469,9 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
                 "fallback names nobody and the tile is not sold",
                 "no-untied-bid": "after the last tie every standing bid is tied, so the "
                 "fallback names nobody and the tile is not sold",
+                "fallback-bid-tied": "after the last tie the highest bid below the tie for "
+                "first place is tied too, so the fallback names nobody and the tile is not "
+                "sold",
                 "endless": f"the tied players can tie {len(rounds)} times and go on: "
                 + (
                     "without a fallback the sale need not end"
@@ -496,7 +506,7 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
 def _last_tile_check(rules: RuleSet, players: int, bound: int) -> Iterator[Finding]:
     result = search_sale(rules, players, None, bound)
     coverage = _sale_coverage(rules, "no auctioneer", result)
-    fields = ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    fields = ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing", "last_tile_tie")
     tie_found = "last-tile-tie" in result.outcomes
     if tie_found != rules.last_tile_tie_awards_nothing:
         yield violated(

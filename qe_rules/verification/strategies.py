@@ -31,10 +31,15 @@ from qe_rules.rules.model import (
     RULESETS,
     BeyondTable,
     DiversificationSets,
+    EveryoneTiedForMostSpent,
+    FallbackFindsNoBid,
     FinalTieBreak,
+    LastTileTie,
     PeekShows,
     RebidScope,
+    RebidVisibility,
     RuleSet,
+    TieAfterTiebreak,
     TiedAuctioneer,
     TieFallback,
     UniqueBidPool,
@@ -85,6 +90,9 @@ def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
         "zero_bids_score_when_unsold",
         "peek_after_last_sale",
         "tiles_once_per_category",
+        "auctioneer_rebid_may_be_zero",
+        "auctioneer_rebid_may_repeat_opening",
+        "last_tile_amount_public",
     ):
         if draw(st.booleans()):
             changes[name] = not getattr(rules, name)
@@ -93,12 +101,17 @@ def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
         ("unique_bid_pool", UniqueBidPool),
         ("peek_shows", PeekShows),
         ("diversification_sets", DiversificationSets),
+        ("rebid_visibility", RebidVisibility),
+        ("fallback_finds_no_bid", FallbackFindsNoBid),
+        ("last_tile_tie", LastTileTie),
+        ("everyone_tied_for_most_spent", EveryoneTiedForMostSpent),
+        ("tie_after_tiebreak", TieAfterTiebreak),
     ):
         if draw(st.booleans()):
             changes[name] = draw(st.sampled_from(list(choices)))
     if draw(st.booleans()):
         changes["tie_fallback"] = draw(
-            st.sampled_from([TieFallback.HIGHEST_UNTIED, TieFallback.HIGHEST_UNIQUE_IN_SALE])
+            st.sampled_from([f for f in TieFallback if f is not TieFallback.NONE])
         )
     if draw(st.booleans()):
         changes["ties_before_fallback"] = draw(st.integers(1, 4))

@@ -27,6 +27,10 @@ DEPRECATED = {
     "qe_rules.rules.values.COMPANIES": (lambda: values.COMPANIES, "COMPANY_LIST"),
     "format_stats(stats)": (lambda: format_stats(STATS), "stats.to_text() or str(stats)"),
     "format_comparison(c)": (lambda: format_comparison(COMPARISON), "c.to_text() or str(c)"),
+    "the rule field auctioneer_sees_all_bids": (
+        lambda: qe.get_ruleset("en").evolve(auctioneer_sees_all_bids=True),
+        'rebid_visibility = "auctioneer"',
+    ),
 }
 
 

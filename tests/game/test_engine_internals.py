@@ -129,11 +129,11 @@ def test_every_constant_is_copied_into_the_setup():
 
 
 def test_the_secrecy_decided_once_is_what_the_secrecy_module_decides():
-    for spec in ("en", "en:peek_shows=all-bids", "en:auctioneer_sees_all_bids=false"):
+    for spec in ("en", "en:peek_shows=all-bids", "en:rebid_visibility=first-bids"):
         game = qe.new_game(spec, 5, seed=4)
         setup = game._setup
-        assert setup.sees_all_bids is setup.ruleset.auctioneer_sees_all_bids
-        assert setup.peek_shows_bids is _secrecy.peek_shows_bids(setup.ruleset)
+        assert setup.visibility is setup.ruleset.rebid_visibility
+        assert setup.peek_shows is setup.ruleset.peek_shows
         for over in (False, True):
             assert setup.industries_shown[over] == _secrecy.shown_industries(game.industries, over)
 

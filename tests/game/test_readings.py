@@ -264,8 +264,22 @@ def by_hand(rules, players, record):
         if size in table:
             points += table[size]
         elif size > max(table):
-            points += table[max(table)] if rules.beyond_table is qe.BeyondTable.CAP else 0
+            points += beyond_the_table(table, size, rules.beyond_table)
         pile.subtract(set(+pile))
+    return points
+
+
+def beyond_the_table(table, count, policy):
+    """A count above the table: its last entry, nothing, or the steps continued."""
+    top = max(table)
+    if policy is qe.BeyondTable.ZERO:
+        return 0
+    if policy is qe.BeyondTable.CAP or top - 1 not in table:
+        return table[top]
+    points, step = table[top], table[top] - table[top - 1]
+    for _ in range(top, count):
+        step += 1
+        points += step
     return points
 
 

@@ -153,8 +153,23 @@ def table_points(table, count, policy):
     if count < min(table):
         return 0
     if count > max(table):
-        return table[max(table)] if policy is qe.BeyondTable.CAP else 0
+        return beyond_the_table(table, count, policy)
     return table[count]
+
+
+def beyond_the_table(table, count, policy):
+    """A count above the table: its last entry, nothing, or the steps continued, each
+    one larger than the step before (a table of one entry is capped)."""
+    top = max(table)
+    if policy is qe.BeyondTable.ZERO:
+        return 0
+    if policy is qe.BeyondTable.CAP or top - 1 not in table:
+        return table[top]
+    points, step = table[top], table[top] - table[top - 1]
+    for _ in range(top, count):
+        step += 1
+        points += step
+    return points
 
 
 def brute_diversification(items, table, policy):
@@ -226,9 +241,13 @@ def test_totals_eliminations_and_winners(case):
     result = score_game(rules, records)
     spends = [r.spent for r in records]
     players = len(records)
+    spared = (
+        spends.count(max(spends)) == players
+        and rules.everyone_tied_for_most_spent is qe.EveryoneTiedForMostSpent.NONE_ELIMINATED
+    )
     for sheet in result.sheets:
         assert sheet.total == sheet.subtotal + sheet.lowest_spend_bonus
-        assert sheet.eliminated == (sheet.spent == max(spends))
+        assert sheet.eliminated == (sheet.spent == max(spends) and not spared)
         expected_bonus = rules.lowest_spend_bonus[players] if sheet.spent == min(spends) else 0
         assert sheet.lowest_spend_bonus == expected_bonus
     for seat in result.winners:

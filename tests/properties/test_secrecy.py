@@ -1,5 +1,6 @@
 """What a seat's view and its event stream show of each finished sale, and the exact
-relation between the two, for every reading of ``peek_shows`` (``qe_rules.game._secrecy``)."""
+relation between the two, for every reading of ``peek_shows`` and of ``rebid_visibility``
+(``qe_rules.game._secrecy``)."""
 
 import random
 
@@ -13,9 +14,12 @@ from qe_rules.game import _secrecy
 from tests.support import examples
 
 READINGS = [
-    f"en:peek_shows={shows.value}{sees}"
-    for shows in qe.PeekShows
-    for sees in ("", ",auctioneer_sees_all_bids=false")
+    *(f"en:peek_shows={shows.value}" for shows in qe.PeekShows),
+    *(
+        f"en:peek_shows=highest-bid,rebid_visibility={seen.value}"
+        for seen in qe.RebidVisibility
+        if seen is not qe.RebidVisibility.AUCTIONEER
+    ),
 ]
 
 
@@ -53,8 +57,7 @@ def _bids(events):
 
 def _check_relation(game):
     rules = game.ruleset
-    shows_all = rules.peek_shows is qe.PeekShows.ALL_BIDS
-    sees_all = rules.auctioneer_sees_all_bids
+    shows, visibility = rules.peek_shows, rules.rebid_visibility
     everything = game.events
     for seat in range(game.players):
         view, stream = game.view(seat), game.events_for(seat)
@@ -62,39 +65,46 @@ def _check_relation(game):
             number = sale.sale
             mine = [e for e in stream if getattr(e, "sale", None) == number]
             truth = [e for e in everything if getattr(e, "sale", None) == number]
+            truth_rounds = _rounds(_bids(truth))
+            award = next((e for e in truth if isinstance(e, Awarded)), None)
             awarded = [e.amount for e in mine if isinstance(e, Awarded)]
             peeks = [e.amount for e in mine if isinstance(e, Peeked) and e.seat == seat]
             assert sale.peeked == bool(peeks)
-            # the amount: what the Awarded event says, or else what the seat's peek showed
+            if peeks:  # a peek shows what peek_shows says: the winning or the highest bid
+                standing = dict(bid for rnd in truth_rounds for bid in rnd)
+                highest = shows is qe.PeekShows.HIGHEST_BID
+                assert peeks[0] == (max(standing.values()) if highest else award.amount)
+            # the amount: what the Awarded event says, or else a peek that showed it
             told = awarded[0] if awarded and awarded[0] is not None else None
-            if told is None and peeks:
+            if told is None and peeks and peeks[0] == award.amount:
                 told = peeks[0]
             assert sale.amount == told
-            assert told is None or (told == next(e.amount for e in truth if isinstance(e, Awarded)))
-            award = next((e for e in truth if isinstance(e, Awarded)), None)
+            assert told is None or told == award.amount
             if award is not None and not sale.peeked:  # the view follows knows_amount
-                knows = _secrecy.knows_amount(
-                    seat, award.seat, sale.auctioneer, award.public, sees_all
-                )
+                knows = _secrecy.knows_amount(seat, award.seat, sale.auctioneer, award.public)
                 assert sale.amount == (award.amount if knows else None)
+            if seat == sale.auctioneer and award is not None:
+                assert sale.amount == award.amount  # under every reading
 
             # the bids: the stream shows those the seat knew when they were made
             shown = [bid for bid in _bids(mine) if bid[2] is not None]
             assert sale.my_bids == tuple(a for _, who, a in shown if who == seat)
-            runs = _secrecy.sees_every_bid(seat, sale.auctioneer, sees_all)
-            if runs:
-                assert sale.bids == _rounds(shown) == _rounds(_bids(truth))
-            elif sale.peeked and shows_all:
+            seen = _secrecy.seen_rounds(seat, sale.auctioneer, truth_rounds, visibility)
+            seen_bids = {(rnd, who, a) for rnd, bids in enumerate(seen) for who, a in bids}
+            others = {
+                bid
+                for bid in shown
+                if bid[1] != seat and not (bid[0] == 0 and bid[1] == sale.auctioneer)
+            }
+            assert others <= seen_bids
+            assert {bid for bid in seen_bids if bid[1] != seat} <= set(shown)
+            if sale.peeked and shows is qe.PeekShows.ALL_BIDS:
                 # the decision: the view shows every bid after the peek, the stream only
-                # the bids the seat knew when they were made (its own, the opening bid)
+                # the bids the seat knew when they were made
                 assert _secrecy.STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY
-                assert sale.bids == _rounds(_bids(truth))
-                assert all(
-                    who == seat or (rnd == 0 and who == sale.auctioneer) for rnd, who, _ in shown
-                )
+                assert sale.bids == truth_rounds
             else:
-                assert sale.bids == ()
-                assert all(who == seat or who == sale.auctioneer for _, who, _ in shown)
+                assert sale.bids == seen
 
 
 @pytest.mark.parametrize("rules", READINGS)

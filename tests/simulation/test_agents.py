@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import strategies as qst
+from qe_rules.game._secrecy import peek_amount, seen_rounds
 from qe_rules.simulation.agents import (
     AGENT_NAMES,
     Agent,
@@ -64,9 +65,7 @@ def reference_view(game, seat):
         my_bids=tuple(
             a for rnd in (*sale.closed, game._open_bids) for who, a in rnd if who == seat
         ),
-        seen_bids=by_seat(sale.closed)
-        if seat == sale.auctioneer and rules.auctioneer_sees_all_bids
-        else (),
+        seen_bids=seen_rounds(seat, sale.auctioneer, sale.closed, rules.rebid_visibility),
         limits=game.bid_limits(seat),
         holdings=table.holdings,
         spent=table.spent[seat],
@@ -85,15 +84,16 @@ def reference_view(game, seat):
                 f.amount
                 if f.public
                 or seat == f.winner
-                or (seat == f.auctioneer and rules.auctioneer_sees_all_bids)
-                or f.sale in table.peeked[seat]
+                or seat == f.auctioneer
+                or (
+                    f.sale in table.peeked[seat]
+                    and peek_amount(f, rules.peek_shows) == f.amount  # it showed the price
+                )
                 else None,
                 f.reason,
                 f.zero_bidders,
                 tuple(a for rnd in f.closed for who, a in rnd if who == seat),
-                by_seat(f.closed)
-                if seat == f.auctioneer and rules.auctioneer_sees_all_bids
-                else (),
+                seen_rounds(seat, f.auctioneer, f.closed, rules.rebid_visibility),
                 f.sale in table.peeked[seat],
             )
             for f in table.facts

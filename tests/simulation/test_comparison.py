@@ -196,15 +196,23 @@ def test_compare_each_gives_the_same_numbers_and_rows_whatever_plays_the_games(t
 # ----------------------------------------------------------------- the command
 
 
-def test_cli_compare_prints_the_share_and_a_replayable_record(tmp_path):
+def test_cli_compare_prints_the_share_and_writes_the_records_only_to_files(tmp_path):
     status, text = cli("compare", "en", "en-early", "--games", "300", "--examples", str(tmp_path))
     assert status == 0
     assert "winner changes" in text and "%" in text
-    record = json.loads(text.strip().splitlines()[-2])
-    game = qe.replay(record)
-    assert game.is_over
+    assert "{" not in text  # the records go to files, never raw into the report
     written = sorted(tmp_path.iterdir())
     assert written and all(qe.replay(json.loads(p.read_text())).is_over for p in written)
+    assert text.rstrip().endswith(f"written to {tmp_path}")
+    assert f"example game records: {len(written)} (" in text
+
+
+def test_cli_compare_without_a_folder_says_how_to_get_the_records():
+    status, text = cli("compare", "en", "en-early", "--games", "100")
+    assert status == 0 and "{" not in text
+    assert text.rstrip().endswith(
+        "--examples DIR writes them (qe.replay and qe-rules show read them)"
+    )
 
 
 def test_the_cli_writes_the_rows_of_compare_each(tmp_path, capsys):

@@ -449,3 +449,19 @@ FINDINGS = (
 
 
 REPORT = VerificationReport("custom", FINDINGS)
+
+
+def reading_parts(summary):
+    """The parts of a ``reading:<field>`` finding's summary, the reading first:
+    ``(players, sale, reading, under it, the rule set's own reading, under that)``;
+    ``sale`` is ``None`` when the sales agree and only the totals or winners differ."""
+    players, _, rest = summary.partition(" players, ")
+    head, _, tail = rest.partition("; under the rule set's own reading (")
+    own, _, mine = tail.partition(")")
+    mine = mine.removeprefix(",").strip()
+    if head.startswith("sale "):
+        number, _, under = head.partition(": under ")
+        reading, _, theirs = under.partition(", ")
+        return int(players), int(number.removeprefix("sale ")), reading, theirs, own, mine
+    reading, _, theirs = head.removeprefix("the same sales; under ").partition(" ")
+    return int(players), None, reading, theirs, own, mine

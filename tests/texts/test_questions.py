@@ -56,10 +56,10 @@ def test_the_measured_shares_cover_every_reading_of_every_question():
     from qe_rules.texts.questions import measured_shares, readings_to_measure
 
     measured = measured_shares()
-    for question, base, value in readings_to_measure():
+    for question, base, value, players in readings_to_measure():
         reading = question.spec(base, value).split("=", 1)[1]
         for agents in ("random", "value"):
-            found = measured.get((question.field, base, reading, agents))
+            found = measured.get((question.field, base, reading, agents, players))
             assert found is not None, (question.field, reading, agents)
             assert 0 <= found["changed"] <= found["games"]
 
@@ -83,11 +83,13 @@ def test_the_measurement_covers_every_reading_and_the_data_file_names_its_maker(
     data = measure_open_questions(2, seed=1)
     assert (data["players"], data["games"], data["seed"]) == (4, 2, 1)
     expected = [
-        (question.field, base, question.spec(base, value).split("=", 1)[1], agents)
-        for question, base, value in readings_to_measure()
+        (question.field, base, question.spec(base, value).split("=", 1)[1], agents, players)
+        for question, base, value, players in readings_to_measure()
         for agents in ("random", "value")
     ]
-    found = [(r["field"], r["base"], r["reading"], r["agents"]) for r in data["readings"]]
+    found = [
+        (r["field"], r["base"], r["reading"], r["agents"], r["players"]) for r in data["readings"]
+    ]
     assert found == expected
     assert all(0 <= r["changed"] <= r["games"] == 2 for r in data["readings"])
     with open(data_file(MEASURED_FILE), encoding="utf-8") as handle:

@@ -42,11 +42,15 @@ def test_en_and_en_early_differ_in_the_known_rules():
     assert qe.diff("en", "en-early").field("diversification").players == (3, 4, 5)
 
 
-def test_en_and_de_agree_on_every_rule():
+def test_en_and_de_differ_only_in_what_a_peek_shows():
+    """Literally en's peek shows the winning bid and de's the highest bid."""
     change = qe.diff("en", "de")
-    assert change.rules_agree and change.rules == ()
+    assert not change.rules_agree
+    assert [(f.field, f.a, f.b) for f in change.rules] == [
+        ("peek_shows", qe.PeekShows.WINNING_AMOUNT, qe.PeekShows.HIGHEST_BID)
+    ]
     assert {m.name for m in change.metadata} == {"id", "title", "language", "source"}
-    assert len(change.agreeing) == len(RuleSet.rule_fields())
+    assert len(change.agreeing) == len(RuleSet.rule_fields()) - 1
 
 
 def test_a_rule_set_does_not_differ_from_itself():
@@ -59,7 +63,8 @@ def test_a_rule_set_does_not_differ_from_itself():
 def test_a_diff_is_true_when_rules_or_metadata_differ():
     assert not qe.diff("en", "en")
     assert bool(qe.diff("en", "en-early"))
-    assert bool(qe.diff("en", "de")) and qe.diff("en", "de").rules_agree
+    assert bool(qe.diff("en", "de")) and not qe.diff("en", "de").rules_agree
+    assert qe.diff("de", "de-summary").rules_agree
 
 
 @given(qst.rulesets(), qst.rulesets())
@@ -291,6 +296,8 @@ def test_cli_diff():
     ):
         assert f"[{field}]" in text
     status, text = run("diff", "en", "de")
+    assert "[peek_shows]" in text and "agree on every rule" not in text
+    status, text = run("diff", "de", "de-summary")
     assert "agree on every rule" in text
     status, text = run("diff", "en", str(EXAMPLE), "--format", "json")
     assert [r["field"] for r in json.loads(text)["rules"]] == [

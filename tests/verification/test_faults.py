@@ -81,7 +81,11 @@ def test_a_planted_fault_is_reported_with_every_part_of_its_finding(fault, monke
 @pytest.mark.parametrize(
     ("check", "players", "fields"),
     [
-        ("last-tile", [3], ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")),
+        (
+            "last-tile",
+            [3],
+            ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing", "last_tile_tie"),
+        ),
         ("score-sums", [3, 4, 5], ("scoring_order",)),
     ],
 )

@@ -76,12 +76,16 @@ def test_the_sampled_checks_of_en_find_what_the_verification_page_shows():
     # docs/verification.md, section `en`: the same plans and games on every run
     (first, _) = qe.verify(EN, checks=["one-winner"]).findings
     assert first.coverage.size == 275
-    (reading,) = qe.verify(EN, checks=["reading:tie_fallback"]).findings
+    reading, outside = qe.verify(EN, checks=["reading:tie_fallback"]).findings
     assert reading.summary == (
-        "4 players, tie_fallback=highest-unique-in-sale: sale 9: seat 2 wins for 2; under the "
-        "other reading seat 1 wins for 1"
+        "4 players, sale 9: under tie_fallback=highest-unique-in-sale, seat 1 wins for 1; "
+        "under the rule set's own reading (tie_fallback=highest-untied), seat 2 wins for 2"
     )
     assert reading.coverage.size == 192
+    assert outside.summary == (
+        "tie_fallback=highest-outside-top-tie changes no award, price, score or winner in 64 "
+        "games per player count"
+    )
 
 
 # golden: pins the figures of the current search (how to regenerate: run the test, and

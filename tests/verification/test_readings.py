@@ -1,5 +1,5 @@
 """The ``reading:<field>`` checks: each other reading of each open question against the
-rule set's own, told as the example game plays it."""
+rule set's own, told as the example game plays it, the reading first."""
 
 import attrs
 import pytest
@@ -8,20 +8,28 @@ import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules.game.events import Awarded, NotAwarded
 from qe_rules.verification import readings
-from tests.support.verification import ENDLESS, played_rounds, shows_its_check, told
+from tests.support.verification import (
+    ENDLESS,
+    played_rounds,
+    reading_parts,
+    shows_its_check,
+    told,
+)
 
 EN = RULESETS["en"]
 
 
 @pytest.mark.kills_mutants
 def test_a_reading_that_changes_a_sale_differs_with_an_example_that_replays():
-    (finding,) = qe.verify(EN, checks=["reading:tie_fallback"]).findings
+    finding = qe.verify(EN, checks=["reading:tie_fallback"]).findings[0]
     assert finding.verdict is Verdict.DIFFERS
     assert finding.fields == ("tie_fallback",)
-    assert finding.summary.startswith(f"{finding.players} players, tie_fallback=")
+    assert finding.summary.startswith(f"{finding.players} players, sale ")
+    assert ": under tie_fallback=highest-unique-in-sale, " in finding.summary
+    assert "; under the rule set's own reading (tie_fallback=highest-untied), " in finding.summary
     game = qe.replay(finding.example.data)
     assert game.ruleset.tie_fallback is not EN.tie_fallback
-    holds = qe.verify(EN, checks=["reading:peek_shows"]).findings
+    holds = qe.verify(EN, checks=["reading:peek_after_last_sale"]).findings
     assert [(f.verdict, f.players) for f in holds] == [(Verdict.HOLDS, None)] * len(holds)
     assert all("in 64 games per player count" in f.summary for f in holds)
 
@@ -30,23 +38,23 @@ def test_a_reading_that_changes_a_sale_differs_with_an_example_that_replays():
 def test_a_reading_that_only_changes_the_scores():
     (finding,) = qe.verify(EN, checks=["reading:diversification_sets"]).findings
     assert finding.verdict is Verdict.DIFFERS
-    assert "the same sales, but the totals are" in finding.summary
+    assert "the same sales; under diversification_sets=largest-first the totals are" in (
+        finding.summary
+    )
     game = qe.replay(finding.example.data)
     assert game.is_over
 
 
 @pytest.mark.kills_mutants
-@pytest.mark.parametrize(
-    "field", ["tie_fallback", "zero_rebid_scores", "last_tile_tie_awards_nothing"]
-)
+@pytest.mark.parametrize("field", ["tie_fallback", "zero_rebid_scores", "last_tile_tie"])
 def test_a_differing_sale_is_told_as_the_example_plays_it(field):
-    (finding,) = qe.verify(EN, checks=[f"reading:{field}"]).findings
+    finding = qe.verify(EN, checks=[f"reading:{field}"]).findings[0]
     assert finding.verdict is Verdict.DIFFERS
-    head, _, theirs = finding.summary.partition("; under the other reading ")
-    sale = int(head.split(": sale ")[1].split(":")[0])
+    _, sale, reading, theirs, own, mine = reading_parts(finding.summary)
+    assert reading.startswith(f"{field}=") and own.startswith(f"{field}=") and reading != own
     game = qe.replay(finding.example.data)
     assert theirs == told(game, sale)
-    assert head.split(f"sale {sale}: ")[1] != theirs
+    assert mine != theirs
     # the example stops where that sale ends
     ends = [e for e in game.events if isinstance(e, Awarded | NotAwarded)]
     assert ends[-1].sale == sale
@@ -57,11 +65,15 @@ def test_a_differing_sale_is_told_as_the_example_plays_it(field):
 def test_differing_scores_and_winners_are_those_of_the_example():
     (totals,) = qe.verify(EN, checks=["reading:diversification_sets"]).findings
     result = qe.replay(totals.example.data).result()
-    assert totals.summary.endswith(f"under the other reading {[s.total for s in result.sheets]}")
-    (winners,) = qe.verify(EN, checks=["reading:final_tiebreak"]).findings
+    _, sale, _, theirs, _, _ = reading_parts(totals.summary)
+    assert sale is None and theirs == f"the totals are {[s.total for s in result.sheets]}"
+    (winners,) = qe.verify(EN, checks=["reading:tie_after_tiebreak"]).findings
     result = qe.replay(winners.example.data).result()
-    assert "the same sales, but the winners are" in winners.summary
-    assert winners.summary.endswith(f"under the other reading {list(result.winners)}")
+    _, sale, reading, theirs, own, mine = reading_parts(winners.summary)
+    assert (sale, reading) == (None, "tie_after_tiebreak=no-winner")
+    assert own == "tie_after_tiebreak=shared-win"
+    assert theirs == f"the winners are {list(result.winners)}" == "the winners are []"
+    assert mine.startswith("[") and "," in mine  # the shared win of several seats
 
 
 @pytest.mark.kills_mutants
@@ -71,9 +83,7 @@ def test_differing_scores_and_winners_are_those_of_the_example():
 )
 def test_an_unsold_tile_whose_zero_bids_differ_is_told_so(spec, field):
     (finding,) = qe.verify(spec, checks=[f"reading:{field}"]).findings
-    head, _, theirs = finding.summary.partition("; under the other reading ")
-    sale = int(head.split(": sale ")[1].split(":")[0])
-    mine = head.split(f"sale {sale}: ")[1]
+    _, sale, _, theirs, _, mine = reading_parts(finding.summary)
     assert mine.startswith("nobody gets the tile") and theirs.startswith("nobody gets the tile")
     assert mine != theirs
     assert theirs == told(qe.replay(finding.example.data), sale)
@@ -82,38 +92,38 @@ def test_an_unsold_tile_whose_zero_bids_differ_is_told_so(spec, field):
 @pytest.mark.kills_mutants
 def test_a_reading_whose_games_never_end_is_compared_up_to_400_rounds(monkeypatch):
     rounds = played_rounds(monkeypatch)
-    (finding, _) = qe.verify(ENDLESS, checks=["reading:tie_fallback"]).findings
+    finding = qe.verify(ENDLESS, checks=["reading:tie_fallback"]).findings[0]
     assert finding.verdict is Verdict.DIFFERS and finding.players == 3
     stuck = [after for game, after in rounds if game.ruleset is ENDLESS]
-    # the rule set's own game, once against each of the two other readings
-    assert len(stuck) == 2 * 400
+    # the rule set's own game, once against each of the three readings of the question
+    assert len(stuck) == 3 * 400
     assert len(stuck[399].moves()) == len(stuck[-1].moves()) == 1 + 2 * 399
     assert not any(game.is_over for game, _ in rounds)  # a finished game is not played on
-    head, _, theirs = finding.summary.partition("; under the other reading ")
-    assert head.startswith("3 players, tie_fallback=highest-untied: sale 0: ")
+    players, sale, reading, theirs, own, mine = reading_parts(finding.summary)
+    assert (players, sale, own) == (3, 0, "tie_fallback=none")
+    assert reading == "tie_fallback=highest-untied"
     # the rule set's own game has no outcome of sale 0: it was stopped, it did not end
-    assert head.endswith(": sale 0: the game was stopped after 400 bidding rounds without an end")
+    assert mine == "the game was stopped after 400 bidding rounds without an end"
     assert theirs == told(qe.replay(finding.example.data), 0) == "seat 0 wins for 1"
 
 
 @pytest.mark.kills_mutants
 def test_a_reading_that_sells_nothing_is_told_as_its_game_plays_it():
-    rules = qe.get_ruleset("en:last_tile_tie_awards_nothing=false")
-    (finding,) = qe.verify(rules, checks=["reading:last_tile_tie_awards_nothing"]).findings
+    rules = qe.get_ruleset("en:last_tile_tie=any")
+    (finding,) = qe.verify(rules, checks=["reading:last_tile_tie"]).findings
     shows_its_check(finding, rules)
     assert finding.coverage.exhaustive is False
-    head, _, theirs = finding.summary.partition("; under the other reading ")
-    assert head.startswith("3 players, last_tile_tie_awards_nothing=true: sale 15: seat ")
+    players, sale, reading, theirs, own, mine = reading_parts(finding.summary)
+    assert (players, sale, reading, own) == (3, 15, "last_tile_tie=highest", "last_tile_tie=any")
     assert theirs == told(qe.replay(finding.example.data), 15)
-    assert theirs == "nobody gets the tile (last-tile-tie)"
+    assert theirs.startswith("seat ") and mine == "nobody gets the tile (last-tile-tie)"
 
 
 @pytest.mark.kills_mutants
 def test_zero_bids_that_score_for_nobody_are_told_so():
     spec = "en-early:zero_bid_winner_scores=true"
     (finding,) = qe.verify(spec, checks=["reading:zero_bid_winner_scores"]).findings
-    head, _, theirs = finding.summary.partition("; under the other reading ")
-    sale = int(head.split(": sale ")[1].split(":")[0])
+    _, sale, _, theirs, _, _ = reading_parts(finding.summary)
     assert theirs == told(qe.replay(finding.example.data), sale)
     assert theirs.endswith(", zero bids scored by nobody")
 
@@ -121,18 +131,16 @@ def test_zero_bids_that_score_for_nobody_are_told_so():
 @pytest.mark.kills_mutants
 def test_a_reading_is_named_by_its_value_whatever_the_rule_set_is_called():
     rules = attrs.evolve(EN, id="my tie_fallback=x")
-    (finding,) = qe.verify(rules, checks=["reading:tie_fallback"]).findings
-    assert finding.summary.startswith(
-        f"{finding.players} players, tie_fallback=highest-unique-in-sale: sale "
-    )
+    finding = qe.verify(rules, checks=["reading:tie_fallback"]).findings[0]
+    assert reading_parts(finding.summary)[2] == "tie_fallback=highest-unique-in-sale"
 
 
 @pytest.mark.kills_mutants
 def test_a_reading_that_changes_nothing_says_how_many_games_it_compared(monkeypatch):
     monkeypatch.setattr(readings, "READING_GAMES", 2)
-    (finding,) = qe.verify(EN, checks=["reading:peek_shows"]).findings
+    (finding,) = qe.verify(EN, checks=["reading:peek_after_last_sale"]).findings
     assert finding.verdict is Verdict.HOLDS and finding.players is None
-    assert finding.fields == ("peek_shows",)
+    assert finding.fields == ("peek_after_last_sale",)
     assert finding.summary.endswith("in 2 games per player count")
     assert finding.coverage == qe.Coverage(
         False,

@@ -311,7 +311,11 @@ def test_the_sale_search_of_en_holds_without_being_cut():
     assert all("cut" not in f.summary for f in sales)
     (last,) = [f for f in findings if f.check == "last-tile"]
     assert (last.verdict, last.players) == (Verdict.HOLDS, 3)
-    assert last.fields == ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    assert last.fields == (
+        "last_tile_without_auctioneer",
+        "last_tile_tie_awards_nothing",
+        "last_tile_tie",
+    )
     game = qe.replay(last.example.data)
     assert game.is_over and game.events[-2].reason == "last-tile-tie"
 
@@ -358,7 +362,11 @@ def test_the_sale_findings_of_a_rule_set_are_complete(spec):
         assert finding.coverage.exhaustive is True
     (last,) = [f for f in report.findings if f.check == "last-tile"]
     assert ", no auctioneer, " in last.coverage.bounds
-    assert last.fields == ("last_tile_without_auctioneer", "last_tile_tie_awards_nothing")
+    assert last.fields == (
+        "last_tile_without_auctioneer",
+        "last_tile_tie_awards_nothing",
+        "last_tile_tie",
+    )
     if rules.last_tile_tie_awards_nothing:
         assert last.example.kind == "game"
     else:

@@ -1,0 +1,101 @@
+"""Every value of every switch is a reading a text supports, cited, or a house rule,
+labelled so; a variant taking a house rule cites the basis ``house-rule``."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import qe_rules as qe
+from qe_rules.rules.files import SOURCES, house_rule_values
+from qe_rules.texts.questions import get_open_question, open_questions, uncited_values
+
+
+def test_every_value_of_every_switch_is_a_cited_reading_or_a_house_rule():
+    assert uncited_values() == ()
+    for question in open_questions():
+        cited = [reading.value for reading in question.readings]
+        assert len(cited) >= 2, question.field  # a question has at least two readings
+        assert question.values == (*cited, *question.house_rules)
+        assert not set(cited) & set(question.house_rules), question.field
+        for reading in question.readings:
+            assert reading.source in SOURCES, (question.field, reading)
+            assert reading.section.strip() and len(reading.note) >= 20, (question.field, reading)
+
+
+def test_a_value_with_neither_a_citation_nor_the_house_rule_label_is_found():
+    question = get_open_question("peek_shows")
+    unlabelled = attrs.evolve(question, values=question.values, house_rules=())
+    assert uncited_values((unlabelled,)) == (("peek_shows", "all-bids"),)
+    half = attrs.evolve(question, readings=question.readings[:1])
+    assert ("peek_shows", "highest-bid") in uncited_values((half,))
+    # a choice of the field's kind that the data file does not list at all
+    fewer = attrs.evolve(question, values=question.values[:2], house_rules=())
+    assert uncited_values((fewer,)) == (("peek_shows", "all-bids"),)
+
+
+def test_a_question_without_two_cited_readings_is_refused(tmp_path, monkeypatch):
+    from qe_rules.texts import questions
+
+    with pytest.raises(qe.InvalidArgument, match="at least two"):
+        questions._decode(
+            {"field": "peek_shows", "register": ["peek-window"], "question": "?", "readings": []},
+            "questions[0]",
+        )
+    with pytest.raises(qe.InvalidArgument, match="not a text id"):
+        questions._decode(
+            {
+                "field": "peek_shows",
+                "register": ["peek-window"],
+                "question": "?",
+                "readings": [
+                    {"value": "winning-amount", "source": "xx", "section": "s", "note": "n"},
+                    {"value": "highest-bid", "source": "de", "section": "s", "note": "n"},
+                ],
+            },
+            "questions[0]",
+        )
+
+
+def test_house_rules_are_the_values_no_text_supports():
+    house = house_rule_values()
+    assert house["peek_shows"] == ("all-bids",)
+    assert house["beyond_table"] == ("zero",)
+    # the rules every text states are no switches; their other values are house rules
+    for field, value in [
+        ("last_tile_tie_awards_nothing", False),
+        ("eliminate_all_tied_highest", False),
+        ("final_tiebreak", "none"),
+        ("tie_fallback", "none"),
+    ]:
+        assert value in house[field]
+        assert field not in {q.field for q in open_questions()} or field == "tie_fallback"
+        for rules in qe.RULESETS.values():
+            assert qe.RuleSet.rule_fields()  # every built-in keeps the stated value
+            assert rules.to_dict()["rules"][field] != value
+
+
+@pytest.mark.parametrize(
+    ("spec", "basis"),
+    [
+        ("en:peek_shows=all-bids", qe.Basis.HOUSE_RULE),
+        ("en:beyond_table=zero", qe.Basis.HOUSE_RULE),
+        ("en:final_tiebreak=none", qe.Basis.HOUSE_RULE),
+        ("en:peek_shows=highest-bid", qe.Basis.INTERPRETATION),
+        ("en:beyond_table=continue-pattern", qe.Basis.INTERPRETATION),
+    ],
+)
+def test_a_variant_cites_a_house_rule_as_one(spec, basis):
+    field = spec.split(":")[1].split("=")[0]
+    assert qe.get_ruleset(spec).cite(field).basis is basis
+    assert "[house-rule]" in str(qe.get_ruleset("en:peek_shows=all-bids").cite("peek_shows"))
+
+
+def test_each_text_chooses_its_literal_peek():
+    assert qe.RULESETS["en"].peek_shows is qe.PeekShows.WINNING_AMOUNT
+    for rid in ("de", "de-summary"):
+        assert qe.RULESETS[rid].peek_shows is qe.PeekShows.HIGHEST_BID
+        assert qe.RULESETS[rid].cite("peek_shows").basis is qe.Basis.STATED
+    question = get_open_question("peek_shows")
+    sources = {r.value: r.source for r in question.readings}
+    assert sources == {"winning-amount": "en", "highest-bid": "de"}

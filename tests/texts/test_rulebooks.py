@@ -1,0 +1,210 @@
+"""Rulebooks written from rule sets: every rule field stated, every template there, no
+sentence of a source text, the differences from a base and the citations."""
+
+import io
+import re
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import qe_rules as qe
+from qe_rules.apps.cli import main
+from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
+from qe_rules.texts import catalogs
+from qe_rules.texts.catalogs import catalog, languages, missing_templates
+from qe_rules.texts.rulebooks import rulebook
+from tests.support.quotations import copied_runs
+from tests.support.rulebooks import any_variants, check_every_value
+
+LANGUAGES = ("en", "de")
+
+
+def test_both_languages_have_a_catalog_and_none_lacks_a_template():
+    assert languages() == LANGUAGES
+    assert missing_templates() == []
+
+
+def test_a_missing_template_is_named_by_field_value_and_language(tmp_path, monkeypatch):
+    for name in ("outline.toml", "en.toml", "de.toml"):
+        shutil.copy(catalogs.CATALOG_FOLDER + "/" + name, tmp_path / name)
+    german = (tmp_path / "de.toml").read_text(encoding="utf-8")
+    german = re.sub(r'\nall-bids = "[^"]*"', "", german)
+    german = german.replace('label = "Spielerzahlen"\n', "")
+    (tmp_path / "de.toml").write_text(german, encoding="utf-8")
+    monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
+    catalog.cache_clear()
+    try:
+        problems = missing_templates()
+    finally:
+        catalog.cache_clear()
+    assert problems == [
+        "rulebook catalog 'de' (qe_rules/data/rulebook/de.toml) has no template for field "
+        "'player_counts', value 'label'",
+        "rulebook catalog 'de' (qe_rules/data/rulebook/de.toml) has no template for field "
+        "'peek_shows', value 'all-bids'",
+    ]
+
+
+def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
+    for name in ("outline.toml", "en.toml", "de.toml"):
+        shutil.copy(catalogs.CATALOG_FOLDER + "/" + name, tmp_path / name)
+    with open(tmp_path / "en.toml", "a", encoding="utf-8") as handle:
+        handle.write('\n[fields.no_such_rule]\nlabel = "x"\n')
+    monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
+    catalog.cache_clear()
+    try:
+        problems = missing_templates()
+    finally:
+        catalog.cache_clear()
+    assert problems == [
+        "rulebook catalog 'en' (qe_rules/data/rulebook/en.toml) has templates for "
+        "'no_such_rule', which is not a rule field"
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("ruleset", list(qe.RULESETS))
+def test_a_builtin_rulebook_states_every_rule_and_copies_nothing(ruleset, lang):
+    rs = qe.get_ruleset(ruleset)
+    book = rulebook(rs, lang=lang, cite=True)
+    assert check_every_value(book, rs, catalog(lang)) > 60
+    markdown = book.to_markdown()
+    assert copied_runs(markdown) == []
+    assert not re.search(r"\{\w+\}", markdown)  # every placeholder filled
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_variants())
+def test_a_variant_rulebook_states_every_rule_in_both_languages(rs):
+    for lang in LANGUAGES:
+        book = rulebook(rs, lang=lang)
+        check_every_value(book, rs, catalog(lang))
+        markdown = book.to_markdown()
+        assert copied_runs(markdown) == []
+        assert not re.search(r"\{[a-z_]+\}", markdown)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_against_lists_exactly_the_fields_the_diff_lists(lang):
+    out = io.StringIO()
+    assert main(["rulebook", "en-early", "--against", "en", "--lang", lang], out=out) == 0
+    text = out.getvalue()
+    section = text.split("\n## ")[2]
+    assert section.startswith(catalog(lang).heading("differences", base="en"))
+    listed = re.findall(r"^- \*\*[^*]+\*\* \(`(\w+)`\)", section, flags=re.MULTILINE)
+    assert listed == [change.field for change in qe.diff("en", "en-early").rules]
+    book = rulebook("en-early", lang=lang, against="en")
+    assert book.differences == tuple(listed)
+    marked = {f for block in book.blocks() if block.differs for f in block.fields}
+    assert marked == set(listed)
+
+
+def test_against_an_equal_rule_set_says_so():
+    book = rulebook("de", against="en")
+    assert book.differences == ()
+    assert catalog("en").word("no_differences", base="en") in book.to_markdown()
+    assert not any(block.differs for block in book.blocks())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rule_paragraph_is_cited_on_request(lang):
+    rs = qe.get_ruleset("en-early:tied_auctioneer=stands")
+    words = catalog(lang)
+    book = rulebook(rs, lang=lang, cite=True)
+    for block in book.blocks():
+        if block.kind == "paragraph" and block.fields:
+            assert block.cite, block
+    cites = [b.cite for b in book.blocks() if "tied_auctioneer" in b.fields]
+    assert cites and all(c == words.word("variant", base="en-early") for c in cites)
+    cited = rulebook("en", lang=lang, cite=True)
+    assert "en §Special rules/Tied auction" in cited.to_markdown()
+    interpretation = next(b for b in cited.blocks() if "ties_before_fallback" in b.fields)
+    assert f"({words.word('interpretation')})" in interpretation.cite
+    plain = rulebook("en", lang=lang)
+    assert not any(block.cite for block in plain.blocks())
+
+
+def test_a_house_rule_file_is_cited_as_such():
+    rs = qe.load_ruleset(qe.shipped_rulesets()["house-equal-bids"])
+    book = rulebook(rs, cite=True)
+    cites = [b.cite for b in book.blocks() if "secret_bid_may_equal_opening" in b.fields]
+    assert cites and all(c.startswith("house rule (house-equal-bids") for c in cites)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_example_is_scored_by_the_library(lang):
+    words = catalog(lang)
+    text = rulebook("en", lang=lang).to_markdown()
+    vp = words.word("vp")
+    assert f"4 + 4 + 2 + 1 + 1 + 1 = 13 {vp}" in text
+    assert f"{words.word('row_subtotal')}: 39 {vp}" in text
+    assert f"{words.word('row_total')}: 45 {vp}" in text
+    early = rulebook("en-early", lang=lang).to_markdown()  # 6 + 6: two sets of three
+    assert f"{words.category('diversification')}: 12 {vp}" in early
+
+
+def test_the_html_page_prints_on_a4_or_letter_with_tile_pictures():
+    page = write_rulebook("en", format="html")
+    assert page.startswith("<!DOCTYPE html>") and "@page { size: A4;" in page
+    assert "@page { size: letter;" in write_rulebook("en", format="html", paper="letter")
+    deck = len(qe.get_ruleset("en").companies(4)) + len(qe.get_ruleset("en").companies(5))
+    assert page.count("<svg") == deck + 6  # both decks and the example player's tiles
+    fragment = rulebook_fragment("en", lang="de")
+    assert fragment.startswith('<article class="qe-rulebook" lang="de">')
+    assert "<html" not in fragment and "<body" not in fragment
+    assert "<svg" not in rulebook("en").to_html()  # without a picture function, codes
+    marked = rulebook("en-early", against="en").to_html()
+    assert marked.count('class="differs" title="differs from en"') >= 8
+    with pytest.raises(qe.InvalidArgument, match="a4, letter"):
+        rulebook("en").to_html(paper="a5")
+
+
+def test_a_spec_string_and_a_file_make_rulebooks_on_the_command_line(tmp_path):
+    out = io.StringIO()
+    target = tmp_path / "book.html"
+    args = ["rulebook", "en:zero_bid_points=3", "--format", "html", "-o", str(target)]
+    assert main(args, out=out) == 0
+    assert "3 VP" in target.read_text(encoding="utf-8")
+    out = io.StringIO()
+    assert main(["rulebook", "house-equal-bids", "--lang", "de"], out=out) == 0
+    assert out.getvalue().startswith("# QE: Spielregel")
+
+
+def test_wrong_arguments_name_what_is_allowed():
+    with pytest.raises(qe.InvalidArgument, match="languages: en, de"):
+        rulebook("en", lang="fr")
+    with pytest.raises(qe.UnknownRuleSet):
+        rulebook("xx")
+    with pytest.raises(qe.InvalidArgument, match="md, html"):
+        write_rulebook("en", format="pdf")
+    assert main(["rulebook", "en", "--lang", "fr"], out=io.StringIO()) == 2
+
+
+def test_the_german_rulebook_uses_the_glossary_terms():
+    english = rulebook("en", lang="en").to_markdown()
+    german = rulebook("en", lang="de").to_markdown()
+    for term in qe.GLOSSARY:
+        if term.kind in ("component", "category", "industry", "role", "phase") and re.search(
+            rf"\b{re.escape(term.en)}\b", english, flags=re.IGNORECASE
+        ):
+            assert term.de.casefold() in german.casefold(), term
+    for wrong in ("Industrieplättchen", "Diversifizierung", "Sparten-Plättchen", " VP"):
+        assert wrong not in german
+    assert "Sparte" in german and "Null-Gebot" in german
+
+
+def test_the_catalog_names_are_the_glossary_names():
+    german = catalog("de")
+    terms = {t.en: t.de for t in qe.GLOSSARY}
+    for industry in qe.Industry:
+        assert german.industry(industry.name) == terms[industry.label]
+    for category, english in (
+        ("companies", "Companies"),
+        ("zero_bids", "Zero Bids"),
+        ("nationalization", "Nationalization"),
+        ("monopolization", "Monopolization"),
+        ("diversification", "Diversification"),
+        ("spending", "Total Spent"),
+    ):
+        assert german.category(category) == terms[english]
