@@ -44,7 +44,7 @@ import numpy.typing as npt
 from qe_rules.components import COMPANIES
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
-from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.rules.model import RebidVisibility, RuleSet, get_ruleset
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
 from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, legal
@@ -383,18 +383,51 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         place = _AT["my_bids"] + 2 * slot[number, seat, game]
         out[acting[game], seat, place] = bids[number, seat, game]
         out[acting[game], seat, place + 1] = 1
-        if auctioneer is None or not self.rules.auctioneer_sees_all_bids:
-            return
-        # seen_bids: the auctioneer sees every closed round, the latest kept
+        # seen_bids (qe_rules.game._secrecy.seen_rounds): the auctioneer sees every closed
+        # round (the first only under first-bids); under tied-players a seat that rebid
+        # in a round sees that round. Rounds are numbered over the game's closed rounds,
+        # the latest kept.
+        visibility = self.compiled.rebid_visibility
         held = valid.any(axis=1)  # (rounds, games): the round was played in the game
+        if auctioneer is not None:
+            if visibility is RebidVisibility.FIRST_BIDS:
+                first = valid[:1]
+                seat, game = np.nonzero(first[0])
+                place = _AT["seen_bids"] + 2 * seat
+                out[acting[game], auctioneer, place] = bids[0, seat, game]
+                out[acting[game], auctioneer, place + 1] = 1
+            else:
+                self._rounds_seen(out, bids, valid, held, acting, auctioneer, None)
+        if visibility is RebidVisibility.TIED_PLAYERS and len(bids) > 1:
+            for viewer in range(players):
+                if viewer != auctioneer:
+                    self._rounds_seen(out, bids, valid, held, acting, viewer, valid[:, viewer])
+
+    def _rounds_seen(
+        self,
+        out: Any,
+        bids: Any,
+        valid: Any,
+        held: Any,
+        acting: Any,
+        viewer: int,
+        rounds: Any,
+    ) -> None:
+        """Write the closed rounds ``viewer`` sees into its ``seen_bids``: every round, or
+        (``rounds``: ``(rounds, games)``) the rebid rounds marked there."""
+        kept = encode.ROUNDS_KEPT
         number_of = np.cumsum(held, axis=0) - 1
         first_kept = np.maximum(held.sum(axis=0) - kept, 0)
         slot = number_of - first_kept  # (rounds, games)
-        chosen = valid & (slot[:, None, :] >= 0)
+        shown = slot >= 0
+        if rounds is not None:
+            shown = shown & rounds
+            shown[0] = False
+        chosen = valid & shown[:, None, :]
         number, seat, game = np.nonzero(chosen)
         place = _AT["seen_bids"] + 2 * _SEATS * slot[number, game] + 2 * seat
-        out[acting[game], auctioneer, place] = bids[number, seat, game]
-        out[acting[game], auctioneer, place + 1] = 1
+        out[acting[game], viewer, place] = bids[number, seat, game]
+        out[acting[game], viewer, place + 1] = 1
 
     def _limits(
         self, out: Any, masks: Any, to_act: Any, phase: str, sale: int, opening: Any
@@ -406,8 +439,12 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         for seat in range(players):
             if phase == "opening":
                 minimum, forbidden = rules.min_opening_bid, None
+            elif seat == auctioneer:  # rebidding after a tie
+                minimum = rules.auctioneer_rebid_minimum
+                may_equal = rules.auctioneer_rebid_may_equal
+                forbidden = None if (opening is None or may_equal) else opening
             else:
-                minimum = rules.min_opening_bid if seat == auctioneer else rules.min_secret_bid
+                minimum = rules.min_secret_bid
                 may_equal = (
                     rules.rebid_may_equal if phase == "rebidding" else rules.secret_may_equal
                 )

@@ -35,6 +35,15 @@ def reference_games(env):
         ("en", 5),
         ("en-early", 4),
         ("en:rebidders=all,tie_streak=same-players", 5),
+        ("de", 5),
+        ("en:rebid_visibility=first-bids,auctioneer_rebid_may_be_zero=true", 4),
+        (
+            "en:rebid_visibility=tied-players,auctioneer_rebid_may_repeat_opening=true,"
+            "tie_fallback=highest-outside-top-tie,fallback_finds_no_bid=auctioneer-wins,"
+            "peek_shows=highest-bid",
+            5,
+        ),
+        ("en:rebid_visibility=tied-players,last_tile_tie=any,last_tile_amount_public=true", 3),
     ],
 )
 def test_the_vector_env_observes_as_the_encoder_does(ruleset, players):

@@ -26,9 +26,15 @@ from qe_rules.components import Industry, Nation
 from qe_rules.errors import InvalidArgument
 from qe_rules.game.scoring import TILE_LIMIT, scoring_tables
 from qe_rules.rules.model import (
+    EveryoneTiedForMostSpent,
+    FallbackFindsNoBid,
     FinalTieBreak,
+    LastTileTie,
+    PeekShows,
     RebidScope,
+    RebidVisibility,
     RuleSet,
+    TieAfterTiebreak,
     TiedAuctioneer,
     TieFallback,
     TieStreak,
@@ -55,7 +61,10 @@ FIELD_USE: Final[dict[str, str]] = {
     "rebidders": "number: who rebids after a tie",
     "ties_before_fallback": "number: when the fallback decides",
     "tie_fallback": "number: which fallback decides",
-    "auctioneer_sees_all_bids": "knowledge: what the value agent and observations see",
+    "rebid_visibility": "knowledge: which closed rounds observations show each seat",
+    "auctioneer_rebid_may_be_zero": "number: a tied auctioneer's rebid minimum",
+    "auctioneer_rebid_may_repeat_opening": "number: a tied auctioneer's forbidden rebid",
+    "fallback_finds_no_bid": "number: the auctioneer takes a tile the fallback cannot sell",
     "auctioneer_win_public": "number: the peek window, and what agents see",
     "tied_auctioneer": "number: whether a tied auctioneer's bid stands",
     "tie_streak": "number: which ties count as in a row",
@@ -70,6 +79,8 @@ FIELD_USE: Final[dict[str, str]] = {
     # special rules
     "last_tile_without_auctioneer": "number: the last sale without auctioneer",
     "last_tile_tie_awards_nothing": "number: a tie on that last sale",
+    "last_tile_tie": "number: which equal bids on that last sale are a tie",
+    "last_tile_amount_public": "number: the peek window, and what agents see",
     "peek_player_counts": "number: whether the peek window opens",
     "peeks_per_player": "number: who is in the peek window",
     "peek_after_last_sale": "number: a window after the last sale",
@@ -87,6 +98,8 @@ FIELD_USE: Final[dict[str, str]] = {
     "lowest_spend_bonus_to_all_tied": "number: the bonus when tied",
     "eliminate_highest_spender": "number: the elimination",
     "eliminate_all_tied_highest": "number: the elimination when tied",
+    "everyone_tied_for_most_spent": "number: the elimination when every seat ties",
+    "tie_after_tiebreak": "number: the winners of a tie the tie-break leaves",
     "final_tiebreak": "number: the tie-break",
 }
 """How the batch plays each rule field: as a number of :class:`CompiledRules`, in a table,
@@ -100,15 +113,17 @@ GAP_ORDER: Final[tuple[str, ...]] = (
     "diversification-beyond-table",
     "everyone-eliminated",
     "tie-after-tiebreak",
+    "fallback-bid-tied",
 )
 """The gap codes the batch reports, as bits of ``Batch.gaps`` (bit ``i`` is code ``i``)."""
 
 # fallbacks as numbers
-FALLBACK_NONE, FALLBACK_UNTIED, FALLBACK_UNIQUE = 0, 1, 2
+FALLBACK_NONE, FALLBACK_UNTIED, FALLBACK_UNIQUE, FALLBACK_OUTSIDE = 0, 1, 2, 3
 _FALLBACKS: Final = {
     TieFallback.NONE: FALLBACK_NONE,
     TieFallback.HIGHEST_UNTIED: FALLBACK_UNTIED,
     TieFallback.HIGHEST_UNIQUE_IN_SALE: FALLBACK_UNIQUE,
+    TieFallback.HIGHEST_OUTSIDE_TOP_TIE: FALLBACK_OUTSIDE,
 }
 _MAX_TABLE: Final = 4_000_000  # entries of the industry-points table the batch will hold
 NATIONS: Final = tuple(Nation)
@@ -137,11 +152,15 @@ class CompiledRules:
     """The tokens in play (indices in :class:`~qe_rules.Industry`)."""
     min_opening_bid: int
     min_secret_bid: int
+    auctioneer_rebid_minimum: int
     secret_may_equal: bool
     rebid_may_equal: bool
+    auctioneer_rebid_may_equal: bool
     rebid_all: bool
     ties_before_fallback: int
     fallback: int
+    fallback_to_auctioneer: bool
+    """Where the fallback finds no single bid, the auctioneer takes the tile."""
     unique_standing: bool
     auctioneer_stands: bool
     streak_same_players: bool
@@ -153,6 +172,11 @@ class CompiledRules:
     zero_rebid_scores: bool
     zero_unsold_scores: bool
     last_tile_tie_nothing: bool
+    last_tile_any_tie: bool
+    """On that last sale, any two equal bids leave it unsold (with last_tile_tie_nothing)."""
+    last_tile_public: bool
+    rebid_visibility: RebidVisibility
+    peek_shows_highest: bool
     peek: bool
     peeks_per_player: int
     peek_after_last_sale: bool
@@ -173,7 +197,9 @@ class CompiledRules:
     bonus_to_all_tied: bool
     eliminate: bool
     eliminate_all_tied: bool
+    none_out_when_all_tied: bool
     lower_spend_tiebreak: bool
+    no_winner_when_tied: bool
 
 
 def _industry_table(
@@ -241,11 +267,18 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         industries=tuple(INDUSTRIES.index(i) for i in rules.industries(players)),
         min_opening_bid=rules.min_opening_bid,
         min_secret_bid=rules.min_secret_bid,
+        auctioneer_rebid_minimum=(
+            rules.min_secret_bid if rules.auctioneer_rebid_may_be_zero else rules.min_opening_bid
+        ),
         secret_may_equal=rules.secret_bid_may_equal_opening,
         rebid_may_equal=rules.rebid_may_equal_opening,
+        auctioneer_rebid_may_equal=(
+            rules.rebid_may_equal_opening or rules.auctioneer_rebid_may_repeat_opening
+        ),
         rebid_all=rules.rebidders is RebidScope.ALL,
         ties_before_fallback=rules.ties_before_fallback,
         fallback=_FALLBACKS[rules.tie_fallback],
+        fallback_to_auctioneer=rules.fallback_finds_no_bid is FallbackFindsNoBid.AUCTIONEER_WINS,
         unique_standing=rules.unique_bid_pool is UniqueBidPool.STANDING_BIDS,
         auctioneer_stands=rules.tied_auctioneer is TiedAuctioneer.STANDS,
         streak_same_players=rules.tie_streak is TieStreak.SAME_PLAYERS,
@@ -257,6 +290,11 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         zero_rebid_scores=rules.zero_rebid_scores,
         zero_unsold_scores=rules.zero_bids_score_when_unsold,
         last_tile_tie_nothing=rules.last_tile_tie_awards_nothing,
+        last_tile_any_tie=rules.last_tile_tie is LastTileTie.ANY
+        and rules.last_tile_tie_awards_nothing,
+        last_tile_public=rules.last_tile_amount_public,
+        rebid_visibility=rules.rebid_visibility,
+        peek_shows_highest=rules.peek_shows is PeekShows.HIGHEST_BID,
         peek=rules.has_peek(players),
         peeks_per_player=rules.peeks_per_player,
         peek_after_last_sale=rules.peek_after_last_sale,
@@ -271,7 +309,10 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         bonus_to_all_tied=rules.lowest_spend_bonus_to_all_tied,
         eliminate=rules.eliminate_highest_spender,
         eliminate_all_tied=rules.eliminate_all_tied_highest,
+        none_out_when_all_tied=rules.everyone_tied_for_most_spent
+        is EveryoneTiedForMostSpent.NONE_ELIMINATED,
         lower_spend_tiebreak=rules.final_tiebreak is FinalTieBreak.LOWER_SPEND,
+        no_winner_when_tied=rules.tie_after_tiebreak is TieAfterTiebreak.NO_WINNER,
     )
 
 

@@ -3,8 +3,9 @@ industry and nation, its spend, the winning amounts it saw, the sales it saw won
 amount it does not know, and its zero bids of the round.
 
 A seat knows a sale's winning amount as :func:`qe_rules.game._secrecy.knows_amount`
-says (public, its own win, or its auctioneer's when the auctioneer sees every bid), and
-after it peeks at it. Kept only when an agent asks for it
+says (public, its own win, or the sale it ran), and after it peeks at it where the peek
+shows the winning amount (under ``peek_shows = "highest-bid"`` a peek after a tie
+fallback shows a higher bid, and the amount stays unknown). Kept only when an agent asks for it
 (:class:`~qe_rules.simulation.batch.policies.ValueBids`).
 """
 
@@ -67,10 +68,12 @@ class Knowledge:
         public = np.zeros(len(rows), dtype=bool)
         if auctioneer is not None and rules.auctioneer_win_public:
             public = won == auctioneer
+        if auctioneer is None and rules.last_tile_public:
+            public[:] = True
         floor = np.zeros(len(rows)) if opening is None else opening[rows] + 1.0
         for viewer in range(players):
             knows = public | (won == viewer)
-            if auctioneer == viewer and rules.ruleset.auctioneer_sees_all_bids:
+            if auctioneer == viewer:  # it writes the amount on the tile
                 knows |= True
             seen = rows[knows]
             self.seen_sum[viewer, seen] += paid[knows]
@@ -90,8 +93,12 @@ class Knowledge:
         if sale and round_of[sale] != round_of[sale - 1]:
             self.zero_bidders[:] = 0
 
-    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, winner: Ints) -> None:
-        """``column`` peeked at ``sale`` in ``rows``: it now knows the amount."""
+    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, standing: Ints) -> None:
+        """``column`` peeked at ``sale`` in ``rows``: it now knows the amount, unless the
+        peek shows the highest standing bid (``standing``: the sale's last bids by
+        column) and that is not the amount."""
+        if self.rules.peek_shows_highest:
+            rows = rows[standing[:, rows].max(axis=0) == amount[rows]]
         paid = amount[rows]
         self.seen_sum[column, rows] += paid
         self.seen_count[column, rows] += 1

@@ -36,6 +36,8 @@ from qe_rules.errors import InvalidArgument
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
+    FALLBACK_OUTSIDE,
+    FALLBACK_UNIQUE,
     FALLBACK_UNTIED,
     NATIONS,
     CompiledRules,
@@ -57,9 +59,16 @@ _FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)
 _SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.int64)
 
 # gap bits (GAP_ORDER)
-_NO_UNTIED, _NO_UNIQUE, _NAT_BEYOND, _MONO_BEYOND, _DIV_BEYOND, _ALL_OUT, _TIE_AFTER = (
-    1 << bit for bit in range(7)
-)
+(
+    _NO_UNTIED,
+    _NO_UNIQUE,
+    _NAT_BEYOND,
+    _MONO_BEYOND,
+    _DIV_BEYOND,
+    _ALL_OUT,
+    _TIE_AFTER,
+    _FALLBACK_TIED,
+) = (1 << bit for bit in range(8))
 # why a sale went unsold (the move log's and the gaps' codes)
 UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
 
@@ -342,6 +351,17 @@ class Chunk:
         winner = _FIRST[code]
         amount = highest
         tied = np.flatnonzero(_SIZE[code] > 1)
+        if last and rules.last_tile_any_tie:
+            # any two equal bids are a tie that leaves the last tile unsold
+            ordered = np.sort(bids, axis=0)
+            repeated = np.flatnonzero(
+                (ordered[1:] == ordered[:-1]).any(axis=0) & (_SIZE[code] == 1)
+            )
+            if repeated.size:
+                self.tie_sales[repeated] += 1
+                winner[repeated] = -1
+                amount = amount.copy()
+                amount[repeated] = 0
         rebid_seen = None
         if tied.size:
             self.tie_sales[tied] += 1
@@ -356,7 +376,7 @@ class Chunk:
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
-            self._peek_window(sale, winner, auctioneer)
+            self._peek_window(sale, winner, auctioneer, bids)
         elif self.log is not None:
             self.log.windows.append(None)
             self.log.peeked.append(None)
@@ -383,7 +403,7 @@ class Chunk:
         ties = np.zeros(count, dtype=np.int64)
         previous = np.zeros(count, dtype=np.int64)
         seen = np.zeros(count, dtype=np.int64)
-        keep_history = rules.fallback > FALLBACK_UNTIED and not rules.unique_standing
+        keep_history = rules.fallback == FALLBACK_UNIQUE and not rules.unique_standing
         history = [standing.copy()] if keep_history else []
         won = np.full(count, -1, dtype=np.int64)
         paid = np.zeros(count, dtype=np.int64)
@@ -400,7 +420,7 @@ class Chunk:
             if rules.fallback != FALLBACK_NONE:
                 decided = tie >= rules.ties_before_fallback
                 if decided.any():
-                    self._fallback(pending[decided], standing, history, won, paid, tied)
+                    self._fallback(pending[decided], standing, history, won, paid, tied, auctioneer)
                     pending, code = pending[~decided], code[~decided]
                     if not pending.size:
                         break
@@ -432,9 +452,12 @@ class Chunk:
                 where = pending[bidding]
                 games = rows[bidding]
                 is_auctioneer = column == auctioneer
-                minimum = rules.min_opening_bid if is_auctioneer else rules.min_secret_bid
+                minimum = rules.auctioneer_rebid_minimum if is_auctioneer else rules.min_secret_bid
+                may_equal = (
+                    rules.auctioneer_rebid_may_equal if is_auctioneer else rules.rebid_may_equal
+                )
                 forbidden = None
-                if opening is not None and not rules.rebid_may_equal:
+                if opening is not None and not may_equal:
                     forbidden = opening[games]
                 new = self._bids(
                     column, games, "rebid", minimum, forbidden,
@@ -476,24 +499,43 @@ class Chunk:
         won: Ints,
         paid: Ints,
         tied: Ints,
+        auctioneer: int | None,
     ) -> None:
         """The tie fallback in the games ``decided`` (positions among the tied games)."""
         rules, players = self.rules, self.players
-        if rules.fallback == FALLBACK_UNTIED or rules.unique_standing:
+        if rules.fallback == FALLBACK_OUTSIDE:
+            # the highest standing bid below the tied top amount, if no other names it
             pool = standing[:, decided]
+            below = np.where(pool < pool.max(axis=0), pool, -1)
+            best = below.max(axis=0)
+            column = below.argmax(axis=0)
+            single = (below == best).sum(axis=0) == 1
+            found = (best >= 0) & single
+            bits = np.where(best >= 0, _FALLBACK_TIED, _NO_UNTIED)
         else:
-            pool = np.concatenate([entry[:, decided] for entry in history], axis=0)
-        counts = np.zeros(pool.shape, dtype=np.int64)
-        for column in range(pool.shape[0]):
-            counts += pool == pool[column]
-        candidates = np.where((counts == 1) & (pool >= 0), pool, -1)
-        best = candidates.max(axis=0)
-        column = candidates.argmax(axis=0)
-        found = best >= 0
+            if rules.fallback == FALLBACK_UNTIED or rules.unique_standing:
+                pool = standing[:, decided]
+            else:
+                pool = np.concatenate([entry[:, decided] for entry in history], axis=0)
+            counts = np.zeros(pool.shape, dtype=np.int64)
+            for column in range(pool.shape[0]):
+                counts += pool == pool[column]
+            candidates = np.where((counts == 1) & (pool >= 0), pool, -1)
+            best = candidates.max(axis=0)
+            column = candidates.argmax(axis=0)
+            found = best >= 0
+            bits = np.full(
+                len(decided), _NO_UNTIED if rules.fallback == FALLBACK_UNTIED else _NO_UNIQUE
+            )
         won[decided[found]] = column[found] % players
         paid[decided[found]] = best[found]
-        bit = _NO_UNTIED if rules.fallback == FALLBACK_UNTIED else _NO_UNIQUE
-        self.unsold_reason[tied[decided[~found]]] |= bit
+        lost = ~found
+        if auctioneer is not None and rules.fallback_to_auctioneer:
+            # the auctioneer takes the tile for its standing bid
+            won[decided[lost]] = auctioneer
+            paid[decided[lost]] = standing[auctioneer, decided[lost]]
+            return
+        self.unsold_reason[tied[decided[lost]]] |= bits[lost]
 
     def _zero_bids(
         self, sale: int, bids: Ints, winner: Ints, tied: Ints, rebid_seen: Ints | None
@@ -518,11 +560,13 @@ class Chunk:
             self.zero_round += scoring
         self.zero_counts += scoring
 
-    def _peek_window(self, sale: int, winner: Ints, auctioneer: int | None) -> None:
+    def _peek_window(self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints) -> None:
         rules, players = self.rules, self.players
         secret = winner >= 0
         if auctioneer is not None and rules.auctioneer_win_public:
             secret &= winner != auctioneer
+        if auctioneer is None and rules.last_tile_public:
+            secret[:] = False
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         if secret.any():
@@ -544,7 +588,7 @@ class Chunk:
                 self.peeks_used[column, peekers] += 1
                 peeked[peekers] |= 1 << column
                 if self.knowledge is not None:
-                    self.knowledge.peeked(sale, column, peekers, self.amounts[sale], winner)
+                    self.knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)
@@ -594,6 +638,8 @@ class Chunk:
             eliminated = at_highest.copy()
             if not rules.eliminate_all_tied:
                 eliminated &= at_highest.sum(axis=0) == 1
+            if rules.none_out_when_all_tied:
+                eliminated &= ~at_highest.all(axis=0)
         else:
             eliminated = np.zeros_like(at_highest)
         total = subtotal + bonus
@@ -609,7 +655,10 @@ class Chunk:
         gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
         gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
         gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
-        gaps |= np.where(leaders.sum(axis=0) > 1, _TIE_AFTER, 0)
+        still_tied = leaders.sum(axis=0) > 1
+        gaps |= np.where(still_tied, _TIE_AFTER, 0)
+        if rules.no_winner_when_tied:
+            leaders &= ~still_tied
         return {
             "company_points": vp,
             "zero_bids": zero_points,
