@@ -33,8 +33,6 @@ bids in many games) to :meth:`step`.
 
 from __future__ import annotations
 
-import queue
-import threading
 from typing import Any, ClassVar, Final
 
 import gymnasium
@@ -62,28 +60,36 @@ _COMPANY_INDEX: Final = {company: index for index, company in enumerate(COMPANIE
 
 
 class _Asker:
-    """The agent of every seat: hands each question to the environment and waits."""
+    """The agent of every seat: the environment answers every question itself (it drives
+    :meth:`~qe_rules.simulation.batch.lockstep.Chunk.sale_steps`), so this agent only
+    asks the chunk to keep what each seat knows."""
 
     name: ClassVar[str] = "vector-env"
     reads_state: ClassVar[bool] = True
 
-    def __init__(self, env: BatchVectorEnv) -> None:
-        self.env = env
-
     def bids(self, ask: BidAsk) -> Any:
-        return self.env._ask(ask)
+        raise AssertionError("the vector environment answers its questions itself")
 
     def peeks(self, ask: PeekAsk) -> Any:
-        return self.env._ask(ask)
+        raise AssertionError("the vector environment answers its questions itself")
 
 
 class BatchVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games of ``ruleset`` with ``players`` players, stepped together."""
+    """``num_envs`` games of ``ruleset`` with ``players`` players, stepped together.
+
+    ``copy=False`` hands out the environment's own observation and mask arrays, which the
+    next :meth:`step` or :meth:`reset` overwrites (copy what you keep); with ``copy=True``
+    (the default, as Gymnasium's vector environments) each is a new array."""
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
 
     def __init__(
-        self, ruleset: RuleSet | str = "en", players: int = 4, num_envs: int = 256
+        self,
+        ruleset: RuleSet | str = "en",
+        players: int = 4,
+        num_envs: int = 256,
+        *,
+        copy: bool = True,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgument(f"num_envs is a whole number >= 1, got {shown(num_envs)}")
@@ -91,6 +97,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self.compiled = compile_rules(self.rules, players)
         self.players = players
         self.num_envs = num_envs
+        self.copy = bool(copy)
         high = np.float32(10**6)
         self.single_observation_space = gymnasium.spaces.Box(
             0, high, (players, encode.OBSERVATION_SIZE), np.float32
@@ -102,62 +109,46 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self._seed = 0
         self._next_game = 0
-        self._thread: threading.Thread | None = None
-        self._questions: queue.Queue[Any] = queue.Queue(maxsize=1)
-        self._answers: queue.Queue[Any] = queue.Queue(maxsize=1)
-        self._stop = False
-        self._playing: tuple[tuple[Any, ...], npt.NDArray[Any]] | None = None
+        # the observations and masks, written in place: only what a step changes
+        self._obs = np.zeros((num_envs, players, encode.OBSERVATION_SIZE), np.float32)
+        self._masks = np.zeros((num_envs, players, encode.ACTIONS), dtype=bool)
+        self._in_library = np.array(
+            [_COMPANY_INDEX[c] for c in self.rules.companies(players)], dtype=np.int64
+        )
+        self._every = np.arange(num_envs)
+        self._question: BidAsk | PeekAsk | None = None
+        self._started = False
 
-    # ----------------------------------------------------------------- the engine thread
-
-    def _ask(self, ask: BidAsk | PeekAsk) -> Any:
-        """In the engine thread: answer a question of the step being played from its
-        actions, or hand it over (the first of the next step) and wait for its answer."""
-        playing = self._playing
-        if playing is not None and self._key(ask) == playing[0]:
-            return self._answer(ask, playing[1])
-        self._questions.put(ask)
-        answer = self._answers.get()
-        if answer is None:
-            raise _Stopped
-        return answer
-
-    def _play(self, chunk: Chunk) -> None:
-        try:
-            for sale in range(self.compiled.sales):
-                chunk.play_sale(sale)
-        except _Stopped:
-            return
-        self._questions.put(None)  # the games are over
+    # ----------------------------------------------------------------- the engine
 
     def _start_games(self) -> None:
-        self._halt()
         rules = self.compiled
         draws = Draws(self._seed, self._next_game, self.num_envs, self.players, rules.sales)
         self._log = MoveLog()
-        chunk = Chunk(rules, draws, [_Asker(self)] * self.players, self._log)
+        chunk = Chunk(rules, draws, [_Asker()] * self.players, self._log)
         chunk.first[:] = 0  # every game's first auctioneer is seat 0: columns are seats
         chunk.actual_seat = np.broadcast_to(
             np.arange(self.players)[:, None], chunk.actual_seat.shape
         )
         self.chunk = chunk
         self._next_game += self.num_envs
-        self._table_key: tuple[Any, ...] | None = None
-        self._last_obs = np.zeros(
-            (self.num_envs, self.players, encode.OBSERVATION_SIZE), np.float32
-        )
-        self._thread = threading.Thread(target=self._play, args=(chunk,), daemon=True)
-        self._thread.start()
-        self._question = self._questions.get()
+        self._sale = 0
+        self._steps = chunk.sale_steps(0)
+        self._question = next(self._steps)
+        self._started = True
+        self._new_table()
 
-    def _halt(self) -> None:
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            self._answers.put(None)
-            thread.join()
-        self._thread = None
-        while not self._questions.empty():
-            self._questions.get()
+    def _advance(self, answer: Any) -> BidAsk | PeekAsk | None:
+        """Send ``answer`` to the engine; its next question (``None``: the games are over)."""
+        try:
+            return self._steps.send(answer)
+        except StopIteration:
+            pass
+        self._sale += 1
+        if self._sale >= self.compiled.sales:
+            return None
+        self._steps = self.chunk.sale_steps(self._sale)
+        return next(self._steps)
 
     # ----------------------------------------------------------------- the API
 
@@ -170,7 +161,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             self._seed = seed
             self._next_game = 0
         self._start_games()
-        observations, masks = self._observe()
+        self._observe()
+        observations, masks = self._handed()
         return observations, {"action_mask": masks}
 
     def step(
@@ -182,34 +174,45 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             raise InvalidArgument(
                 f"actions are ({self.num_envs}, {self.players}) whole numbers, got shape {chosen.shape}"
             )
-        # the engine thread answers the step's other questions itself from these actions
-        self._playing = (self._key(self._question), chosen)
-        self._answers.put(self._answer(self._question, chosen))
-        self._question = self._questions.get()
-        self._playing = None
-        rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
+        question: Any = self._question
+        if not self._started or question is None:
+            raise InvalidArgument("call reset() before step()")
+        key = self._key(question)
+        # every question of this moment is answered from the same actions
+        while True:
+            question = self._advance(self._answer(question, chosen))
+            if question is None or self._key(question) != key:
+                break
+        self._question = question
         done = np.zeros(self.num_envs, dtype=bool)
-        if self._question is None:
-            observations, masks = self._observe()
+        self._observe()
+        if question is None:
             winners = self.chunk.score()["winners"].T
             rewards = (winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)).astype(
                 np.float32
             )
             done[:] = True
             info: dict[str, Any] = {
-                "final_obs": observations,
-                "final_info": {"action_mask": masks},
+                "final_obs": self._obs.copy(),
+                "final_info": {"action_mask": self._masks.copy()},
             }
             self._start_games()
-            observations, masks = self._observe()
-            info["action_mask"] = masks
+            self._observe()
+            observations, info["action_mask"] = self._handed()
             return observations, rewards, done, np.zeros_like(done), info
-        observations, masks = self._observe()
+        rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
+        observations, masks = self._handed()
         return observations, rewards, done, np.zeros_like(done), {"action_mask": masks}
 
     def close(self, **kwargs: Any) -> None:
-        """Stop the engine thread."""
-        self._halt()
+        """Let the games go (no thread or process to stop)."""
+        self._started = False
+        self._question = None
+
+    def _handed(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        if self.copy:
+            return self._obs.copy(), self._masks.copy()
+        return self._obs, self._masks
 
     # ----------------------------------------------------------------- answers
 
@@ -223,8 +226,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         return (question.phase, sale)
 
     def _answer(self, question: Any, actions: npt.NDArray[Any]) -> Any:
-        rows = question.rows if question.rows is not None else np.arange(self.num_envs)
-        chosen = actions[rows, question.seat].astype(np.int64)
+        if question.rows is None:
+            chosen = actions[:, question.seat].astype(np.int64)
+        else:
+            chosen = actions[question.rows, question.seat].astype(np.int64)
         if isinstance(question, PeekAsk):
             return chosen == encode.PEEK
         chosen = np.where(chosen > encode.BID_CAP, question.minimum, chosen)
@@ -232,126 +237,169 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
 
     # ----------------------------------------------------------------- observations
 
-    def _observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Every seat's observation and mask in every game, now."""
-        chunk, players = self.chunk, self.players
-        games = self.num_envs
-        question = self._question
-        seats = np.arange(players)
-        every = np.arange(games)
-        over = question is None
-        peeking = isinstance(question, PeekAsk)
-        sale = chunk.sale + 1 if (over or peeking) else chunk.sale
-        key = (id(chunk), sale, peeking, over)
-        if key != self._table_key:  # what changes only between sales: made once a sale
-            self._table = self._table_part(sale, over)
-            self._table_key = key
-        out = self._table.copy()
-        masks = np.zeros((games, players, encode.ACTIONS), dtype=bool)
-        to_act = np.zeros((games, players), dtype=bool)
-        acting = every
-        opening = None
-        phase = "over"
-        at = _AT["sale"]
-        if over:
-            pass
-        elif peeking:
-            phase = "peeking"
-            assert chunk.peek_window is not None
-            to_act = chunk.peek_window.T.copy()
-        elif question.phase == "opening":
-            phase = "opening"
-            to_act[:, question.seat] = True
-        elif question.phase == "secret":
-            phase = "bidding"
-            opening = chunk.opening
-            auctioneer = None if opening is None else sale % players
-            to_act[:] = seats != auctioneer if auctioneer is not None else True
-        else:
-            phase = "rebidding"
-            opening = chunk.opening
-            assert chunk.rebid_round is not None
-            _, acting, code, in_a_row = chunk.rebid_round
-            to_act[acting] = (code[:, None] >> seats & 1).astype(bool)
-            out[acting, :, at + 4] = in_a_row[:, None]
-            out[acting, :, _AT["tied"] : _AT["tied"] + players] = to_act[acting][:, None, :]
-        out[:, :, _AT["phase"] + _PHASE[phase]] = 1
-        if opening is not None:
-            out[:, :, _AT["opening_bid"]] = opening[:, None]
-            out[:, :, _AT["opening_bid"] + 1] = 1
-        out[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[:, None, :]
-        if not over and not peeking:
-            self._bids_seen(out, phase, sale, acting)
-            self._limits(out, masks, to_act, phase, sale, opening)
-        if peeking:
-            out[:, :, _AT["can_peek"]] = to_act
-            masks[:, :, encode.PEEK] = to_act
-            masks[:, :, encode.DECLINE_PEEK] = to_act
-        if phase == "rebidding":  # the games that wait show their last step, allowing nothing
-            waiting = np.ones(games, dtype=bool)
-            waiting[acting] = False
-            out[waiting] = self._last_obs[waiting]
-        self._last_obs = out
-        return out, masks
-
-    def _table_part(self, sale: int, over: bool) -> npt.NDArray[np.float32]:
-        """The numbers of every seat's observation that change only between sales: the
-        players, seat, sale, tile, auctioneer, nations, token, holdings, what each seat
-        knows of the spends, the zero bids and the peeks."""
+    def _new_table(self) -> None:
+        """New games: the observations hold only what never changes in a game (the
+        players, seat, sales, nations and tokens); the rest is written as it comes."""
         chunk, rules, players = self.chunk, self.compiled, self.players
-        games = self.num_envs
+        out = self._obs
+        out[:] = 0
+        every = self._every
         seats = np.arange(players)
-        every = np.arange(games)
-        finished = sale  # the sales finished before this moment
-        out = np.zeros((games, players, encode.OBSERVATION_SIZE), dtype=np.float32)
         out[:, :, _AT["players"] + players - 1] = 1
         out[:, seats, _AT["seat"] + seats] = 1
+        out[:, :, _AT["sale"] + 1] = rules.sales
+        nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
+        for seat in range(players):
+            out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
+        tokens = np.array(rules.industries)[chunk.tokens]
+        out[every[:, None], seats, _AT["industry"] + tokens] = 1
+        self._shown_sale: tuple[int, bool] = (-1, False)  # the sale shown, and if over
+        self._applied = 0  # the finished sales written into the observations
+        self._peeks_applied = 0  # the sales whose peeks are written
+
+    def _sale_part(self, sale: int, over: bool, peeking: bool) -> None:
+        """What changes between sales: the sale's numbers, tile and auctioneer; the
+        holdings, spends, zero bids and peeks of the sales finished since the last call."""
+        chunk, rules, players = self.chunk, self.compiled, self.players
+        out, every = self._obs, self._every
+        finished = sale  # the sales over; while peeking, the last one's window is open
+        for done in range(self._applied, finished):
+            self._sale_done(done)
+        self._applied = max(self._applied, finished)
+        peeked = finished - 1 if peeking else finished
+        for done in range(self._peeks_applied, peeked):
+            self._peeks_of(done)
+        self._peeks_applied = max(self._peeks_applied, peeked)
+        key = (sale, over)
+        if key == self._shown_sale:
+            return
+        self._shown_sale = key
         at = _AT["sale"]
         out[:, :, at] = sale
-        out[:, :, at + 1] = rules.sales
-        in_library = np.array([_COMPANY_INDEX[c] for c in self.rules.companies(players)])
+        out[:, :, _AT["company"] : _AT["company"] + len(COMPANIES)] = 0
+        out[:, :, _AT["auctioneer"] : _AT["auctioneer"] + _SEATS] = 0
         if sale < rules.sales:
             out[:, :, at + 2] = rules.sales - sale - 1
             out[:, :, at + 3] = rules.round_of[sale]
-            index = in_library[chunk.deck[:, sale]]
+            index = self._in_library[chunk.deck[:, sale]]
             out[every, :, _AT["company"] + index] = 1
             if not (rules.last_tile and sale == rules.sales - 1):
                 out[:, :, _AT["auctioneer"] + sale % players] = 1
         else:
             out[:, :, at + 2] = 0 if over else -1
             out[:, :, at + 3] = rules.round_of[-1]
-        nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
-        for seat in range(players):
-            out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
-        tokens = np.array(rules.industries)[chunk.tokens]
-        out[every[:, None], seats, _AT["industry"] + tokens] = 1
-        for done in range(finished):
-            winner = chunk.winners[done]
-            won = np.flatnonzero(winner >= 0)
-            tile = in_library[chunk.deck[won, done]]
-            place = _AT["holdings"] + winner[won] * len(COMPANIES) + tile
-            out[won[:, None], :, place[:, None]] = 1
+
+    def _sale_done(self, done: int) -> None:
+        """Sale ``done`` is over: its tile to its winner, what each seat learnt of it."""
+        chunk, players, out = self.chunk, self.players, self._obs
         knowledge = chunk.knowledge
         assert knowledge is not None
-        won_by = chunk.winners[:finished]
+        winner = chunk.winners[done]
+        won = np.flatnonzero(winner >= 0)
+        by = winner[won]
+        tile = self._in_library[chunk.deck[won, done]]
+        place = _AT["holdings"] + by * len(COMPANIES) + tile
+        out[won[:, None], np.arange(players), place[:, None]] = 1
         for viewer in range(players):
-            known = knowledge.known[viewer][:finished]  # (sales, games)
-            unknown = ~np.isnan(knowledge.unknown[viewer][:finished])
-            for seat in range(players):
-                if seat == viewer:
-                    continue
-                mine = won_by == seat
-                out[:, viewer, _AT["known_spend"] + seat] = np.where(
-                    mine & ~np.isnan(known), known, 0
-                ).sum(axis=0)
-                out[:, viewer, _AT["unknown_amounts"] + seat] = (mine & unknown).sum(axis=0)
+            other = by != viewer
+            games, seat = won[other], by[other]
+            known = knowledge.known[viewer, done, games]
+            told = ~np.isnan(known)
+            out[games[told], viewer, _AT["known_spend"] + seat[told]] += known[told]
+            out[games[~told], viewer, _AT["unknown_amounts"] + seat[~told]] += 1
             out[:, viewer, _AT["known_spend"] + viewer] = knowledge.spent[viewer]
         zeros = _AT["zero_bid_rounds"]
         out[:, :, zeros : zeros + players] = chunk.zero_counts.T[:, None, :]
-        out[:, :, _AT["peeks_used"] : _AT["peeks_used"] + players] = chunk.peeks_used.T[:, None, :]
-        return out
+
+    def _peeks_of(self, done: int) -> None:
+        """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
+        chunk, players, out = self.chunk, self.players, self._obs
+        peeked = self._log.peeked[done]
+        if peeked is None or not peeked.any():
+            return
+        knowledge = chunk.knowledge
+        assert knowledge is not None
+        winner = chunk.winners[done]
+        for column in range(players):
+            games = np.flatnonzero(peeked >> column & 1)
+            if not games.size:
+                continue
+            known = knowledge.known[column, done, games]
+            told = ~np.isnan(known)
+            games, seat = games[told], winner[games[told]]
+            out[games, column, _AT["known_spend"] + seat] += known[told]
+            out[games, column, _AT["unknown_amounts"] + seat] -= 1
+        used = _AT["peeks_used"]
+        out[:, :, used : used + players] = chunk.peeks_used.T[:, None, :]
+
+    def _observe(self) -> None:
+        """Bring every seat's observation and mask in every game up to now, in place."""
+        chunk, players = self.chunk, self.players
+        out, masks = self._obs, self._masks
+        question: Any = self._question
+        seats = np.arange(players)
+        over = question is None
+        peeking = isinstance(question, PeekAsk)
+        sale = chunk.sale + 1 if (over or peeking) else chunk.sale
+        self._sale_part(sale, over, peeking)
+        masks[:] = False
+        opening = None
+        if over or peeking or question.phase != "rebid":
+            rows: Any = slice(None)
+            acting = self._every
+        else:
+            assert chunk.rebid_round is not None
+            _, acting, code, in_a_row = chunk.rebid_round
+            rows = acting
+        # the numbers of a moment, cleared in the games that move
+        view = out[rows]
+        view[:, :, _AT["phase"] : _AT["phase"] + len(encode.PHASES)] = 0
+        view[:, :, _AT["sale"] + 4] = 0
+        view[:, :, _AT["opening_bid"] : _AT["tied"] + _SEATS] = 0
+        view[:, :, _AT["my_bids"] :] = 0
+        if over:
+            phase = "over"
+        elif peeking:
+            phase = "peeking"
+            assert chunk.peek_window is not None
+            to_act = chunk.peek_window.T
+            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[:, None, :]
+            view[:, seats, _AT["can_peek"]] = to_act
+            masks[:, :, encode.PEEK] = to_act
+            masks[:, :, encode.DECLINE_PEEK] = to_act
+        elif question.phase == "opening":
+            phase = "opening"
+            to_act = np.zeros((self.num_envs, players), dtype=bool)
+            to_act[:, question.seat] = True
+            view[:, :, _AT["to_act"] + question.seat] = 1
+        elif question.phase == "secret":
+            phase = "bidding"
+            opening = chunk.opening
+            last = self.compiled.last_tile and sale == self.compiled.sales - 1
+            auctioneer = None if last else sale % players
+            to_act = np.broadcast_to(seats != auctioneer, (self.num_envs, players))
+            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[0]
+        else:
+            phase = "rebidding"
+            opening = chunk.opening
+            to_act = np.zeros((self.num_envs, players), dtype=bool)
+            rebidding = (code[:, None] >> seats & 1).astype(bool)
+            to_act[acting] = rebidding
+            view[:, :, _AT["sale"] + 4] = in_a_row[:, None]
+            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = rebidding[:, None, :]
+            view[:, :, _AT["tied"] : _AT["tied"] + players] = rebidding[:, None, :]
+        view[:, :, _AT["phase"] + _PHASE[phase]] = 1
+        if opening is not None:
+            view[:, :, _AT["opening_bid"]] = opening[rows, None]
+            view[:, :, _AT["opening_bid"] + 1] = 1
+        if not over and not peeking:
+            self._bids_seen(view, phase, sale, acting)
+            self._limits(view, masks, to_act, phase, sale, opening, rows)
+        if view.base is not out:  # a copy of the moving games (fancy index): written back
+            out[rows] = view
 
     def _bids_seen(self, out: Any, phase: str, sale: int, acting: Any) -> None:
+        # ``out`` holds the games ``acting`` in order (every game outside the rebids)
         """``my_bids`` and ``seen_bids``: the closed rounds of this sale (and the opening
         bid, the auctioneer's own bid in the open round), the latest
         :data:`~qe_rules.learning.encode.ROUNDS_KEPT` of them."""
@@ -381,8 +429,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         chosen = valid & (slot >= 0)
         number, seat, game = np.nonzero(chosen)
         place = _AT["my_bids"] + 2 * slot[number, seat, game]
-        out[acting[game], seat, place] = bids[number, seat, game]
-        out[acting[game], seat, place + 1] = 1
+        out[game, seat, place] = bids[number, seat, game]
+        out[game, seat, place + 1] = 1
         # seen_bids (qe_rules.game._secrecy.seen_rounds): the auctioneer sees every closed
         # round (the first only under first-bids); under tied-players a seat that rebid
         # in a round sees that round. Rounds are numbered over the game's closed rounds,
@@ -394,8 +442,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
                 first = valid[:1]
                 seat, game = np.nonzero(first[0])
                 place = _AT["seen_bids"] + 2 * seat
-                out[acting[game], auctioneer, place] = bids[0, seat, game]
-                out[acting[game], auctioneer, place + 1] = 1
+                out[game, auctioneer, place] = bids[0, seat, game]
+                out[game, auctioneer, place + 1] = 1
             else:
                 self._rounds_seen(out, bids, valid, held, acting, auctioneer, None)
         if visibility is RebidVisibility.TIED_PLAYERS and len(bids) > 1:
@@ -426,12 +474,21 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         chosen = valid & shown[:, None, :]
         number, seat, game = np.nonzero(chosen)
         place = _AT["seen_bids"] + 2 * _SEATS * slot[number, game] + 2 * seat
-        out[acting[game], viewer, place] = bids[number, seat, game]
-        out[acting[game], viewer, place + 1] = 1
+        out[game, viewer, place] = bids[number, seat, game]
+        out[game, viewer, place + 1] = 1
 
     def _limits(
-        self, out: Any, masks: Any, to_act: Any, phase: str, sale: int, opening: Any
+        self,
+        out: Any,
+        masks: Any,
+        to_act: Any,
+        phase: str,
+        sale: int,
+        opening: Any,
+        rows: Any,
     ) -> None:
+        """The bid limits and masks of the seats to act; ``out`` holds the games
+        ``rows``, ``masks`` and ``to_act`` every game."""
         rules, players = self.compiled, self.players
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
@@ -449,15 +506,15 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
                     rules.rebid_may_equal if phase == "rebidding" else rules.secret_may_equal
                 )
                 forbidden = None if (opening is None or may_equal) else opening
-            acts = to_act[:, seat]
+            every = to_act[:, seat]
+            if not every.any():
+                continue
+            acts = every[rows]
             out[acts, seat, _AT["limits"]] = minimum
-            allowed = amounts[None, :] >= minimum
-            if forbidden is not None:
-                out[acts, seat, _AT["limits"] + 1] = forbidden[acts]
-                out[acts, seat, _AT["limits"] + 2] = 1
-                allowed = allowed & (amounts[None, :] != forbidden[:, None])
-            masks[:, seat, : encode.BID_CAP + 1] = np.where(acts[:, None], allowed, False)
-
-
-class _Stopped(Exception):
-    """The environment was closed or reset while the engine waited for an answer."""
+            if forbidden is None:
+                masks[every, seat, minimum : encode.BID_CAP + 1] = True
+                continue
+            out[acts, seat, _AT["limits"] + 1] = forbidden[rows][acts]
+            out[acts, seat, _AT["limits"] + 2] = 1
+            allowed = (amounts[None, :] >= minimum) & (amounts[None, :] != forbidden[:, None])
+            masks[:, seat, : encode.BID_CAP + 1] = allowed & every[:, None]

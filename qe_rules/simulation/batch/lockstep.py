@@ -26,7 +26,7 @@ numbers).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -270,23 +270,18 @@ class Chunk:
 
     # ----------------------------------------------------------------- asking agents
 
-    def _bids(
-        self,
-        column: int,
-        rows: Ints | None,
-        phase: str,
-        minimum: int,
-        forbidden: Ints | None,
-        draws: npt.NDArray[np.uint32],
-        previous: Ints | None = None,
-    ) -> Ints:
+    def answer(self, ask: BidAsk | PeekAsk) -> Any:
+        """The agents' answer to a question of :meth:`sale_steps`: bids or peeks."""
+        if isinstance(ask, PeekAsk):
+            return self._peeks(ask.seat, ask.rows, ask.draws)
+        return self._bids(ask)
+
+    def _bids(self, ask: BidAsk) -> Ints:
+        column, rows, phase, minimum = ask.seat, ask.rows, ask.phase, ask.minimum
+        forbidden, draws, previous = ask.forbidden, ask.draws, ask.previous
         groups = self._agents[column]
         if len(groups) == 1:
-            agent = groups[0][0]
-            return agent.bids(BidAsk(
-                state=self, seat=column, rows=rows, phase=phase, minimum=minimum,
-                forbidden=forbidden, draws=draws, previous=previous,
-            ))  # fmt: skip
+            return groups[0][0].bids(ask)
         amounts = np.empty(len(draws), dtype=np.int64)
         for agent, where in groups:
             assert where is not None
@@ -317,6 +312,18 @@ class Chunk:
 
     def play_sale(self, sale: int) -> None:
         """Sale ``sale`` in every game: the bids, the ties, the award, zero bids, peeks."""
+        steps = self.sale_steps(sale)
+        answer = None
+        try:
+            while True:
+                answer = self.answer(steps.send(answer))
+        except StopIteration:
+            return
+
+    def sale_steps(self, sale: int) -> Generator[BidAsk | PeekAsk, Any, None]:
+        """:meth:`play_sale` as a generator: it yields each question (a seat's bids or
+        peeks in many games) and is sent its answer (``learning.vector_env`` answers
+        them from its actions)."""
         rules, players, games = self.rules, self.players, self.games
         self.sale = sale
         knowledge = self.knowledge
@@ -328,17 +335,19 @@ class Chunk:
         bids = np.empty((players, games), dtype=np.int32)
         opening: Bids | None = None
         if auctioneer is not None:
-            opening = self._bids(
-                auctioneer, None, "opening", rules.min_opening_bid, None, drawn[auctioneer]
-            )
+            opening = yield BidAsk(
+                state=self, seat=auctioneer, rows=None, phase="opening",
+                minimum=rules.min_opening_bid, forbidden=None, draws=drawn[auctioneer],
+            )  # fmt: skip
             bids[auctioneer] = opening
         self.opening = opening
         forbidden = None if rules.secret_may_equal else opening
         for column in range(players):
             if column != auctioneer:
-                bids[column] = self._bids(
-                    column, None, "secret", rules.min_secret_bid, forbidden, drawn[column]
-                )
+                bids[column] = yield BidAsk(
+                    state=self, seat=column, rows=None, phase="secret",
+                    minimum=rules.min_secret_bid, forbidden=forbidden, draws=drawn[column],
+                )  # fmt: skip
         if self.log is not None:
             self.log.first.append(bids.copy())
             self.log.rebids.append([])
@@ -365,7 +374,7 @@ class Chunk:
         rebid_seen = None
         if tied.size:
             self.tie_sales[tied] += 1
-            rebid_seen = self._settle(
+            rebid_seen = yield from self._settle(
                 sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
                 auctioneer, last,
             )  # fmt: skip
@@ -376,7 +385,7 @@ class Chunk:
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
-            self._peek_window(sale, winner, auctioneer, bids)
+            yield from self._peek_window(sale, winner, auctioneer, bids)
         elif self.log is not None:
             self.log.windows.append(None)
             self.log.peeked.append(None)
@@ -392,7 +401,7 @@ class Chunk:
         opening: Ints | None,
         auctioneer: int | None,
         last: bool,
-    ) -> Ints:
+    ) -> Generator[BidAsk, Any, Ints]:
         """The tied games of a sale (``code``: the seats tied for the highest first bid),
         rebid after rebid until each is awarded or unsold (as
         ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
@@ -459,10 +468,10 @@ class Chunk:
                 forbidden = None
                 if opening is not None and not may_equal:
                     forbidden = opening[games]
-                new = self._bids(
-                    column, games, "rebid", minimum, forbidden,
-                    self.draws.rebid(sale, round_, column, games),
-                    standing[column, where],
+                new = yield BidAsk(
+                    state=self, seat=column, rows=games, phase="rebid", minimum=minimum,
+                    forbidden=forbidden, draws=self.draws.rebid(sale, round_, column, games),
+                    previous=standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
                 if keep_placed:
@@ -560,7 +569,9 @@ class Chunk:
             self.zero_round += scoring
         self.zero_counts += scoring
 
-    def _peek_window(self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints) -> None:
+    def _peek_window(
+        self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints
+    ) -> Generator[PeekAsk, Any, None]:
         rules, players = self.rules, self.players
         secret = winner >= 0
         if auctioneer is not None and rules.auctioneer_win_public:
@@ -581,7 +592,7 @@ class Chunk:
                     continue
                 window[rows] |= 1 << column
                 drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
-                answers = self._peeks(column, rows, drawn)
+                answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
                 if not answers.any():
                     continue
                 peekers = rows[answers]
