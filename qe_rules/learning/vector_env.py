@@ -57,6 +57,17 @@ for _name, _size in encode.OBSERVATION_FIELDS:
 _SEATS: Final = encode.MAX_SEATS
 _PHASE: Final = {phase: index for index, phase in enumerate(encode.PHASES)}
 _COMPANY_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
+_PHASE_OF: Final = {"opening": "opening", "secret": "bidding", "rebid": "rebidding"}
+_MOMENT: Final = 2 + 2 * _SEATS  # opening_bid, to_act and tied, side by side
+_BIDS: Final = _AT["my_bids"]  # my_bids and seen_bids, side by side
+_BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
+_SEEN: Final = _AT["seen_bids"] - _BIDS
+_LEDGER: Final = _AT["known_spend"]  # then unknown_amounts, zero_bid_rounds, peeks_used
+_AMOUNTS: Final = np.arange(encode.BID_CAP + 1)
+# the bids allowed by minimum and forbidden amount: [minimum][forbidden] (a mask row)
+_ALLOWED: Final = (_AMOUNTS[None, None, :] >= np.arange(encode.BID_CAP + 2)[:, None, None]) & (
+    _AMOUNTS[None, None, :] != np.arange(encode.BID_CAP + 2)[None, :, None]
+)
 
 
 class _Asker:
@@ -247,7 +258,6 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         seats = np.arange(players)
         out[:, :, _AT["players"] + players - 1] = 1
         out[:, seats, _AT["seat"] + seats] = 1
-        out[:, :, _AT["sale"] + 1] = rules.sales
         nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
         for seat in range(players):
             out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
@@ -256,6 +266,11 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._shown_sale: tuple[int, bool] = (-1, False)  # the sale shown, and if over
         self._applied = 0  # the finished sales written into the observations
         self._peeks_applied = 0  # the sales whose peeks are written
+        self._ledger = np.zeros((self.num_envs, players, 4 * _SEATS), np.float32)
+        self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
+        self._head = np.zeros(10, np.float32)  # the phase, then the sale's numbers
+        self._shown_tile: Any = None  # where each game's tile is set
+        self._shown_auctioneer: int | None = None
 
     def _sale_part(self, sale: int, over: bool, peeking: bool) -> None:
         """What changes between sales: the sale's numbers, tile and auctioneer; the
@@ -263,31 +278,43 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         chunk, rules, players = self.chunk, self.compiled, self.players
         out, every = self._obs, self._every
         finished = sale  # the sales over; while peeking, the last one's window is open
-        for done in range(self._applied, finished):
-            self._sale_done(done)
-        self._applied = max(self._applied, finished)
         peeked = finished - 1 if peeking else finished
-        for done in range(self._peeks_applied, peeked):
-            self._peeks_of(done)
-        self._peeks_applied = max(self._peeks_applied, peeked)
+        if self._applied < finished or self._peeks_applied < peeked:
+            for done in range(self._applied, finished):
+                self._sale_done(done)
+            self._applied = finished
+            for done in range(self._peeks_applied, peeked):
+                self._peeks_of(done)
+            self._peeks_applied = max(self._peeks_applied, peeked)
+            # known_spend, unknown_amounts, zero_bid_rounds and peeks_used, side by side
+            out[:, :, _LEDGER : _LEDGER + 4 * _SEATS] = self._ledger
         key = (sale, over)
         if key == self._shown_sale:
             return
         self._shown_sale = key
-        at = _AT["sale"]
-        out[:, :, at] = sale
-        out[:, :, _AT["company"] : _AT["company"] + len(COMPANIES)] = 0
-        out[:, :, _AT["auctioneer"] : _AT["auctioneer"] + _SEATS] = 0
+        head = self._head  # written at every step with the phase
+        head[5] = sale
+        head[6] = rules.sales
+        # the tile and auctioneer: the last ones wiped, the new ones set
+        shown = self._shown_tile
+        if shown is not None:
+            out[every, :, shown] = 0
+        self._shown_tile = None
+        if self._shown_auctioneer is not None:
+            out[:, :, self._shown_auctioneer] = 0
+        self._shown_auctioneer = None
         if sale < rules.sales:
-            out[:, :, at + 2] = rules.sales - sale - 1
-            out[:, :, at + 3] = rules.round_of[sale]
-            index = self._in_library[chunk.deck[:, sale]]
-            out[every, :, _AT["company"] + index] = 1
+            head[7] = rules.sales - sale - 1
+            head[8] = rules.round_of[sale]
+            tile = _AT["company"] + self._in_library[chunk.deck[:, sale]]
+            out[every, :, tile] = 1
+            self._shown_tile = tile
             if not (rules.last_tile and sale == rules.sales - 1):
-                out[:, :, _AT["auctioneer"] + sale % players] = 1
+                self._shown_auctioneer = _AT["auctioneer"] + sale % players
+                out[:, :, self._shown_auctioneer] = 1
         else:
-            out[:, :, at + 2] = 0 if over else -1
-            out[:, :, at + 3] = rules.round_of[-1]
+            head[7] = 0 if over else -1
+            head[8] = rules.round_of[-1]
 
     def _sale_done(self, done: int) -> None:
         """Sale ``done`` is over: its tile to its winner, what each seat learnt of it."""
@@ -300,26 +327,29 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         tile = self._in_library[chunk.deck[won, done]]
         place = _AT["holdings"] + by * len(COMPANIES) + tile
         out[won[:, None], np.arange(players), place[:, None]] = 1
-        for viewer in range(players):
-            other = by != viewer
-            games, seat = won[other], by[other]
-            known = knowledge.known[viewer, done, games]
-            told = ~np.isnan(known)
-            out[games[told], viewer, _AT["known_spend"] + seat[told]] += known[told]
-            out[games[~told], viewer, _AT["unknown_amounts"] + seat[~told]] += 1
-            out[:, viewer, _AT["known_spend"] + viewer] = knowledge.spent[viewer]
-        zeros = _AT["zero_bid_rounds"]
-        out[:, :, zeros : zeros + players] = chunk.zero_counts.T[:, None, :]
+        # every viewer at once: (viewers, games won)
+        ledger = self._ledger
+        viewers = np.arange(players)[:, None]
+        known = knowledge.known[:, done, won]
+        other = by[None, :] != viewers
+        told = ~np.isnan(known) & other
+        games = np.broadcast_to(won, known.shape)
+        seats = np.broadcast_to(by, known.shape)
+        ledger[games, viewers, seats] += np.where(told, known, 0)
+        ledger[games, viewers, _SEATS + seats] += ~told & other
+        ledger[:, np.arange(players), np.arange(players)] = knowledge.spent.T
+        ledger[:, :, 2 * _SEATS : 2 * _SEATS + players] = chunk.zero_counts.T[:, None, :]
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
-        chunk, players, out = self.chunk, self.players, self._obs
+        chunk, players = self.chunk, self.players
         peeked = self._log.peeked[done]
         if peeked is None or not peeked.any():
             return
         knowledge = chunk.knowledge
         assert knowledge is not None
         winner = chunk.winners[done]
+        ledger = self._ledger
         for column in range(players):
             games = np.flatnonzero(peeked >> column & 1)
             if not games.size:
@@ -327,14 +357,14 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             known = knowledge.known[column, done, games]
             told = ~np.isnan(known)
             games, seat = games[told], winner[games[told]]
-            out[games, column, _AT["known_spend"] + seat] += known[told]
-            out[games, column, _AT["unknown_amounts"] + seat] -= 1
-        used = _AT["peeks_used"]
-        out[:, :, used : used + players] = chunk.peeks_used.T[:, None, :]
+            ledger[games, column, seat] += known[told]
+            ledger[games, column, _SEATS + seat] -= 1
+        ledger[:, :, 3 * _SEATS : 3 * _SEATS + players] = chunk.peeks_used.T[:, None, :]
 
     def _observe(self) -> None:
-        """Bring every seat's observation and mask in every game up to now, in place."""
-        chunk, players = self.chunk, self.players
+        """Bring every seat's observation and mask in every game up to now, in place:
+        each region a step changes is written once, as a whole (no clearing pass)."""
+        chunk, players, games = self.chunk, self.players, self.num_envs
         out, masks = self._obs, self._masks
         question: Any = self._question
         seats = np.arange(players)
@@ -342,75 +372,80 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         peeking = isinstance(question, PeekAsk)
         sale = chunk.sale + 1 if (over or peeking) else chunk.sale
         self._sale_part(sale, over, peeking)
+        rules = self.compiled
+        last = rules.last_tile and sale == rules.sales - 1
+        auctioneer = None if (last or sale >= rules.sales) else sale % players
         masks[:] = False
+        phase = "over" if over else "peeking" if peeking else _PHASE_OF[question.phase]
+        rebid = phase == "rebidding"
+        if not rebid:  # the bids of the last sale's rebids, and the opening bid, wiped
+            for where in self._bid_rows:
+                out[where, :, _BIDS:_BIDS_END] = 0
+            self._bid_rows = []
+        head = self._head  # phase one-hot, then the sale's five numbers
+        head[:5] = 0
+        head[_PHASE[phase]] = 1
+        moment = np.zeros((games, _MOMENT), np.float32)  # opening bid, to act, tied
+        tail = np.zeros((games, players, 4), np.float32)  # limits, can_peek
+        to_act: Any
         opening = None
-        if over or peeking or question.phase != "rebid":
-            rows: Any = slice(None)
-            acting = self._every
-        else:
+        if rebid:
             assert chunk.rebid_round is not None
             _, acting, code, in_a_row = chunk.rebid_round
-            rows = acting
-        # the numbers of a moment, cleared in the games that move
-        view = out[rows]
-        view[:, :, _AT["phase"] : _AT["phase"] + len(encode.PHASES)] = 0
-        view[:, :, _AT["sale"] + 4] = 0
-        view[:, :, _AT["opening_bid"] : _AT["tied"] + _SEATS] = 0
-        view[:, :, _AT["my_bids"] :] = 0
-        if over:
-            phase = "over"
-        elif peeking:
-            phase = "peeking"
-            assert chunk.peek_window is not None
-            to_act = chunk.peek_window.T
-            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[:, None, :]
-            view[:, seats, _AT["can_peek"]] = to_act
-            masks[:, :, encode.PEEK] = to_act
-            masks[:, :, encode.DECLINE_PEEK] = to_act
-        elif question.phase == "opening":
-            phase = "opening"
-            to_act = np.zeros((self.num_envs, players), dtype=bool)
-            to_act[:, question.seat] = True
-            view[:, :, _AT["to_act"] + question.seat] = 1
-        elif question.phase == "secret":
-            phase = "bidding"
-            opening = chunk.opening
-            last = self.compiled.last_tile and sale == self.compiled.sales - 1
-            auctioneer = None if last else sale % players
-            to_act = np.broadcast_to(seats != auctioneer, (self.num_envs, players))
-            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = to_act[0]
-        else:
-            phase = "rebidding"
-            opening = chunk.opening
-            to_act = np.zeros((self.num_envs, players), dtype=bool)
+            rows: Any = acting
+            block = np.empty((len(acting), 10), np.float32)
+            block[:] = head
+            block[:, 9] = in_a_row
+            out[acting, :, _AT["phase"] : _AT["phase"] + 10] = block[:, None, :]
+            to_act = np.zeros((games, players), dtype=bool)
             rebidding = (code[:, None] >> seats & 1).astype(bool)
             to_act[acting] = rebidding
-            view[:, :, _AT["sale"] + 4] = in_a_row[:, None]
-            view[:, :, _AT["to_act"] : _AT["to_act"] + players] = rebidding[:, None, :]
-            view[:, :, _AT["tied"] : _AT["tied"] + players] = rebidding[:, None, :]
-        view[:, :, _AT["phase"] + _PHASE[phase]] = 1
+            moment = moment[acting]
+            tail = tail[acting]
+            moment[:, 2 : 2 + players] = rebidding
+            moment[:, 7 : 7 + players] = rebidding
+            opening = chunk.opening
+        else:
+            rows = slice(None)
+            acting = self._every
+            out[:, :, _AT["phase"] : _AT["phase"] + 10] = head
+            if peeking:
+                assert chunk.peek_window is not None
+                to_act = chunk.peek_window.T
+                moment[:, 2 : 2 + players] = to_act
+                tail[:, :, 3] = to_act
+                masks[:, :, encode.PEEK] = to_act
+                masks[:, :, encode.DECLINE_PEEK] = to_act
+            elif phase == "opening":
+                to_act = np.zeros((games, players), dtype=bool)
+                to_act[:, question.seat] = True
+                moment[:, 2 + question.seat] = 1
+            elif phase == "bidding":
+                opening = chunk.opening
+                to_act = np.broadcast_to(seats != auctioneer, (games, players))
+                moment[:, 2 : 2 + players] = to_act[0]
+            else:
+                to_act = np.zeros((games, players), dtype=bool)
         if opening is not None:
-            view[:, :, _AT["opening_bid"]] = opening[rows, None]
-            view[:, :, _AT["opening_bid"] + 1] = 1
-        if not over and not peeking:
-            self._bids_seen(view, phase, sale, acting)
-            self._limits(view, masks, to_act, phase, sale, opening, rows)
-        if view.base is not out:  # a copy of the moving games (fancy index): written back
-            out[rows] = view
+            moment[:, 0] = opening[rows]
+            moment[:, 1] = 1
+        out[rows, :, _AT["opening_bid"] : _AT["opening_bid"] + _MOMENT] = moment[:, None, :]
+        if phase in ("opening", "bidding", "rebidding"):
+            self._limits(tail, masks, to_act, phase, opening)
+            self._bids_seen(phase, sale, auctioneer, acting)
+        out[rows, :, _AT["limits"] : _AT["limits"] + 4] = tail
 
-    def _bids_seen(self, out: Any, phase: str, sale: int, acting: Any) -> None:
-        # ``out`` holds the games ``acting`` in order (every game outside the rebids)
+    def _bids_seen(self, phase: str, sale: int, auctioneer: int | None, acting: Any) -> None:
         """``my_bids`` and ``seen_bids``: the closed rounds of this sale (and the opening
         bid, the auctioneer's own bid in the open round), the latest
         :data:`~qe_rules.learning.encode.ROUNDS_KEPT` of them."""
-        chunk, players = self.chunk, self.players
+        chunk, players, out = self.chunk, self.players, self._obs
         log = self._log
-        last = self.compiled.last_tile and sale == self.compiled.sales - 1
-        auctioneer = None if last else sale % players
         if phase == "bidding":
             if auctioneer is not None and chunk.opening is not None:
                 out[:, auctioneer, _AT["my_bids"]] = chunk.opening
                 out[:, auctioneer, _AT["my_bids"] + 1] = 1
+                self._bid_rows.append(slice(None))
             return
         if phase != "rebidding":
             return
@@ -423,14 +458,16 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         bids = np.stack(rounds)
         valid = bids >= 0
         kept = encode.ROUNDS_KEPT
+        # the acting games' my_bids and seen_bids, written whole at the end
+        block = np.zeros((len(acting), players, _BIDS_END - _BIDS), np.float32)
         # my_bids: each seat's own bids, the latest kept
         order = np.cumsum(valid, axis=0) - 1
         slot = order - np.maximum(valid.sum(axis=0) - kept, 0)
         chosen = valid & (slot >= 0)
         number, seat, game = np.nonzero(chosen)
-        place = _AT["my_bids"] + 2 * slot[number, seat, game]
-        out[game, seat, place] = bids[number, seat, game]
-        out[game, seat, place + 1] = 1
+        place = 2 * slot[number, seat, game]
+        block[game, seat, place] = bids[number, seat, game]
+        block[game, seat, place + 1] = 1
         # seen_bids (qe_rules.game._secrecy.seen_rounds): the auctioneer sees every closed
         # round (the first only under first-bids); under tied-players a seat that rebid
         # in a round sees that round. Rounds are numbered over the game's closed rounds,
@@ -439,27 +476,21 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         held = valid.any(axis=1)  # (rounds, games): the round was played in the game
         if auctioneer is not None:
             if visibility is RebidVisibility.FIRST_BIDS:
-                first = valid[:1]
-                seat, game = np.nonzero(first[0])
-                place = _AT["seen_bids"] + 2 * seat
-                out[game, auctioneer, place] = bids[0, seat, game]
-                out[game, auctioneer, place + 1] = 1
+                seat, game = np.nonzero(valid[0])
+                place = _SEEN + 2 * seat
+                block[game, auctioneer, place] = bids[0, seat, game]
+                block[game, auctioneer, place + 1] = 1
             else:
-                self._rounds_seen(out, bids, valid, held, acting, auctioneer, None)
+                self._rounds_seen(block, bids, valid, held, auctioneer, None)
         if visibility is RebidVisibility.TIED_PLAYERS and len(bids) > 1:
             for viewer in range(players):
                 if viewer != auctioneer:
-                    self._rounds_seen(out, bids, valid, held, acting, viewer, valid[:, viewer])
+                    self._rounds_seen(block, bids, valid, held, viewer, valid[:, viewer])
+        out[acting, :, _BIDS:_BIDS_END] = block
+        self._bid_rows.append(acting)
 
     def _rounds_seen(
-        self,
-        out: Any,
-        bids: Any,
-        valid: Any,
-        held: Any,
-        acting: Any,
-        viewer: int,
-        rounds: Any,
+        self, out: Any, bids: Any, valid: Any, held: Any, viewer: int, rounds: Any
     ) -> None:
         """Write the closed rounds ``viewer`` sees into its ``seen_bids``: every round, or
         (``rounds``: ``(rounds, games)``) the rebid rounds marked there."""
@@ -473,48 +504,37 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             shown[0] = False
         chosen = valid & shown[:, None, :]
         number, seat, game = np.nonzero(chosen)
-        place = _AT["seen_bids"] + 2 * _SEATS * slot[number, game] + 2 * seat
+        place = _SEEN + 2 * _SEATS * slot[number, game] + 2 * seat
         out[game, viewer, place] = bids[number, seat, game]
         out[game, viewer, place + 1] = 1
 
-    def _limits(
-        self,
-        out: Any,
-        masks: Any,
-        to_act: Any,
-        phase: str,
-        sale: int,
-        opening: Any,
-        rows: Any,
-    ) -> None:
-        """The bid limits and masks of the seats to act; ``out`` holds the games
-        ``rows``, ``masks`` and ``to_act`` every game."""
+    def _limits(self, tail: Any, masks: Any, to_act: Any, phase: str, opening: Any) -> None:
+        """The bid limits of the seats to act into ``tail`` (the games that move, by
+        seat: minimum, forbidden amount, 1 if one is), and the masks of every game."""
         rules, players = self.compiled, self.players
+        sale = self.chunk.sale
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
-        amounts = np.arange(encode.BID_CAP + 1)
+        rebid = phase == "rebidding"
+        moving = self.chunk.rebid_round[1] if rebid else slice(None)  # type: ignore[index]
         for seat in range(players):
-            if phase == "opening":
-                minimum, forbidden = rules.min_opening_bid, None
-            elif seat == auctioneer:  # rebidding after a tie
-                minimum = rules.auctioneer_rebid_minimum
-                may_equal = rules.auctioneer_rebid_may_equal
-                forbidden = None if (opening is None or may_equal) else opening
-            else:
-                minimum = rules.min_secret_bid
-                may_equal = (
-                    rules.rebid_may_equal if phase == "rebidding" else rules.secret_may_equal
-                )
-                forbidden = None if (opening is None or may_equal) else opening
             every = to_act[:, seat]
             if not every.any():
                 continue
-            acts = every[rows]
-            out[acts, seat, _AT["limits"]] = minimum
-            if forbidden is None:
-                masks[every, seat, minimum : encode.BID_CAP + 1] = True
+            if phase == "opening":
+                minimum, may_equal = rules.min_opening_bid, True
+            elif seat == auctioneer:  # rebidding after a tie
+                minimum = rules.auctioneer_rebid_minimum
+                may_equal = rules.auctioneer_rebid_may_equal
+            else:
+                minimum = rules.min_secret_bid
+                may_equal = rules.rebid_may_equal if rebid else rules.secret_may_equal
+            acts = every[moving]
+            tail[:, seat, 0] = acts * minimum
+            if opening is None or may_equal:
+                masks[:, seat, minimum : encode.BID_CAP + 1] = every[:, None]
                 continue
-            out[acts, seat, _AT["limits"] + 1] = forbidden[rows][acts]
-            out[acts, seat, _AT["limits"] + 2] = 1
-            allowed = (amounts[None, :] >= minimum) & (amounts[None, :] != forbidden[:, None])
-            masks[:, seat, : encode.BID_CAP + 1] = allowed & every[:, None]
+            forbidden = opening[moving]
+            tail[:, seat, 1] = acts * forbidden
+            tail[:, seat, 2] = acts
+            masks[:, seat, : encode.BID_CAP + 1] = _ALLOWED[minimum][opening] & every[:, None]
