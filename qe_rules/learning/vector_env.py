@@ -64,9 +64,11 @@ _BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
 _SEEN: Final = _AT["seen_bids"] - _BIDS
 _LEDGER: Final = _AT["known_spend"]  # then unknown_amounts, zero_bid_rounds, peeks_used
 _AMOUNTS: Final = np.arange(encode.BID_CAP + 1)
-# the bids allowed by minimum and forbidden amount: [minimum][forbidden] (a mask row)
-_ALLOWED: Final = (_AMOUNTS[None, None, :] >= np.arange(encode.BID_CAP + 2)[:, None, None]) & (
-    _AMOUNTS[None, None, :] != np.arange(encode.BID_CAP + 2)[None, :, None]
+# the bids allowed by minimum and forbidden amount: [minimum, forbidden] (a mask row);
+# forbidden _NO_FORBIDDEN forbids nothing
+_NO_FORBIDDEN: Final = encode.BID_CAP + 2
+_ALLOWED: Final = (_AMOUNTS[None, None, :] >= np.arange(_NO_FORBIDDEN + 1)[:, None, None]) & (
+    _AMOUNTS[None, None, :] != np.arange(_NO_FORBIDDEN + 1)[None, :, None]
 )
 
 
@@ -517,24 +519,23 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         auctioneer = None if last else sale % players
         rebid = phase == "rebidding"
         moving = self.chunk.rebid_round[1] if rebid else slice(None)  # type: ignore[index]
-        for seat in range(players):
-            every = to_act[:, seat]
-            if not every.any():
-                continue
-            if phase == "opening":
-                minimum, may_equal = rules.min_opening_bid, True
-            elif seat == auctioneer:  # rebidding after a tie
-                minimum = rules.auctioneer_rebid_minimum
-                may_equal = rules.auctioneer_rebid_may_equal
-            else:
-                minimum = rules.min_secret_bid
-                may_equal = rules.rebid_may_equal if rebid else rules.secret_may_equal
-            acts = every[moving]
-            tail[:, seat, 0] = acts * minimum
-            if opening is None or may_equal:
-                masks[:, seat, minimum : encode.BID_CAP + 1] = every[:, None]
-                continue
-            forbidden = opening[moving]
-            tail[:, seat, 1] = acts * forbidden
-            tail[:, seat, 2] = acts
-            masks[:, seat, : encode.BID_CAP + 1] = _ALLOWED[minimum][opening] & every[:, None]
+        minimum = np.full(players, rules.min_secret_bid)
+        may_equal = np.full(players, rules.rebid_may_equal if rebid else rules.secret_may_equal)
+        if phase == "opening":
+            minimum[:] = rules.min_opening_bid
+            may_equal[:] = True
+        elif auctioneer is not None:  # the auctioneer bids only when it rebids
+            minimum[auctioneer] = rules.auctioneer_rebid_minimum
+            may_equal[auctioneer] = rules.auctioneer_rebid_may_equal
+        acts = to_act[moving]
+        tail[:, :, 0] = acts * minimum
+        if opening is None or may_equal.all():
+            masks[:, :, : encode.BID_CAP + 1] = (
+                _ALLOWED[minimum, _NO_FORBIDDEN] & to_act[:, :, None]
+            )
+            return
+        forbidding = acts & ~may_equal
+        tail[:, :, 1] = forbidding * opening[moving][:, None]
+        tail[:, :, 2] = forbidding
+        forbidden = np.where(may_equal, _NO_FORBIDDEN, opening[:, None])
+        masks[:, :, : encode.BID_CAP + 1] = _ALLOWED[minimum, forbidden] & to_act[:, :, None]

@@ -57,32 +57,32 @@ class Knowledge:
         """Add a finished sale: the tile to its winner, and what each seat learnt."""
         rules = self.rules
         players = rules.players
-        rows = np.flatnonzero(winner >= 0)
+        # every seat and game at once, (seats, games): unsold games have winner -1
+        sold = winner >= 0
+        seats = np.arange(players)[:, None]
+        wins = seats == winner
+        paid = np.where(sold, amount, 0)
+        self.spent += wins * paid
+        rows = np.flatnonzero(sold)
         won = winner[rows]
         tile = chunk.deck[rows, sale]
-        paid = amount[rows]
-        self.spent[won, rows] += paid
         self.industries[won, rules.tile_industry[tile], rows] += 1
         nation = np.array(rules.nations)[chunk.nations[rows, won]]
         self.own[won, rows] += rules.tile_nation[tile] == nation
-        public = np.zeros(len(rows), dtype=bool)
-        if auctioneer is not None and rules.auctioneer_win_public:
-            public = won == auctioneer
-        if auctioneer is None and rules.last_tile_public:
-            public[:] = True
-        floor = np.zeros(len(rows)) if opening is None else opening[rows] + 1.0
-        for viewer in range(players):
-            knows = public | (won == viewer)
-            if auctioneer == viewer:  # it writes the amount on the tile
-                knows |= True
-            seen = rows[knows]
-            self.seen_sum[viewer, seen] += paid[knows]
-            self.seen_count[viewer, seen] += 1
-            other = won != viewer
-            told = knows & other
-            self.known[viewer, sale, rows[told]] = paid[told]
-            hidden = ~knows & other
-            self.unknown[viewer, sale, rows[hidden]] = floor[hidden]
+        if auctioneer is not None:
+            public = sold & (winner == auctioneer) if rules.auctioneer_win_public else None
+        else:
+            public = sold if rules.last_tile_public else None
+        floor = 0.0 if opening is None else opening + 1.0
+        # the winner, and the auctioneer (it writes the amount on the tile), know it
+        knows = wins | (seats == auctioneer) & sold
+        if public is not None:
+            knows |= public
+        self.seen_sum += knows * paid
+        self.seen_count += knows
+        other = sold & ~wins
+        self.known[:, sale] = np.where(knows & other, paid, np.nan)
+        self.unknown[:, sale] = np.where(~knows & other, floor, np.nan)
         if rules.zero_bids:
             self.zero_bidders += standing == 0
         self.sales_done = sale + 1
