@@ -27,8 +27,19 @@ winner and 0 otherwise, and every game starts again at once (``SAME_STEP`` autor
 :func:`qe_rules.batch.play` deals games ``0, 1, ...`` of the seed of :meth:`reset`, in
 order, with seat 0 as every game's first auctioneer.
 
-The engine runs in a helper thread that hands each question of the lockstep (a seat's
-bids in many games) to :meth:`step`.
+No thread runs: :meth:`step` drives the engine's generator of questions
+(:meth:`~qe_rules.simulation.batch.lockstep.Chunk.sale_steps`, a seat's bids or peeks in
+many games) and answers every question of the moment from its actions. The observations
+and masks live in arrays made once; a step rewrites only what it changes (the phase, the
+bids and limits of the moment; once a sale, the tile, holdings and what each seat knows
+of the spends). ``copy=False`` hands out those arrays themselves (the next step
+overwrites them); the default ``copy=True`` hands out copies, as Gymnasium's vector
+environments do.
+
+The module registers the environment with Gymnasium as :data:`VECTOR_ENV_ID` (a vector
+entry point)::
+
+    env = gymnasium.make_vec("qe_rules/QEBatch-v0", num_envs=1024, ruleset="en", players=4)
 """
 
 from __future__ import annotations
@@ -47,7 +58,11 @@ from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
 from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, legal
 
-__all__ = ["BatchVectorEnv"]
+__all__ = ["VECTOR_ENV_ID", "BatchVectorEnv"]
+
+VECTOR_ENV_ID: Final = "qe_rules/QEBatch-v0"
+"""The id under which the module registers :class:`BatchVectorEnv` with Gymnasium, as a
+vector entry point: ``gymnasium.make_vec(VECTOR_ENV_ID, num_envs=N, ruleset=..., players=...)``."""
 
 _AT: Final = {}
 _start = 0
@@ -381,8 +396,11 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         phase = "over" if over else "peeking" if peeking else _PHASE_OF[question.phase]
         rebid = phase == "rebidding"
         if not rebid:  # the bids of the last sale's rebids, and the opening bid, wiped
-            for where in self._bid_rows:
-                out[where, :, _BIDS:_BIDS_END] = 0
+            for where, seat in self._bid_rows:
+                if seat is None:
+                    out[where, :, _BIDS:_BIDS_END] = 0
+                else:  # the auctioneer's opening bid alone
+                    out[where, seat, _BIDS : _BIDS + 2] = 0
             self._bid_rows = []
         head = self._head  # phase one-hot, then the sale's five numbers
         head[:5] = 0
@@ -447,7 +465,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             if auctioneer is not None and chunk.opening is not None:
                 out[:, auctioneer, _AT["my_bids"]] = chunk.opening
                 out[:, auctioneer, _AT["my_bids"] + 1] = 1
-                self._bid_rows.append(slice(None))
+                self._bid_rows.append((slice(None), auctioneer))
             return
         if phase != "rebidding":
             return
@@ -489,7 +507,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
                 if viewer != auctioneer:
                     self._rounds_seen(block, bids, valid, held, viewer, valid[:, viewer])
         out[acting, :, _BIDS:_BIDS_END] = block
-        self._bid_rows.append(acting)
+        self._bid_rows.append((acting, None))
 
     def _rounds_seen(
         self, out: Any, bids: Any, valid: Any, held: Any, viewer: int, rounds: Any
@@ -539,3 +557,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         tail[:, :, 2] = forbidding
         forbidden = np.where(may_equal, _NO_FORBIDDEN, opening[:, None])
         masks[:, :, : encode.BID_CAP + 1] = _ALLOWED[minimum, forbidden] & to_act[:, :, None]
+
+
+if VECTOR_ENV_ID not in gymnasium.registry:  # importing the module again registers nothing new
+    gymnasium.register(
+        VECTOR_ENV_ID, vector_entry_point="qe_rules.learning.vector_env:BatchVectorEnv"
+    )

@@ -2,12 +2,16 @@
 whose game is not waiting is the encoder's of that seat's view in the reference game
 played with the same moves; rewards and the last observations are the reference's."""
 
+import itertools
+
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
 
 import qe_rules as qe
 from qe_rules.learning import encode
-from qe_rules.learning.vector_env import BatchVectorEnv
+from qe_rules.learning.vector_env import VECTOR_ENV_ID, BatchVectorEnv
 
 
 def reference_games(env):
@@ -97,3 +101,66 @@ def test_the_vector_env_checks_its_actions():
         env.step(np.zeros((3, 4), dtype=int))
     assert env.action_space.shape == (2, 4)
     env.close()
+
+
+def test_gymnasium_makes_it_from_its_vector_entry_point():
+    env = gymnasium.make_vec(VECTOR_ENV_ID, num_envs=3, ruleset="en", players=5)
+    assert isinstance(env.unwrapped, BatchVectorEnv)
+    assert (env.num_envs, env.unwrapped.players) == (3, 5)
+    assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
+    env.close()
+
+
+def play(env, seed, steps):
+    """Every value ``env`` hands out over ``steps`` steps of seeded random actions."""
+    observations, info = env.reset(seed=seed)
+    handed = [(observations, info)]
+    env.action_space.seed(seed)
+    for _ in range(steps):
+        handed.append(env.step(env.action_space.sample()))
+    return handed
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_vector_api_holds(players):
+    """Gymnasium's vector environment contract (Gymnasium has no checker for vector
+    environments; these are the checks its env_checker makes of one environment, on every
+    game): spaces, types and shapes, seeded determinism of reset and step, returned data
+    not reused, same-step autoreset."""
+    env = BatchVectorEnv("en", players, num_envs=5)
+    first = play(env, seed=9, steps=80)
+    again = play(env, seed=9, steps=80)
+    assert data_equivalence(first, again, exact=True)
+    observations, info = first[0]
+    assert env.observation_space.contains(observations)
+    assert info["action_mask"].shape == (5, players, encode.ACTIONS)
+    ended = 0
+    for before, after in itertools.pairwise(first):
+        observations, rewards, terminated, truncated, info = after
+        assert env.observation_space.contains(observations)
+        assert observations is not before[0]  # copies, never the same array again
+        assert rewards.shape == (5, players) and rewards.dtype == np.float32
+        assert terminated.shape == truncated.shape == (5,) and terminated.dtype == bool
+        if terminated.any():
+            ended += 1
+            total = rewards.sum(axis=1)
+            assert (np.isclose(total, 1) | (total == 0)).all()
+            assert env.observation_space.contains(info["final_obs"])
+            assert not np.array_equal(info["final_obs"], observations)
+    assert ended >= 1
+    env.close()
+    with pytest.raises(qe.InvalidArgument, match="reset"):
+        env.step(env.action_space.sample())
+
+
+def test_without_copies_the_same_arrays_hold_the_same_observations():
+    copying = BatchVectorEnv("en", 4, num_envs=6)
+    sharing = BatchVectorEnv("en", 4, num_envs=6, copy=False)
+    kept, _ = sharing.reset(seed=2)
+    expected, _ = copying.reset(seed=2)
+    assert np.array_equal(kept, expected)
+    actions = np.random.default_rng(2).integers(0, encode.ACTIONS, (40, 6, 4))
+    for chosen in actions:
+        observations = sharing.step(chosen)[0]
+        assert observations is kept
+        assert np.array_equal(observations, copying.step(chosen)[0])
