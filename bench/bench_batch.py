@@ -2,8 +2,9 @@
 
 Run: ``python bench/bench_batch.py [--games N] [--repeat R] [--quick]``. For 3, 4 and 5
 players (``en``, the library's ``random`` agent and the floor's bidder), then for several
-chunk sizes (4 players), then the vector environment if asked (``--env``: random legal
-actions, a full observation and mask for every seat at every step). The floor plays
+chunk sizes (4 players), then the vector environment if asked (``--env``, or
+``--env-only`` without the rest: random actions, a full observation and mask for every
+seat at every step, with and without copies of the arrays). The floor plays
 2,000 games (a ``Random(seed)`` each) alternating with the batch; each keeps its best time.
 The batch's random draws are inside every timed region. Also the memory of a run of
 1,000,000 games (``--million``: peak resident size, chunked). ``--clock process`` times
@@ -74,24 +75,28 @@ def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
     return lines
 
 
-def measure_env(players: int, num_envs: int, games: int, repeat: int) -> tuple[float, float]:
-    """The best times, per game, of ``games`` games of the vector environment (random
-    legal actions for every seat, a full observation and mask for every seat at every
-    step) and of the floor's games."""
+def measure_env(
+    players: int, num_envs: int, games: int, repeat: int, copy: bool
+) -> tuple[float, float]:
+    """The best times, per game, of ``games`` games of the vector environment and of the
+    floor's games. Every seat gets a full observation and mask at every step; the actions
+    are drawn uniformly from all actions (one ``integers`` call a step: the environment
+    plays a forbidden one as the nearest legal one), so that the agent costs little next
+    to the environment. ``copy``: the environment's ``copy`` (False: its own arrays)."""
     import numpy as np
 
+    from qe_rules.learning import encode
     from qe_rules.learning.vector_env import BatchVectorEnv
 
-    env = BatchVectorEnv("en", players, num_envs=num_envs)
+    env = BatchVectorEnv("en", players, num_envs=num_envs, copy=copy)
     rng = np.random.default_rng(1)
 
     def run() -> None:
-        _, info = env.reset(seed=1)
+        env.reset(seed=1)
         finished = 0
         while finished < games:
-            mask = info["action_mask"]
-            actions = (mask * rng.random(mask.shape)).argmax(axis=2)
-            _, _, done, _, info = env.step(actions)
+            actions = rng.integers(0, encode.ACTIONS, (num_envs, players))
+            done = env.step(actions)[2]
             finished += int(done.sum())
 
     rounds = -(-games // num_envs) * num_envs
@@ -120,6 +125,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20,000 games, 2 rounds")
     parser.add_argument("--million", action="store_true", help="the memory of 1,000,000 games")
     parser.add_argument("--env", action="store_true", help="the vector environment too")
+    parser.add_argument("--env-only", action="store_true", help="the vector environment alone")
     parser.add_argument(
         "--clock",
         choices=tuple(CLOCKS),
@@ -131,12 +137,15 @@ def main() -> None:
     clock = CLOCKS[args.clock]
     games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
     print(machine())
-    for text in report(games, repeat):
-        print(text)
-    if args.env:
+    if not args.env_only:
+        for text in report(games, repeat):
+            print(text)
+    if args.env or args.env_only:
         for players in (3, 4, 5):
-            env_time, floor_time = measure_env(players, 2048, 4096, repeat)
-            print(line(f"vector environment, {players} players, 2048 games", env_time, floor_time))
+            for copy in (False, True):
+                env_time, floor_time = measure_env(players, 4096, 8192, repeat, copy)
+                what = f"vector environment, {players} players, 4096 games, copy={copy}"
+                print(line(what, env_time, floor_time))
     if args.million:
         print(million())
 
