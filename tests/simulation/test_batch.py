@@ -43,6 +43,37 @@ def test_every_game_of_a_builtin_rule_set_replays_to_the_same_result(ruleset, pl
     assert_replays(played)
 
 
+@pytest.mark.parametrize(
+    ("spec", "players"),
+    [
+        (
+            "en-early:tie_fallback=highest-outside-top-tie,fallback_finds_no_bid=auctioneer-wins,"
+            "auctioneer_rebid_may_be_zero=true,auctioneer_rebid_may_repeat_opening=true",
+            4,
+        ),
+        ("en-early:tie_fallback=highest-outside-top-tie,ties_before_fallback=1", 5),
+        ("en:last_tile_tie=any,last_tile_amount_public=true,min_secret_bid=1", 3),
+        (
+            "de:everyone_tied_for_most_spent=none-eliminated,tie_after_tiebreak=no-winner,"
+            "beyond_table=continue-pattern",
+            4,
+        ),
+        ("de-summary:rebid_visibility=tied-players,peek_shows=highest-bid", 5),
+        (
+            attrs.evolve(
+                qe.get_ruleset("en:rebid_visibility=first-bids,peek_shows=highest-bid"),
+                peek_player_counts=(4, 5),
+            ),
+            4,
+        ),
+    ],
+)
+def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
+    agents = ["value", "random", "floor", "zero", "value"][:players]
+    played = batch.play(spec, players, BUILTIN_GAMES // 5, agents=agents, seed=4, keep_moves=True)
+    assert_replays(played)
+
+
 @st.composite
 def readings(draw):
     """A rule set with random readings, the two that may make a sale tie without end
