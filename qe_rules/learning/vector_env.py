@@ -73,7 +73,12 @@ _SEATS: Final = encode.MAX_SEATS
 _PHASE: Final = {phase: index for index, phase in enumerate(encode.PHASES)}
 _COMPANY_INDEX: Final = {company: index for index, company in enumerate(COMPANIES)}
 _PHASE_OF: Final = {"opening": "opening", "secret": "bidding", "rebid": "rebidding"}
-_MOMENT: Final = 2 + 2 * _SEATS  # opening_bid, to_act and tied, side by side
+# the numbers every seat of a game shares, from the phase to the tied seats, side by side
+_FRONT: Final = _AT["phase"]
+_FRONT_END: Final = _AT["tied"] + _SEATS
+_TIES: Final = _AT["sale"] + 4 - _FRONT  # ties in a row
+_TILE: Final = _AT["company"] - _FRONT  # then the auctioneer
+_MOMENT: Final = _AT["opening_bid"] - _FRONT  # the opening bid, to_act and tied
 _BIDS: Final = _AT["my_bids"]  # my_bids and seen_bids, side by side
 _BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
 _SEEN: Final = _AT["seen_bids"] - _BIDS
@@ -285,9 +290,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._peeks_applied = 0  # the sales whose peeks are written
         self._ledger = np.zeros((self.num_envs, players, 4 * _SEATS), np.float32)
         self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
-        self._head = np.zeros(10, np.float32)  # the phase, then the sale's numbers
-        self._shown_tile: Any = None  # where each game's tile is set
-        self._shown_auctioneer: int | None = None
+        # per game, the numbers every seat's observation shares from the phase to the
+        # tied seats (written as one region at every step)
+        self._front = np.zeros((self.num_envs, _FRONT_END - _FRONT), np.float32)
 
     def _sale_part(self, sale: int, over: bool, peeking: bool) -> None:
         """What changes between sales: the sale's numbers, tile and auctioneer; the
@@ -309,29 +314,20 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         if key == self._shown_sale:
             return
         self._shown_sale = key
-        head = self._head  # written at every step with the phase
-        head[5] = sale
-        head[6] = rules.sales
-        # the tile and auctioneer: the last ones wiped, the new ones set
-        shown = self._shown_tile
-        if shown is not None:
-            out[every, :, shown] = 0
-        self._shown_tile = None
-        if self._shown_auctioneer is not None:
-            out[:, :, self._shown_auctioneer] = 0
-        self._shown_auctioneer = None
+        front = self._front  # written into the observations at every step
+        at = _AT["sale"] - _FRONT
+        front[:, at] = sale
+        front[:, at + 1] = rules.sales
+        front[:, _TILE : _TILE + len(COMPANIES) + _SEATS] = 0  # the tile and auctioneer
         if sale < rules.sales:
-            head[7] = rules.sales - sale - 1
-            head[8] = rules.round_of[sale]
-            tile = _AT["company"] + self._in_library[chunk.deck[:, sale]]
-            out[every, :, tile] = 1
-            self._shown_tile = tile
+            front[:, at + 2] = rules.sales - sale - 1
+            front[:, at + 3] = rules.round_of[sale]
+            front[every, _TILE + self._in_library[chunk.deck[:, sale]]] = 1
             if not (rules.last_tile and sale == rules.sales - 1):
-                self._shown_auctioneer = _AT["auctioneer"] + sale % players
-                out[:, :, self._shown_auctioneer] = 1
+                front[:, _TILE + len(COMPANIES) + sale % players] = 1
         else:
-            head[7] = 0 if over else -1
-            head[8] = rules.round_of[-1]
+            front[:, at + 2] = 0 if over else -1
+            front[:, at + 3] = rules.round_of[-1]
 
     def _sale_done(self, done: int) -> None:
         """Sale ``done`` is over: its tile to its winner, what each seat learnt of it."""
@@ -402,10 +398,6 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
                 else:  # the auctioneer's opening bid alone
                     out[where, seat, _BIDS : _BIDS + 2] = 0
             self._bid_rows = []
-        head = self._head  # phase one-hot, then the sale's five numbers
-        head[:5] = 0
-        head[_PHASE[phase]] = 1
-        moment = np.zeros((games, _MOMENT), np.float32)  # opening bid, to act, tied
         tail = np.zeros((games, players, 4), np.float32)  # limits, can_peek
         to_act: Any
         opening = None
@@ -413,14 +405,13 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             assert chunk.rebid_round is not None
             _, acting, code, in_a_row = chunk.rebid_round
             rows: Any = acting
-            block = np.empty((len(acting), 10), np.float32)
-            block[:] = head
-            block[:, 9] = in_a_row
-            out[acting, :, _AT["phase"] : _AT["phase"] + 10] = block[:, None, :]
+            front = self._front[acting]
+            moment = front[:, _MOMENT:]  # the opening bid, who acts, who is tied
+            moment[:] = 0
+            front[:, _TIES] = in_a_row
             to_act = np.zeros((games, players), dtype=bool)
             rebidding = (code[:, None] >> seats & 1).astype(bool)
             to_act[acting] = rebidding
-            moment = moment[acting]
             tail = tail[acting]
             moment[:, 2 : 2 + players] = rebidding
             moment[:, 7 : 7 + players] = rebidding
@@ -428,7 +419,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         else:
             rows = slice(None)
             acting = self._every
-            out[:, :, _AT["phase"] : _AT["phase"] + 10] = head
+            front = self._front
+            moment = front[:, _MOMENT:]
+            moment[:] = 0
+            front[:, _TIES] = 0
             if peeking:
                 assert chunk.peek_window is not None
                 to_act = chunk.peek_window.T
@@ -449,7 +443,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         if opening is not None:
             moment[:, 0] = opening[rows]
             moment[:, 1] = 1
-        out[rows, :, _AT["opening_bid"] : _AT["opening_bid"] + _MOMENT] = moment[:, None, :]
+        front[:, : len(encode.PHASES)] = 0
+        front[:, _PHASE[phase]] = 1
+        out[rows, :, _FRONT:_FRONT_END] = front[:, None, :]
         if phase in ("opening", "bidding", "rebidding"):
             self._limits(tail, masks, to_act, phase, opening)
             self._bids_seen(phase, sale, auctioneer, acting)
