@@ -84,12 +84,6 @@ _BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
 _SEEN: Final = _AT["seen_bids"] - _BIDS
 _LEDGER: Final = _AT["known_spend"]  # then unknown_amounts, zero_bid_rounds, peeks_used
 _AMOUNTS: Final = np.arange(encode.BID_CAP + 1)
-# the bids allowed by minimum and forbidden amount: [minimum, forbidden] (a mask row);
-# forbidden _NO_FORBIDDEN forbids nothing
-_NO_FORBIDDEN: Final = encode.BID_CAP + 2
-_ALLOWED: Final = (_AMOUNTS[None, None, :] >= np.arange(_NO_FORBIDDEN + 1)[:, None, None]) & (
-    _AMOUNTS[None, None, :] != np.arange(_NO_FORBIDDEN + 1)[None, :, None]
-)
 
 
 class _Asker:
@@ -543,16 +537,26 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             may_equal[auctioneer] = rules.auctioneer_rebid_may_equal
         acts = to_act[moving]
         tail[:, :, 0] = acts * minimum
-        if opening is None or may_equal.all():
-            masks[:, :, : encode.BID_CAP + 1] = (
-                _ALLOWED[minimum, _NO_FORBIDDEN] & to_act[:, :, None]
-            )
-            return
-        forbidding = acts & ~may_equal
-        tail[:, :, 1] = forbidding * opening[moving][:, None]
-        tail[:, :, 2] = forbidding
-        forbidden = np.where(may_equal, _NO_FORBIDDEN, opening[:, None])
-        masks[:, :, : encode.BID_CAP + 1] = _ALLOWED[minimum, forbidden] & to_act[:, :, None]
+        forbidding = acts & ~may_equal if opening is not None else None
+        if forbidding is not None:
+            tail[:, :, 1] = forbidding * opening[moving][:, None]
+            tail[:, :, 2] = forbidding
+        rows = self._every[moving]  # the games that move
+        allowed: dict[int, Any] = {}  # by minimum: each moving game's row of the mask
+        for seat in range(players):
+            seat_acts = acts[:, seat]
+            if not seat_acts.any():
+                continue
+            everywhere = bool(seat_acts.all())
+            where = (moving if rebid else slice(None)) if everywhere else rows[seat_acts]
+            low = int(minimum[seat])
+            if opening is None or may_equal[seat]:
+                masks[where, seat, low : encode.BID_CAP + 1] = True
+                continue
+            found = allowed.get(low)
+            if found is None:
+                found = allowed[low] = (low <= _AMOUNTS) & (opening[rows][:, None] != _AMOUNTS)
+            masks[where, seat, : encode.BID_CAP + 1] = found if everywhere else found[seat_acts]
 
 
 if VECTOR_ENV_ID not in gymnasium.registry:  # importing the module again registers nothing new
