@@ -334,16 +334,14 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         tile = self._in_library[chunk.deck[won, done]]
         place = _AT["holdings"] + by * len(COMPANIES) + tile
         out[won[:, None], np.arange(players), place[:, None]] = 1
-        # every viewer at once: (viewers, games won)
+        # every game, viewer and winner at once, dense: (games, viewers, seats); the
+        # known amount is NaN where the viewer does not know it, won it, or nobody won
         ledger = self._ledger
-        viewers = np.arange(players)[:, None]
-        known = knowledge.known[:, done, won]
-        other = by[None, :] != viewers
-        told = ~np.isnan(known) & other
-        games = np.broadcast_to(won, known.shape)
-        seats = np.broadcast_to(by, known.shape)
-        ledger[games, viewers, seats] += np.where(told, known, 0)
-        ledger[games, viewers, _SEATS + seats] += ~told & other
+        winning = (winner[:, None] == np.arange(players))[:, None, :]
+        known = knowledge.known[:, done].T[:, :, None]
+        hidden = ~np.isnan(knowledge.unknown[:, done].T)[:, :, None]
+        ledger[:, :, :players] += np.where(winning, np.nan_to_num(known), 0)
+        ledger[:, :, _SEATS : _SEATS + players] += winning & hidden
         ledger[:, np.arange(players), np.arange(players)] = knowledge.spent.T
         ledger[:, :, 2 * _SEATS : 2 * _SEATS + players] = chunk.zero_counts.T[:, None, :]
 
