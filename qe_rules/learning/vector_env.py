@@ -283,6 +283,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._applied = 0  # the finished sales written into the observations
         self._peeks_applied = 0  # the sales whose peeks are written
         self._ledger = np.zeros((self.num_envs, players, 4 * _SEATS), np.float32)
+        # by viewer, seat and game: the spend the viewer knows, the tiles won for an
+        # amount it does not know
+        self._known_spends = np.zeros((players, players, self.num_envs))
+        self._hidden = np.zeros((players, players, self.num_envs), np.int32)
         self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
         # per game, the numbers every seat's observation shares from the phase to the
         # tied seats (written as one region at every step)
@@ -303,7 +307,12 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
                 self._peeks_of(done)
             self._peeks_applied = max(self._peeks_applied, peeked)
             # known_spend, unknown_amounts, zero_bid_rounds and peeks_used, side by side
-            out[:, :, _LEDGER : _LEDGER + 4 * _SEATS] = self._ledger
+            ledger = self._ledger
+            ledger[:, :, :players] = self._known_spends.transpose(2, 0, 1)
+            ledger[:, :, _SEATS : _SEATS + players] = self._hidden.transpose(2, 0, 1)
+            ledger[:, :, 2 * _SEATS : 2 * _SEATS + players] = chunk.zero_counts.T[:, None, :]
+            ledger[:, :, 3 * _SEATS : 3 * _SEATS + players] = chunk.peeks_used.T[:, None, :]
+            out[:, :, _LEDGER : _LEDGER + 4 * _SEATS] = ledger
         key = (sale, over)
         if key == self._shown_sale:
             return
@@ -336,14 +345,15 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         out[won[:, None], np.arange(players), place[:, None]] = 1
         # every game, viewer and winner at once, dense: (games, viewers, seats); the
         # known amount is NaN where the viewer does not know it, won it, or nobody won
-        ledger = self._ledger
-        winning = (winner[:, None] == np.arange(players))[:, None, :]
-        known = knowledge.known[:, done].T[:, :, None]
-        hidden = ~np.isnan(knowledge.unknown[:, done].T)[:, :, None]
-        ledger[:, :, :players] += np.where(winning, np.nan_to_num(known), 0)
-        ledger[:, :, _SEATS : _SEATS + players] += winning & hidden
-        ledger[:, np.arange(players), np.arange(players)] = knowledge.spent.T
-        ledger[:, :, 2 * _SEATS : 2 * _SEATS + players] = chunk.zero_counts.T[:, None, :]
+        # by viewer and game: NaN where the viewer does not know the amount, won it, or
+        # nobody won
+        known = np.nan_to_num(knowledge.known[:, done])
+        hidden = ~np.isnan(knowledge.unknown[:, done])
+        for seat in range(players):
+            mine = winner == seat
+            self._known_spends[:, seat] += known * mine
+            self._hidden[:, seat] += hidden & mine
+        self._known_spends[np.arange(players), np.arange(players)] = knowledge.spent
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
@@ -354,7 +364,6 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         knowledge = chunk.knowledge
         assert knowledge is not None
         winner = chunk.winners[done]
-        ledger = self._ledger
         for column in range(players):
             games = np.flatnonzero(peeked >> column & 1)
             if not games.size:
@@ -362,9 +371,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             known = knowledge.known[column, done, games]
             told = ~np.isnan(known)
             games, seat = games[told], winner[games[told]]
-            ledger[games, column, seat] += known[told]
-            ledger[games, column, _SEATS + seat] -= 1
-        ledger[:, :, 3 * _SEATS : 3 * _SEATS + players] = chunk.peeks_used.T[:, None, :]
+            self._known_spends[column, seat, games] += known[told]
+            self._hidden[column, seat, games] -= 1
 
     def _observe(self) -> None:
         """Bring every seat's observation and mask in every game up to now, in place:
