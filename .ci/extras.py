@@ -110,7 +110,8 @@ seat.reset(seed=0)
 from qe_rules import batch, replay
 
 played = batch.play("en", 4, 50, agents="random", seed=1)
-assert replay(played.record(7)).totals() is not None
+result = replay(played.record(7)).result()
+assert [sheet.total for sheet in result.sheets] == played.totals[7].tolist()
 """,
     "openspiel": """
 import random
