@@ -634,6 +634,13 @@ def _add_play_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--games", type=int, default=1000, help="default 1000")
     command.add_argument("--seed", type=int, default=0, help="default 0")
     command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    command.add_argument(
+        "--engine",
+        choices=("auto", "batch", "reference"),
+        default="auto",
+        help="what plays the games: batch (numpy, games in lockstep), reference (the game "
+        "engine) or auto (the batch where it can play the run; default)",
+    )
     command.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
     command.add_argument(
         "--rows",
@@ -683,6 +690,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "simulating"),
+        engine=args.engine,
     )
     _write_extras(args, stats, plot_stats)
     if args.format == "json":
@@ -738,6 +746,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
         play=args.play,
+        engine=args.engine,
     )
     if isinstance(comparison, PlayedComparison):
         if args.rows:

@@ -27,6 +27,7 @@ from qe_rules.game.scoring import GameResult, score_game
 from qe_rules.rules.model import Category, RuleSet
 from qe_rules.simulation._text import interval_text, percent
 from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.batch.choice import uses_batch
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import (
     AgentSpec,
@@ -430,11 +431,17 @@ class PlayedComparison:
     each from the game as played under that rule set. ``winner_changed`` compares its
     winners with the first rule set's game; ``causes`` is empty (the games differ in
     play, not only in scoring)."""
+    engine: str = "reference"
+    """The engine that played the games (see :func:`~qe_rules.simulate`). On the batch
+    every rule set plays from the same draws (common random numbers): a game differs
+    between rule sets only where the rules make it differ, so each share is of paired
+    games."""
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison as JSON types; each share has ``ci95: [low, high]``."""
         data = {
             "play": "each",
+            "engine": self.engine,
             "rulesets": list(self.rulesets),
             "players": self.players,
             "agents": list(self.agents),
@@ -469,6 +476,7 @@ class PlayedComparison:
                 awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
                 unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
                 rows=_rows_from(dict(data)),
+                engine=data.get("engine", "reference"),
             )
         except (KeyError, TypeError) as error:
             raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
@@ -482,9 +490,10 @@ class PlayedComparison:
     def to_text(self) -> str:
         """The comparison as a plain-text report: for each rule set, its three shares with
         their 95% intervals."""
+        played_by = "" if self.engine == "reference" else f" by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
-            f"played under each rule set; compared with {self.rulesets[0]}:"
+            f"played under each rule set{played_by}; compared with {self.rulesets[0]}:"
         ]
         for number, rid in enumerate(self.rulesets):
             parts = []
@@ -576,6 +585,7 @@ def compare(
     rows: bool = ...,
     progress: Progress | None = ...,
     play: Literal["first"] = ...,
+    engine: str = ...,
 ) -> Comparison: ...
 
 
@@ -593,6 +603,7 @@ def compare(
     rows: bool = ...,
     progress: Progress | None = ...,
     play: Literal["each"],
+    engine: str = ...,
 ) -> PlayedComparison: ...
 
 
@@ -609,6 +620,7 @@ def compare(
     rows: bool = False,
     progress: Progress | None = None,
     play: Literal["first", "each"] = "first",
+    engine: str = "reference",
 ) -> Comparison | PlayedComparison:
     """Play ``games`` games under the first rule set and score each one's final holdings
     under every rule set, to see how often and why the winner changes.
@@ -625,7 +637,9 @@ def compare(
     (20, 0)
 
     Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
-    :func:`simulate` does under the first rule set. A rule set that cannot score the
+    :func:`simulate` does under the first rule set. ``engine`` as for :func:`simulate`:
+    the batch plays ``play="each"`` (every rule set from the same draws), and ``"auto"``
+    uses it there when it can; ``play="first"`` is played by the reference engine. A rule set that cannot score the
     games (another deck, player count, nations or tokens) raises
     :class:`~qe_rules.InvalidArgument` naming it.
     """
@@ -646,6 +660,29 @@ def compare(
     progress = _check_progress(progress)
     if play not in ("first", "each"):
         raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
+    batched = uses_batch(engine, specs, rows=rows, executor=executor)
+    if batched and play != "each":
+        if engine == "batch":
+            raise InvalidArgument("engine='batch' plays compare(..., play='each') only")
+        batched = False
+    if batched:
+        from qe_rules.simulation.batch.tally import compare_each_counts  # numpy: on first use
+
+        names = [str(spec) for spec in specs]
+        found = compare_each_counts(chosen, players, names, games, seed, start, progress)
+        shares = [tuple(Share(n, games) for n in counts) for counts in found]
+        return PlayedComparison(
+            rulesets=tuple(rules.id for rules in chosen),
+            players=players,
+            agents=tuple(names),
+            seed=seed,
+            start=start,
+            games=games,
+            winner_changed=shares[0],
+            awarded_differently=shares[1],
+            unsold=shares[2],
+            engine="batch",
+        )
     run = _Run(chosen, players, specs, games, seed, start, rows)
     if play == "each":
         return _compare_played(run, _run(_played_chunk, run, workers, executor, progress))

@@ -31,6 +31,7 @@ from qe_rules.game.engine import Game
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation._text import interval_text, labelled, percent, share_text
 from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.batch.choice import uses_batch
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import (
     AgentSpec,
@@ -273,6 +274,10 @@ class SimulationStats(_Batched):
     spend_squares: tuple[int, ...]
     rows: tuple[GameRow, ...] | None = None
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
+    engine: str = "reference"
+    """The engine that played the games: ``"reference"`` (the game engine, a view per
+    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). The two play
+    other games from the same seed."""
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -405,6 +410,7 @@ class SimulationStats(_Batched):
             "ruleset": self.ruleset,
             "players": self.players,
             "agents": list(self.agents),
+            "engine": self.engine,
             "games": self.games,
             "seed": self.seed,
             "batches": [list(batch) for batch in self.batches],
@@ -468,6 +474,7 @@ class SimulationStats(_Batched):
                 spend_sums=tuple(data["spend_sums"]),
                 spend_squares=tuple(data["spend_squares"]),
                 rows=_rows_from(data),
+                engine=data.get("engine", "reference"),
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise InvalidArgument(
@@ -487,6 +494,7 @@ class SimulationStats(_Batched):
         _check_same("rule set", self.ruleset, other.ruleset)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)
+        _check_same("engine", self.engine, other.engine)
         return SimulationStats(
             ruleset=self.ruleset,
             players=self.players,
@@ -504,6 +512,7 @@ class SimulationStats(_Batched):
             spend_sums=_add(self.spend_sums, other.spend_sums),
             spend_squares=_add(self.spend_squares, other.spend_squares),
             rows=_merged_rows(self.rows, other.rows),
+            engine=self.engine,
         )
 
     def write_rows(self, path: str | os.PathLike[str]) -> None:
@@ -515,9 +524,10 @@ class SimulationStats(_Batched):
     def to_text(self) -> str:
         """The statistics as a plain-text report: a table of seats, a table of agents and
         the shares with their 95% intervals."""
+        played_by = "" if self.engine == "reference" else f", played by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.ruleset} with {self.players} players, "
-            f"{_batches_text(self.batches)}",
+            f"{_batches_text(self.batches)}{played_by}",
             "",
         ]
         lines += table(
@@ -582,6 +592,7 @@ def simulate(
     executor: concurrent.futures.Executor | None = None,
     rows: bool = False,
     progress: Progress | None = None,
+    engine: str = "reference",
 ) -> SimulationStats:
     """Play ``games`` games and sum them up.
 
@@ -593,6 +604,13 @@ def simulate(
     its workers, and is left running. The numbers are the same either way. ``rows=True``
     keeps one :class:`GameRow` per game and seat. ``progress``, if given, is called with
     ``(games done, games)`` as chunks of games finish.
+
+    ``engine`` chooses what plays the games: ``"reference"`` (the game engine, the
+    default), ``"batch"`` (:mod:`qe_rules.batch`: numpy, games in lockstep, the agents
+    ``random`` and ``zero`` by name; it plays in this process and keeps no rows) or
+    ``"auto"`` (the batch where it can play the run, else the reference engine). The
+    statistics say which played (``engine``); the two engines play other games from the
+    same seed, with the same rules and agents.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
@@ -604,6 +622,12 @@ def simulate(
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
+    if uses_batch(engine, specs, rows=rows, executor=executor):
+        from qe_rules.simulation.batch.tally import simulate_fields  # numpy: on first use
+
+        names = [str(spec) for spec in specs]
+        fields = simulate_fields(rules, players, names, games, seed, start, progress)
+        return SimulationStats(**{**fields, "batches": (Batch(seed, start, start + games),)})
     tally = _Tally(players)
     run = _Run((rules,), players, specs, games, seed, start, rows)
     for part in _run(_simulate_chunk, run, workers, executor, progress):
