@@ -25,7 +25,7 @@ from qe_rules.game.engine import Game
 from qe_rules.game.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet, TieFallback, TieStreak, UniqueBidPool
-from qe_rules.verification.play import base_game, scripted_game, simple_price
+from qe_rules.verification.play import base_game, past_peeks, scripted_game, simple_price
 from qe_rules.verification.report import Coverage, Example, Finding, gap_finding, holds, violated
 
 __all__ = ["SALE_SEARCH_PATHS", "THOROUGH_SALE_SEARCH_PATHS"]
@@ -368,6 +368,7 @@ def _sale_record(
     else:
         game = base_game(rules, players, auctioneer)
     assert game is not None
+    game = past_peeks(game)  # a peek announced before the bids (peek_timing=before-bids)
     for rnd in rounds:
         first = game.auctioneer
         for seat, amount in sorted(rnd, key=lambda bid: bid[0] != first):  # opening first
