@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import attrs
 
-from qe_rules.errors import RulesError
+from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game
 from qe_rules.game.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.limits import MAX_BID
@@ -367,7 +367,10 @@ def _sale_record(
         game = scripted_game(rules, players, earlier, finish=False)
     else:
         game = base_game(rules, players, auctioneer)
-    assert game is not None
+    if game is None:  # the scripted earlier sales could not all be played
+        raise InvalidArgument(
+            f"{rules.id}: no game of {players} players reaches this sale by the script"
+        )
     for rnd in rounds:
         first = game.auctioneer
         for seat, amount in sorted(rnd, key=lambda bid: bid[0] != first):  # opening first
@@ -376,7 +379,7 @@ def _sale_record(
 
 
 def _violation_example(
-    rules: RuleSet, players: int, auctioneer: int, rounds: Sequence[Round]
+    rules: RuleSet, players: int, auctioneer: int | None, rounds: Sequence[Round]
 ) -> Example | None:
     """The bids of a sale whose settlement broke a property, as a game record; ``None``
     when the engine itself refuses those bids (it settled the sale differently)."""
@@ -477,7 +480,7 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
                 f"{players} players: {what}",
                 fields,
                 players,
-                Example("game", _sale_record(rules, players, seat, rounds)),
+                _violation_example(rules, players, seat, rounds),
                 coverage,
             )
         if not gap_kinds:
@@ -518,7 +521,7 @@ def _last_tile_check(rules: RuleSet, players: int, bound: int) -> Iterator[Findi
             "bid sells nothing, as the text says (a documented non-award)",
             fields,
             players,
-            Example("game", _sale_record(rules, players, None, result.outcomes["last-tile-tie"])),
+            _violation_example(rules, players, None, result.outcomes["last-tile-tie"]),
             coverage,
         )
     else:

@@ -87,7 +87,7 @@ def test_shares_and_examples_refuse_what_they_cannot_read(data):
 def test_a_share_read_back_is_the_share():
     share = Share(3, 40, parts=2)
     assert Share.from_dict(share.to_dict()) == share
-    with pytest.raises(qe.InvalidArgument, match="share.share differs"):
+    with pytest.raises(qe.InvalidArgument, match=r"share\.share differs"):
         Share.from_dict({**share.to_dict(), "share": 0.5})
 
 
