@@ -35,6 +35,12 @@ SALE_SEARCH_PATHS: Final = 40_000
 auctioneer seat; the built-in rule sets need at most 10,402 (``en-early``, 5 players)."""
 THOROUGH_SALE_SEARCH_PATHS: Final = 250_000
 """The same bound for ``verify(..., thorough=True)``."""
+
+CANDIDATES_PER_PATH: Final = 8
+"""The bid rounds a sale search may look at (and merge or drop as seen before) per path
+of its bound: past ``CANDIDATES_PER_PATH * bound`` candidates the search stops and says
+it was cut. This bounds its time on every rule set (a few seconds a search at the default
+bound); the built-in rule sets stay far below it."""
 Round = tuple[tuple[int, int], ...]
 """One bidding round of a sale: (seat, amount) pairs, by seat."""
 # a sale in progress: (standing bids, ties so far, bidding rounds so far, opening bid,
@@ -121,6 +127,8 @@ class SaleSearch:
         endless = rules.tie_fallback is TieFallback.NONE or self.same_players
         self.rounds_limit = rules.ties_before_fallback + (2 if endless else 0)
         self.seen: set[Any] = set()  # the keys of the states reached
+        self.candidates = 0  # bid rounds looked at, against CANDIDATES_PER_PATH * bound
+        self.most_candidates = CANDIDATES_PER_PATH * bound
 
     def points(
         self, standing: Iterable[int], opening: int | None, rounds: Sequence[Round]
@@ -248,6 +256,9 @@ class SaleSearch:
         for opening in openings:
             bidders = self.others
             for bids, points in self.rounds_of(bidders, (), opening, (), ()):
+                self.candidates += 1
+                if self.candidates > self.most_candidates:
+                    return states
                 if auctioneer is not None and opening is not None:
                     bids[auctioneer] = opening
                 first = tuple(sorted(bids.items()))
@@ -269,10 +280,10 @@ class SaleSearch:
         self.seen = set()
         frontier = self.first_states()
         first_bids = len(frontier)
+        cut = self.candidates > self.most_candidates
         outcomes: dict[str, tuple[Round, ...]] = {}
         violations: dict[str, tuple[Round, ...]] = {}
         paths = 0
-        cut = False
         last_tile = self.auctioneer is None
         while frontier:
             next_frontier: list[_State] = []
@@ -303,7 +314,8 @@ class SaleSearch:
                 for rebids, points in self.rounds_of(
                     outcome.seats, standing, opening, rounds, now_tied
                 ):
-                    if len(next_frontier) >= room:
+                    self.candidates += 1
+                    if len(next_frontier) >= room or self.candidates > self.most_candidates:
                         cut = True
                         break
                     new = list(standing)
