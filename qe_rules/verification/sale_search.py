@@ -36,7 +36,7 @@ auctioneer seat; the built-in rule sets need at most 10,402 (``en-early``, 5 pla
 THOROUGH_SALE_SEARCH_PATHS: Final = 250_000
 """The same bound for ``verify(..., thorough=True)``."""
 
-CANDIDATES_PER_PATH: Final = 8
+CANDIDATES_PER_PATH: Final = 4
 """The bid rounds a sale search may look at (and merge or drop as seen before) per path
 of its bound: past ``CANDIDATES_PER_PATH * bound`` candidates the search stops and says
 it was cut. This bounds its time on every rule set (a few seconds a search at the default
