@@ -39,7 +39,14 @@ from typing import IO, Any, Final, Protocol, TypeVar
 import attrs
 
 from qe_rules._util.frozen import FrozenDict
-from qe_rules._util.reading import ARGUMENTS, Fields, Readers, encodable, is_disagreement
+from qe_rules._util.reading import (
+    ARGUMENTS,
+    MAX_INTEGER,
+    Fields,
+    Readers,
+    encodable,
+    is_disagreement,
+)
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
 from qe_rules.limits import MAX_BID, MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
@@ -138,20 +145,22 @@ def _frozen_metadata(value: Any) -> FrozenDict[str, Any]:
 
 def _freeze(value: Any, where: str, depth: int) -> Any:
     """``value`` as immutable JSON data, checked against the input limits."""
-    if depth > MAX_NESTING:
-        raise InvalidArgument(f"{where} is nested deeper than MAX_NESTING ({MAX_NESTING})")
+    if depth > MAX_NESTING:  # free metadata: no schema states its depth or lengths
+        raise ARGUMENTS.disagree(where, f"is nested deeper than MAX_NESTING ({MAX_NESTING})")
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return ARGUMENTS.integer(value, where)
+        if abs(value) > MAX_INTEGER:
+            raise ARGUMENTS.disagree(where, f"is beyond {MAX_INTEGER} either way")
+        return value
     if isinstance(value, float):
         if not math.isfinite(value):  # JSON has no such number; json.loads reads one
             raise ARGUMENTS.disagree(where, f"a finite number is needed, got {value}")
         return value
     if isinstance(value, str):
         if len(value) > MAX_TEXT_LENGTH:
-            raise InvalidArgument(
-                f"{where} is longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)"
+            raise ARGUMENTS.disagree(
+                where, f"is longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)"
             )
         if not encodable(value):
             raise ARGUMENTS.disagree(where, "holds a lone surrogate, which no file can hold")
@@ -222,7 +231,7 @@ class GameRecord:
         Fields(data, "the game record", _KEYS, ("metadata",), readers=_RECORD)
         if data["format"] != RECORD_FORMAT:
             raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {shown(data['format'])}")
-        version = data["version"]
+        version = _RECORD._number(data["version"])
         if type(version) is not int or version not in READABLE_VERSIONS:
             raise InvalidRecord(
                 "this library reads record versions "

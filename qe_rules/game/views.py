@@ -28,7 +28,6 @@ from qe_rules._util.reading import (
     Fields,
     agree,
     at_most,
-    fail,
     flag,
     listed,
     one_of,
@@ -179,11 +178,7 @@ def _result(value: Any, where: str) -> GameResult:
     return GameResult.from_dict(value, where)
 
 
-def _phase(value: Any, where: str) -> Phase:
-    try:
-        return Phase(value)
-    except ValueError:
-        raise fail(where, "one of " + ", ".join(repr(p.value) for p in Phase), value) from None
+_phase = one_of({p.value: p for p in Phase}, "one of " + ", ".join(repr(p.value) for p in Phase))
 
 
 class PlayerView(NamedTuple):

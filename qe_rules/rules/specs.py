@@ -136,10 +136,12 @@ def plain_value(value: Any, where: str, depth: int = 0) -> Any:
                 f"{where}: a rule field holds at most {MOST_ITEMS} items, got {size}"
             )
         if isinstance(value, Mapping):
-            return {
-                plain_value(key, where, depth + 1): plain_value(item, where, depth + 1)
-                for key, item in value.items()
-            }
+            for key in value:
+                if not isinstance(key, str | int):
+                    raise InvalidRuleSet(
+                        f"{where}: a table's keys are numbers or strings, got {shown(key)}"
+                    )
+            return {key: plain_value(item, where, depth + 1) for key, item in value.items()}
         items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
         return [plain_value(item, where, depth + 1) for item in items]
     raise InvalidRuleSet(
