@@ -848,7 +848,8 @@ def _parse_spec(spec: str) -> RuleSet:
                 )
             if name in changes:
                 raise InvalidRuleSet(f"{name} is changed twice")
-            changes[_check_field(name)] = spec_value(text)  # the name first
+            name = _check_field(name)  # the name first: its value may be large
+            changes[name] = spec_value(text)
         return base.evolve(**changes)
     except InvalidRuleSet as error:
         message = str(error)
