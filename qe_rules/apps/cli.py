@@ -180,8 +180,10 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
                 f"{where}: unknown key {shown(unknown[0])}; allowed: {', '.join(_SCORE_FILE_KEYS)}"
             )
         ruleset = data.get("ruleset")
-        if ruleset is not None and not isinstance(ruleset, str):
+        if "ruleset" in data and not isinstance(ruleset, str):
             raise _InputError(f"{where}: 'ruleset' must be a rule set id such as \"en\"")
+        if "description" in data and not isinstance(data["description"], str):
+            raise _InputError(f"{where}: 'description' must be a string")
         players = data.get("players")
     else:
         players = data

@@ -35,6 +35,16 @@ from tests.support.fuzz import GAMES, INTS, TEXTS, mutated, value
 # ------------------------------------------------------------------ documents
 
 
+def _read_score_file(data: Any) -> Any:
+    """A score file as ``qe-rules score`` reads it (its errors as RulesError)."""
+    from qe_rules.apps import cli
+
+    try:
+        return cli._parse_score_file(data, "score file")
+    except cli._InputError as error:
+        raise qe.InvalidArgument(str(error)) from None
+
+
 def _documents() -> dict[str, tuple[type[Any] | Callable[[Any], Any], list[dict[str, Any]]]]:
     """Each reader and documents it reads, made by the library itself."""
     over = [game for game in GAMES if game.is_over]
@@ -65,6 +75,17 @@ def _documents() -> dict[str, tuple[type[Any] | Callable[[Any], Any], list[dict[
         "played-comparison": (PlayedComparison, [played.to_dict()]),
         "share": (Share, [Share(3, 40).to_dict(), Share(1, 9, parts=3).to_dict()]),
         "change-example": (ChangeExample, [e.to_dict() for e in comparison.examples]),
+        "score-file": (
+            _read_score_file,
+            [
+                {
+                    "ruleset": game.ruleset.id,
+                    "players": [r.to_dict() for r in game.player_records()],
+                }
+                for game in over
+            ]
+            + [[{**r.to_dict(), "name": "Ann"} for r in over[0].player_records()]],
+        ),
     }
 
 
@@ -76,6 +97,7 @@ SCHEMA_OF = {
     "event": "event",
     "game-result": "game-result",
     "game-record": "game-record",
+    "score-file": "score-file",
 }
 """The readers whose documents have a shipped schema (the score file's players are checked
 through ``score-file``)."""
@@ -84,6 +106,8 @@ VALIDATORS = {name: jsonschema.Draft202012Validator(qe.json_schema(name)) for na
 
 
 def _read(name: str, data: Any) -> Any:
+    if name == "score-file":
+        return _read_score_file(data)
     reader = DOCUMENTS[name][0]
     if name == "game-record":
         return qe.GameRecord.from_dict(data)
@@ -124,7 +148,9 @@ def use(found: Any) -> None:
 
 def fuzz_documents(rng: random.Random) -> None:
     """``from_dict`` of a mangled document of any reader; what is accepted is used."""
-    name = rng.choice([name for name, (_, found) in DOCUMENTS.items() if found])
+    name = rng.choice(
+        [name for name, (_, found) in DOCUMENTS.items() if found and name != "score-file"]
+    )
     data = mutated(rng, rng.choice(DOCUMENTS[name][1]))
     try:
         found = _read(name, data)
