@@ -64,7 +64,11 @@ def batches_of(fields: Fields) -> tuple[tuple[int, int, int], ...]:
     none empty, none overlapping), or the ``seed`` and ``games`` of one run from 0."""
     where = f"{fields.where}.batches"
     if "batches" not in fields.data:
-        agree("seed" in fields.data, fields.where, "needs batches, or seed and games")
+        agree(
+            "seed" in fields.data and "games" in fields.data,
+            fields.where,
+            "needs batches, or seed and games",
+        )
         seed = fields.get("seed", ARGUMENTS.integer)
         return ((seed, 0, fields.get("games", games_of)),)
 

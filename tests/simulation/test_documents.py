@@ -45,6 +45,7 @@ def test_statistics_that_disagree_are_refused(change, message):
         ({"batches": [[1, 5, 5]]}, "a batch runs from a game to a later one"),
         ({"winners": []}, r"comparison.winners: needs one entry per game \(4\)"),
         ({"examples": [{}]}, r"examples\[0\] lacks ruleset"),
+        ({"batches": None}, "batches must be a list"),
     ],
 )
 def test_comparisons_that_disagree_are_refused(change, message):
@@ -64,6 +65,13 @@ def test_comparisons_that_disagree_are_refused(change, message):
 def test_played_comparisons_that_disagree_are_refused(change, message):
     with pytest.raises(qe.InvalidArgument, match=message):
         PlayedComparison.from_dict({**PLAYED, **change})
+
+
+def test_a_document_without_batches_needs_seed_and_games():
+    data = {key: value for key, value in COMPARISON.items() if key not in ("batches", "games")}
+    with pytest.raises(qe.InvalidArgument, match="needs batches, or seed and games"):
+        Comparison.from_dict(data)
+    assert Comparison.from_dict({**data, "games": 4}) == Comparison.from_dict(COMPARISON)
 
 
 def test_what_is_read_back_is_usable_and_equal():
