@@ -77,7 +77,12 @@ def main() -> int:
             done = seed - args.seed + 1
             if args.progress and done % args.progress == 0:
                 escaped = sum(escapes.values())
-                print(f"  {name}: {done} inputs, {escaped} escapes", file=sys.stderr, flush=True)
+                print(
+                    f"  {name}: {done} inputs, {escaped} escapes, slowest {slowest:.3f} s "
+                    f"(seed {slowest_seed})",
+                    file=sys.stderr,
+                    flush=True,
+                )
         elapsed = time.perf_counter() - started
         tried = args.inputs
         print(

@@ -76,7 +76,7 @@ class Event:
             raise fail("event.kind", "one of " + ", ".join(map(repr, _KINDS)), kind)
         names = [field.name for field in attrs.fields(cls)]
         fields = Fields(data, f"{kind} event", ["kind", *names])
-        readers = _READERS_OF.get(kind, _READERS)
+        readers = _READERS_OF.get(cls.kind, _READERS)
         return cls(**{name: fields.get(name, readers[name]) for name in names})
 
 
