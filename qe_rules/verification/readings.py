@@ -123,7 +123,7 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
         field = question.field
         if fields is not None and field not in fields:
             continue
-        for other in _other_readings(rules, question.field, question.values):
+        for value, other in _other_readings(rules, question.field, question.values):
             if isinstance(other, InvalidRuleSet):  # this reading cannot go with the others
                 yield holds(
                     f"reading:{field}",
@@ -132,7 +132,7 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
                     coverage=Coverage(True, 0, "no game: the reading is refused"),
                 )
                 continue
-            shown_value = other.id.rpartition(f"{field}=")[2]
+            shown_value = question.spec("", value).partition("=")[2]
             check = f"reading:{field}"
             found = False
             coverage = Coverage(
@@ -168,15 +168,15 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
 
 def _other_readings(
     rules: RuleSet, field: str, values: Collection[Any]
-) -> Iterator[RuleSet | InvalidRuleSet]:
-    """``rules`` under each other reading of ``field``, or the error of a reading that
-    the other fields do not allow (a smallest bid of ``MAX_BID`` with a rebid that may
-    not equal the opening bid)."""
+) -> Iterator[tuple[Any, RuleSet | InvalidRuleSet]]:
+    """Each other reading of ``field`` (its plain value) and ``rules`` under it, or the
+    error of a reading that the other fields do not allow (a smallest bid of ``MAX_BID``
+    with a rebid that may not equal the opening bid)."""
     for value in values:
         try:
             other = rules.evolve(**{field: python_value(field, value)})
         except InvalidRuleSet as error:
-            yield error
+            yield value, error
             continue
         if other is not rules:
-            yield other
+            yield value, other
