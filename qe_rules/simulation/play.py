@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import AgentError, InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase
@@ -41,15 +42,29 @@ Progress = Callable[[int, int], object]
 
 
 def _check_int(value: object, what: str, least: int) -> int:
-    if type(value) is not int or value < least:
-        raise InvalidArgument(f"{what} is a whole number >= {least}, got {shown(value)}")
+    if type(value) is not int or not least <= value <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"{what} is a whole number from {least} to {MAX_INTEGER}, got {shown(value)}"
+        )
     return value
 
 
 def _check_seed(seed: object) -> int:
-    if type(seed) is not int:
-        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
+    """A run's seed: a whole number of at most 2**63 - 1 either way (what its statistics
+    write and read back)."""
+    if type(seed) is not int or not -MAX_INTEGER <= seed <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"seed is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, got {shown(seed)}"
+        )
     return seed
+
+
+def _check_games(games: object, start: object) -> tuple[int, int]:
+    """``games`` and ``start`` of a run: game numbers that stay within 2**63 - 1."""
+    games, start = _check_int(games, "games", 1), _check_int(start, "start", 0)
+    if start + games > MAX_INTEGER:
+        raise InvalidArgument(f"start + games is at most {MAX_INTEGER}, got {start + games}")
+    return games, start
 
 
 def _check_rules(ruleset: object) -> RuleSet:

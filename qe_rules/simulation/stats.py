@@ -48,6 +48,7 @@ from qe_rules.simulation.play import (
     Progress,
     _check_agents,
     _check_executor,
+    _check_games,
     _check_int,
     _check_progress,
     _check_rows,
@@ -689,9 +690,8 @@ def simulate(
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
     specs = _check_agents(agents, players)
-    games = _check_int(games, "games", 1)
+    games, start = _check_games(games, start)
     seed = _check_seed(seed)
-    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
     executor = _check_executor(executor)
     rows = _check_rows(rows)
