@@ -276,21 +276,33 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 
 MAX_LINE: Final = 1000
-"""The longest line ``play`` reads: an answer is a number or a word."""
+"""The most of a line ``play`` keeps: an answer is a number or a word. The rest of a
+longer line is read and dropped, up to ``MAX_FILE_BYTES`` in all; a line longer than
+that ends the game as an input error."""
 
 
 def _read_line() -> str:
-    """One line of input, of at most :data:`MAX_LINE` characters ('' at the end of the
+    """One line of input, cut after :data:`MAX_LINE` characters ('' at the end of the
     input, or when stdin is closed)."""
     if sys.stdin is None:
         return ""
     try:
         line = sys.stdin.readline(MAX_LINE + 1)
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            return line
+        dropped = len(line)
+        while True:  # the rest of a long line, in bounded pieces
+            rest = sys.stdin.readline(MAX_LINE)
+            dropped += len(rest)
+            if not rest or rest.endswith("\n"):
+                return line  # too long to be an answer: the game says so and asks again
+            if dropped > MAX_FILE_BYTES:
+                raise _InputError(
+                    f"a line of input is longer than {MAX_FILE_BYTES} characters "
+                    "(qe_rules.limits.MAX_FILE_BYTES)"
+                )
     except UnicodeDecodeError:
         raise _InputError("the input is not UTF-8 text") from None
-    if len(line) > MAX_LINE:
-        raise _InputError(f"a line of input is longer than {MAX_LINE} characters")
-    return line
 
 
 def _printable(text: str) -> str:

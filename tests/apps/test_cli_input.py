@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from qe_rules.apps.cli import EXIT_OUTPUT, EXIT_USAGE, MAX_LINE, main
+from qe_rules.limits import MAX_FILE_BYTES
 
 
 def run(*argv):
@@ -72,10 +73,15 @@ def test_a_fifo_is_refused_without_waiting(tmp_path, argv, expected):
     assert "FIFO" in one_line_error(status, err, expected)
 
 
-def test_play_refuses_a_line_longer_than_it_reads(monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\0" * (10 * MAX_LINE)))
+def test_play_reads_a_line_in_bounded_pieces(monkeypatch):
+    # /dev/zero: a line without end is refused once it passes MAX_FILE_BYTES
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\0" * (MAX_FILE_BYTES + 2 * MAX_LINE)))
     status, _, err = run("play", "--players", "3")
-    assert "longer than" in one_line_error(status, err)
+    assert "longer than 1048576 characters" in one_line_error(status, err)
+    # a long line that ends is cut: the game refuses the answer and asks again
+    monkeypatch.setattr(sys, "stdin", io.StringIO("9" * (10 * MAX_LINE) + "\n"))
+    status, text, err = run("play", "--players", "3")
+    assert status == 5 and text.count("Your opening bid") + text.count("Your bid") >= 2
 
 
 @pytest.mark.parametrize(
