@@ -81,8 +81,11 @@ def _check_move(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None
     if not isinstance(move.kind, str) or move.kind not in _MOVE_KEYS:
         kinds = " or ".join(repr(kind) for kind in _MOVE_KEYS)
         raise InvalidArgument(f"a move's kind is {kinds}, got {shown(move.kind)}")
-    if type(move.seat) is not int:
-        raise InvalidArgument(f"a move's seat is a whole number (int), got {shown(move.seat)}")
+    if type(move.seat) is not int or abs(move.seat) > MAX_INTEGER:
+        raise InvalidArgument(
+            f"a move's seat is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, "
+            f"got {shown(move.seat)}"
+        )
     if move.kind != "bid":
         if move.amount is not None:
             raise InvalidArgument(f"a {move.kind} move has no amount, got {shown(move.amount)}")

@@ -124,6 +124,8 @@ def test_whatever_dump_records_accepts_a_utf8_file_holds(tmp_path):
 
 
 def test_numbers_beyond_the_readers_bound_are_refused_not_printed():
+    with pytest.raises(qe.InvalidArgument, match="a move's seat is a whole number"):
+        qe.Move("peek", 10**5000)
     sheet = RESULT["sheets"][0]
     with pytest.raises(qe.InvalidArgument, match="at most"):
         qe.ScoreSheet.from_dict({**sheet, "total": 10**5000})
