@@ -280,12 +280,11 @@ DATA: Final = Readers(DataError, needs=True)
 
 
 def decode_text(value: Any, path: str) -> str:
-    """A non-empty string of at most ``MAX_TEXT_LENGTH`` characters."""
+    """A non-empty string of at most ``MAX_TEXT_LENGTH`` characters that a UTF-8 file
+    can hold (no lone surrogates)."""
     if not isinstance(value, str) or not value.strip():
         raise DATA.fail(path, "a non-empty string", value)
-    if len(value) > MAX_TEXT_LENGTH:
-        raise DATA.inner(path, f"longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)")
-    return value
+    return DATA.text(value, path)
 
 
 def decode_list(value: Any, path: str) -> list[Any]:
