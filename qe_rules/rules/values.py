@@ -26,7 +26,7 @@ from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Readers
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidRuleSet, shown
-from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TEXT_LENGTH, MAX_TIES_BEFORE_FALLBACK
+from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TIES_BEFORE_FALLBACK
 
 __all__ = [
     "BOOL",
