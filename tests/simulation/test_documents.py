@@ -2,7 +2,6 @@
 so that whatever is read can be printed, merged and written back (issue 31)."""
 
 import json
-import time
 
 import pytest
 
@@ -130,8 +129,7 @@ def test_the_text_of_many_seats_takes_time_linear_in_them():
 
     SimulationStats.win_ci95 = property(counted)
     try:
-        started = time.perf_counter()
         assert "seat" in stats.to_text()
     finally:
         SimulationStats.win_ci95 = original
-    assert len(calls) == 1, time.perf_counter() - started
+    assert len(calls) == 1
