@@ -460,7 +460,7 @@ PLAYER_COUNTS: Final = FieldKind(
 
 
 def _key_decode(key: Any, path: str) -> int:
-    if type(key) is int:
+    if type(key) is int and key >= 0:
         number = key
     elif isinstance(key, str) and key.isdigit() and key.isascii() and len(key) <= 20:
         number = int(key)

@@ -43,10 +43,15 @@ def test_hostile_spec_strings_are_refused_in_one_line(spec, message):
         ("scoring_order", iter([]), "give a value, a list or a table"),
         ("nations_in_play", {(3,): ["US"]}, "a table's keys are numbers or strings"),
         ("zero_bid_points", "huge", "zero_bid_points: needs a whole number from"),
+        ("lowest_spend_bonus", "negative huge key", "keys must be whole numbers"),
     ],
 )
 def test_hostile_evolve_values_are_refused_cheaply(field, given, message):
-    given = 10**5000 if given == "huge" else given  # not a test id: it has no decimal text
+    # not test ids: numbers without a decimal text
+    if given == "huge":
+        given = 10**5000
+    elif given == "negative huge key":
+        given = {-(10**5000): 1}
     with pytest.raises(qe.InvalidRuleSet, match=message):
         EN.evolve(**{field: given})
 
