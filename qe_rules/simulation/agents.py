@@ -157,8 +157,7 @@ class RandomAgent(Agent):
         if limits is None:
             limits = _limits(view)
         draw = hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, 0))
-        amount = limits.minimum + draw % (self.spread + 1)
-        return amount + 1 if amount == limits.forbidden else amount
+        return limits.legal(limits.minimum + draw % (self.spread + 1))
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek with ``peek_chance`` when the view allows it."""

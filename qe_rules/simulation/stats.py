@@ -16,19 +16,30 @@ or other game numbers of the same seed, with ``start``) merge exactly.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
-from qe_rules.errors import InvalidArgument
+from qe_rules._util.reading import Fields, agree, per_seat, text, whole
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.engine import Game
 from qe_rules.rules.model import RuleSet
+from qe_rules.simulation._reading import (
+    agents_of,
+    at_most_each,
+    batches_of,
+    check_figures,
+    counts_of,
+    players_of,
+    rows_of,
+)
 from qe_rules.simulation._text import interval_text, labelled, percent, share_text
 from qe_rules.simulation.agents import agent_label
 from qe_rules.simulation.batch.choice import uses_batch
@@ -38,6 +49,7 @@ from qe_rules.simulation.play import (
     Progress,
     _check_agents,
     _check_executor,
+    _check_games,
     _check_int,
     _check_progress,
     _check_rows,
@@ -46,7 +58,7 @@ from qe_rules.simulation.play import (
     _factories,
     _play,
 )
-from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_from, _rows_of, write_rows
+from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.texts.reports import table
 
@@ -453,33 +465,64 @@ class SimulationStats(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SimulationStats:
+    def from_dict(cls, data: Mapping[str, Any]) -> SimulationStats:
         """The statistics from :meth:`to_dict` (the figures are computed again from the
-        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``."""
-        try:
-            return cls(
-                ruleset=data["ruleset"],
-                players=data["players"],
-                agents=tuple(data["agents"]),
-                batches=_batches_from(data),
-                wins=tuple(data["wins"]),
-                no_winner_games=data["no_winner_games"],
-                gap_games=data["gap_games"],
-                gap_codes=FrozenDict(sorted(data["gap_codes"].items())),
-                lowest_spender_wins=data["lowest_spender_wins"],
-                unsold_sales=data["unsold_sales"],
-                winning_totals=data["winning_totals"],
-                total_sums=tuple(data["total_sums"]),
-                total_squares=tuple(data["total_squares"]),
-                spend_sums=tuple(data["spend_sums"]),
-                spend_squares=tuple(data["spend_squares"]),
-                rows=_rows_from(data),
-                engine=data.get("engine", "reference"),
-            )
-        except (KeyError, TypeError, AttributeError) as error:
-            raise InvalidArgument(
-                f"not the statistics of SimulationStats.to_dict(): {error!r}"
-            ) from None
+        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``.
+
+        Raises :class:`~qe_rules.InvalidArgument` naming the key that is missing, unknown
+        or wrong, or the counts that disagree (one per seat, none above the games, wins
+        and games without a winner adding up to the games). Figures computed from the
+        counts may be left out; where given they must equal the figures computed again.
+        """
+        fields = Fields(
+            data, "statistics", _STATS_COUNTS, ("batches", "seed", "games", "rows", "engine", *_STATS_FIGURES)
+        )
+        get = fields.get
+        players = get("players", players_of)
+        batches = batches_of(fields)
+        games = sum(stop - start for _, start, stop in batches)
+        seats = {key: get(key, counts_of) for key in _SEAT_COUNTS}
+        for key, values in seats.items():
+            per_seat(values, players, f"statistics.{key}")
+        counts = {key: get(key, whole) for key in _GAME_COUNTS}
+        at_most_each(seats["wins"], games, "statistics.wins", "games")
+        for key in ("no_winner_games", "gap_games", "lowest_spender_wins"):
+            agree(counts[key] <= games, f"statistics.{key}", f"is more than the {games} games")
+        agree(
+            sum(seats["wins"]) + counts["no_winner_games"] == games,
+            "statistics.wins",
+            f"the wins and no_winner_games add up to {games} games",
+        )
+        agree(
+            counts["lowest_spender_wins"] <= games - counts["no_winner_games"],
+            "statistics.lowest_spender_wins",
+            "is more than the games with a winner",
+        )
+        gap_codes = get("gap_codes", _gap_codes)
+        at_most_each(
+            list(gap_codes.values()), counts["gap_games"], "statistics.gap_codes", "gap games"
+        )
+        stats = cls(
+            ruleset=get("ruleset", text),
+            players=players,
+            agents=agents_of(data["agents"], "statistics.agents", players),
+            batches=tuple(Batch(*batch) for batch in batches),
+            wins=seats["wins"],
+            no_winner_games=counts["no_winner_games"],
+            gap_games=counts["gap_games"],
+            gap_codes=FrozenDict(sorted(gap_codes.items())),
+            lowest_spender_wins=counts["lowest_spender_wins"],
+            unsold_sales=counts["unsold_sales"],
+            winning_totals=counts["winning_totals"],
+            total_sums=seats["total_sums"],
+            total_squares=seats["total_squares"],
+            spend_sums=seats["spend_sums"],
+            spend_squares=seats["spend_squares"],
+            rows=rows_of(fields, games * players),
+            engine=fields.get("engine", _engine_of, "reference"),
+        )
+        check_figures(fields, stats.to_dict(), _STATS_FIGURES)
+        return stats
 
     def merge(self, other: SimulationStats) -> SimulationStats:
         """The statistics of both runs' games together, exactly as one run of them all
@@ -530,31 +573,47 @@ class SimulationStats(_Batched):
             f"{_batches_text(self.batches)}{played_by}",
             "",
         ]
+        # each per-seat figure computed once (a property computes all seats' at once)
         lines += table(
             ("seat", "agent", "wins", "share", "(95%)", "total", "(sd)", "spend", "(sd)"),
             (
                 (
                     seat,
-                    self.agents[seat],
-                    self.wins[seat],
-                    percent(self.win_share[seat]),
-                    interval_text(self.win_ci95[seat]),
-                    f"{self.seat_total_mean[seat]:.1f}",
-                    f"{self.seat_total_stdev[seat]:.1f}",
-                    f"{self.seat_spend_mean[seat]:.1f}",
-                    f"{self.seat_spend_stdev[seat]:.1f}",
+                    agent,
+                    wins,
+                    percent(share),
+                    interval_text(interval),
+                    f"{total:.1f}",
+                    f"{total_sd:.1f}",
+                    f"{spend:.1f}",
+                    f"{spend_sd:.1f}",
                 )
-                for seat in range(self.players)
+                for seat, (agent, wins, share, interval, total, total_sd, spend, spend_sd) in (
+                    enumerate(
+                        zip(
+                            self.agents,
+                            self.wins,
+                            self.win_share,
+                            self.win_ci95,
+                            self.seat_total_mean,
+                            self.seat_total_stdev,
+                            self.seat_spend_mean,
+                            self.seat_spend_stdev,
+                            strict=True,
+                        )
+                    )
+                )
             ),
             left=2,
         )
         lines.append("")
-        intervals = self.agent_win_ci95
+        agent_wins = self._agent_wins()
+        seats_of = collections.Counter(self.agents)
         lines += table(
             ("agent", "seats", "win share per seat", "(95%)"),
             (
-                (agent, self.agents.count(agent), percent(share), interval_text(intervals[agent]))
-                for agent, share in self.agent_win_share.items()
+                (agent, seats_of[agent], percent(share.value), interval_text(share.ci95))
+                for agent, share in agent_wins.items()
             ),
         )
         winning = self.winning_total_mean
@@ -578,6 +637,47 @@ class SimulationStats(_Batched):
         return "\n".join(lines)
 
     __str__ = to_text
+
+
+_SEAT_COUNTS: Final = ("wins", "total_sums", "total_squares", "spend_sums", "spend_squares")
+_GAME_COUNTS: Final = (
+    "no_winner_games",
+    "gap_games",
+    "lowest_spender_wins",
+    "unsold_sales",
+    "winning_totals",
+)
+_STATS_COUNTS: Final = ("ruleset", "players", "agents", "gap_codes", *_SEAT_COUNTS, *_GAME_COUNTS)
+_STATS_FIGURES: Final = (
+    "win_share",
+    "agent_win_share",
+    "no_winner_share",
+    "gap_share",
+    "lowest_spender_win_share",
+    "unsold_mean",
+    "winning_total_mean",
+    "total_mean",
+    "total_stdev",
+    "spend_mean",
+    "spend_stdev",
+    "seat_total_mean",
+    "seat_total_stdev",
+    "seat_spend_mean",
+    "seat_spend_stdev",
+    "ci95",
+)
+
+
+def _engine_of(value: Any, where: str) -> str:
+    """The name of the engine that played: ``"reference"`` or ``"batch"``."""
+    if value not in ("reference", "batch"):
+        raise InvalidArgument(f"{where}: 'reference' or 'batch', got {shown(value)}")
+    return str(value)
+
+
+def _gap_codes(value: Any, where: str) -> dict[str, int]:
+    codes = Fields(value, where, (), value.keys() if isinstance(value, Mapping) else ())
+    return {text(code, f"{where} key"): codes.get(code, whole) for code in codes.data}
 
 
 def simulate(
@@ -615,9 +715,8 @@ def simulate(
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
     specs = _check_agents(agents, players)
-    games = _check_int(games, "games", 1)
+    games, start = _check_games(games, start)
     seed = _check_seed(seed)
-    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
     executor = _check_executor(executor)
     rows = _check_rows(rows)

@@ -134,7 +134,7 @@ def test_statistics_come_back_from_their_dicts(rows):
 
 
 def test_a_dict_that_is_not_statistics_is_refused():
-    with pytest.raises(qe.InvalidArgument, match="not the statistics"):
+    with pytest.raises(qe.InvalidArgument, match="statistics lacks players, agents"):
         SimulationStats.from_dict({"ruleset": "en"})
 
 
