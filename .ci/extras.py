@@ -106,6 +106,13 @@ assert env.game.is_over
 seat = gymnasium.make("qe_rules/QESeat-v0")
 seat.reset(seed=0)
 """,
+    "batch": """
+from qe_rules import batch, replay
+
+played = batch.play("en", 4, 50, agents="random", seed=1)
+result = replay(played.record(7)).result()
+assert [sheet.total for sheet in result.sheets] == played.totals[7].tolist()
+""",
     "openspiel": """
 import random
 import pyspiel

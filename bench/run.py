@@ -3,13 +3,15 @@
 Run: ``python bench/run.py [--quick]``. Prints the machine and the date, then the engine
 API, ``simulate`` (1 worker, and its ceiling with views that cost nothing), the PettingZoo
 environment, scoring, ``verify --all`` and the 2-worker speed-up, then how the cost per
-game grows with players (3, 4, 5; the floor plays 4) and with games.
+game grows with players (3, 4, 5; the floor plays 4), the batched engine (``bench_batch``,
+with numpy) and the growth with games.
 ``--quick`` runs fewer games (a rough check, not figures to record).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 
 import bench_engine
 import bench_rl
@@ -50,6 +52,13 @@ def main() -> None:
         print("  " + ratio_line(f"engine API, {players} players", library, floor, games, "game"))
         library, floor = bench_simulate.measure(players, games, repeat)
         print("  " + ratio_line(f"simulate, {players} players", library, floor, games, "game"))
+    if importlib.util.find_spec("numpy") is not None:
+        import bench_batch
+
+        print("the batched engine (qe_rules.batch, numpy):")
+        count = 20_000 if args.quick else 200_000
+        for text in bench_batch.report(count, 2 if args.quick else 3, chunks=not args.quick):
+            print("  " + text)
     print("growth with games (simulate, 4 players, 1 worker):")
     for count in (games // 5, games, games * 5):
         library, floor = bench_simulate.measure(4, count, max(2, repeat // 2))

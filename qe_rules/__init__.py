@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import (
+    AgentError,
     GameNotOver,
     IllegalAction,
     InvalidArgument,
@@ -143,6 +144,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a group)
     "__version__",
     # the foundation: errors and components
+    "AgentError",
     "COMPANIES",
     "Company",
     "FrozenDict",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import reprlib
 
 __all__ = [
+    "AgentError",
     "GameNotOver",
     "IllegalAction",
     "InvalidArgument",
@@ -59,6 +60,28 @@ class GameNotOver(RulesError):
 
 class InvalidRecord(RulesError):
     """A game record cannot be replayed: malformed, or one of its moves is illegal."""
+
+
+class AgentError(InvalidArgument):
+    """An agent of a run failed: its code raised, its factory did not make an agent, or
+    it bid what the rules refuse. The message names the agent, the seat, the game's
+    number and the run's seed (``play_game(..., seed=seed, index=game)`` replays it);
+    the agent's own exception is chained as ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, agent: str, seat: int, seed: int, game: int) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.seat = seat
+        self.seed = seed
+        self.game = game
+
+    def __reduce__(self) -> tuple[object, ...]:  # travels back from a worker process
+        return _agent_error, (str(self), self.agent, self.seat, self.seed, self.game)
+
+
+def _agent_error(message: str, agent: str, seat: int, seed: int, game: int) -> AgentError:
+    return AgentError(message, agent=agent, seat=seat, seed=seed, game=game)
 
 
 _SHOWN = reprlib.Repr()

@@ -41,15 +41,17 @@ import functools
 import importlib.metadata
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, NoReturn, TextIO, TypeAlias, TypeVar
+from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
 
 import attrs
 
 from qe_rules._util import toml as _toml
 from qe_rules._util.i18n import LANGUAGES
+from qe_rules._util.paths import open_input, open_output
 from qe_rules.apps.pages import (
     generated_pages,
     measure_open_questions,
@@ -141,9 +143,11 @@ def _read_json(path: str) -> Any:
     of a larger one is read."""
     try:
         if path == "-":
+            if sys.stdin is None:
+                raise _InputError("cannot read stdin: it is closed")
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
-            with open(path, "rb") as handle:
+            with open_input(path) as handle:  # a regular file only: a FIFO would block
                 data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise _InputError(f"cannot read {path}: {error.strerror or error}") from None
@@ -184,8 +188,10 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
                 f"{where}: unknown key {shown(unknown[0])}; allowed: {', '.join(_SCORE_FILE_KEYS)}"
             )
         ruleset = data.get("ruleset")
-        if ruleset is not None and not isinstance(ruleset, str):
+        if "ruleset" in data and not isinstance(ruleset, str):
             raise _InputError(f"{where}: 'ruleset' must be a rule set id such as \"en\"")
+        if "description" in data and not isinstance(data["description"], str):
+            raise _InputError(f"{where}: 'description' must be a string")
         players = data.get("players")
     else:
         players = data
@@ -205,7 +211,7 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
                 f"{where}: player {seat}: 'name' must be a string of at most "
                 f"{MAX_TEXT_LENGTH} characters, got {shown(name)}"
             )
-        names.append(name or f"seat {seat}")
+        names.append(_printable(name) if name else f"seat {seat}")
     return ruleset, records, names
 
 
@@ -277,8 +283,43 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- play and show
 
 
+MAX_LINE: Final = 1000
+"""The most of a line ``play`` keeps: an answer is a number or a word. The rest of a
+longer line is read and dropped, up to ``MAX_FILE_BYTES`` in all; a line longer than
+that ends the game as an input error."""
+
+
 def _read_line() -> str:
-    return sys.stdin.readline()
+    """One line of input, cut after :data:`MAX_LINE` characters ('' at the end of the
+    input, or when stdin is closed)."""
+    if sys.stdin is None:
+        return ""
+    try:
+        line = sys.stdin.readline(MAX_LINE + 1)
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            return line
+        dropped = len(line)
+        while True:  # the rest of a long line, in bounded pieces
+            rest = sys.stdin.readline(MAX_LINE)
+            dropped += len(rest)
+            if not rest or rest.endswith("\n"):
+                return line  # too long to be an answer: the game says so and asks again
+            if dropped > MAX_FILE_BYTES:
+                raise _InputError(
+                    f"a line of input is longer than {MAX_FILE_BYTES} characters "
+                    "(qe_rules.limits.MAX_FILE_BYTES)"
+                )
+    except UnicodeDecodeError:
+        raise _InputError("the input is not UTF-8 text") from None
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters (and anything else not printable) written as
+    escapes, so that a name read from a file cannot move the terminal's cursor or
+    colour its text."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
 
 
 def _add_play_parser(commands: _Commands) -> None:
@@ -336,7 +377,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 def _save_record(game: Game, path: str) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        with open_output(path) as handle:
             json.dump(game.to_record(), handle)
             handle.write("\n")
     except OSError as error:
@@ -620,10 +661,27 @@ def _write_extras(
     args: argparse.Namespace, results: _Results, plot: Callable[[_Results, str], object]
 ) -> None:
     """Write the per-game rows (``--rows``) and the picture (``--plot``) asked for."""
-    if args.rows:
-        results.write_rows(args.rows)
-    if args.plot:
-        plot(results, args.plot)
+    for path, write in (
+        (args.rows, results.write_rows),
+        (args.plot, lambda path: plot(results, path)),
+    ):
+        if not path:
+            continue
+        try:
+            _check_output_path(path)
+            write(path)
+        except OSError as error:
+            raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _check_output_path(path: str) -> None:
+    """Refuse a path that names a FIFO (writing it would wait for a reader) or a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return  # no such file yet: writing it says what is wrong, if anything
+    if stat.S_ISFIFO(mode) or stat.S_ISDIR(mode):
+        raise _OutputError(f"cannot write {path}: it is a folder or a FIFO, not a file")
 
 
 def _add_play_options(command: argparse.ArgumentParser) -> None:
@@ -638,6 +696,13 @@ def _add_play_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--games", type=int, default=1000, help="default 1000")
     command.add_argument("--seed", type=int, default=0, help="default 0")
     command.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    command.add_argument(
+        "--engine",
+        choices=("auto", "batch", "reference"),
+        default="auto",
+        help="what plays the games: batch (numpy, games in lockstep), reference (the game "
+        "engine) or auto (the batch where it can play the run; default)",
+    )
     command.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
     command.add_argument(
         "--rows",
@@ -687,6 +752,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "simulating"),
+        engine=args.engine,
     )
     _write_extras(args, stats, plot_stats)
     if args.format == "json":
@@ -742,6 +808,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         rows=bool(args.rows or args.plot),
         progress=_progress(args, "comparing"),
         play=args.play,
+        engine=args.engine,
     )
     if isinstance(comparison, PlayedComparison):
         if args.rows:
@@ -826,7 +893,7 @@ def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
 def _write_file(path: str, text: str) -> None:
     try:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path, "w", encoding="utf-8") as handle:
+        with open_output(path) as handle:
             handle.write(text)
     except OSError as error:
         raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
@@ -894,8 +961,8 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
         try:
-            with open(path, encoding="utf-8") as handle:
-                current: str | None = handle.read()
+            with open_input(path) as handle:  # a regular file only: a FIFO would block
+                current: str | None = handle.read(MAX_FILE_BYTES + 1).decode("utf-8")
         except FileNotFoundError:
             current = None
         except (OSError, ValueError) as error:  # ValueError: undecodable, or a NUL in the path
@@ -1004,6 +1071,7 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError(
             f"--players: {rules.id} is played by {counts} players, not {args.players}"
         )
+    _check_serve_args(args)
     try:
         from qe_rules.apps import web
     except ImportError as error:  # the optional extra is missing
@@ -1037,6 +1105,34 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         log_level=args.log_level,
     )
     return EXIT_OK
+
+
+_MOST_BOT_DELAY: Final = 60.0
+
+
+def _check_serve_args(args: argparse.Namespace) -> None:
+    """Refuse what the server would fail on, before it starts: a port outside 0-65535, a
+    host that is not a name or an address, a delay that is not a number of seconds, a
+    database path in a folder that does not exist or naming a folder or a FIFO."""
+    if not 0 <= args.port <= 65535:
+        raise _InputError(f"--port is a port number from 0 to 65535, got {args.port}")
+    host = args.host
+    if not host or len(host) > 253 or not all(c.isascii() and c.isprintable() for c in host):
+        raise _InputError(f"--host is a host name or an IP address, got {shown(host)}")
+    if not 0 <= args.bot_delay <= _MOST_BOT_DELAY:  # NaN compares false
+        raise _InputError(
+            f"--bot-delay is a number of seconds from 0 to {_MOST_BOT_DELAY:g}, "
+            f"got {args.bot_delay}"
+        )
+    database = args.db
+    folder = os.path.dirname(database) or "."
+    try:
+        if not os.path.isdir(folder):
+            raise _InputError(f"--db: the folder {folder!r} does not exist")
+        if os.path.exists(database) and not os.path.isfile(database):
+            raise _InputError(f"--db: {database!r} is not a file")
+    except ValueError as error:  # a path no file can have: a NUL
+        raise _InputError(f"--db: {shown(database)}: {error}") from None
 
 
 # --------------------------------------------------------------------------- main
@@ -1140,6 +1236,7 @@ def _crash_note() -> str:
 def _report(message: str, status: int) -> int:
     """Report a failure in one line on stderr; returns ``status``."""
     first = message.splitlines()[0] if message.strip() else "(no message)"
+    first = _printable(first)
     with contextlib.suppress(OSError):  # when stderr is gone too, the status is what is left
         print(f"qe-rules: error: {first}", file=sys.stderr)
     return status
@@ -1164,6 +1261,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except SystemExit as done:  # --help, --version, or a usage error already reported
         return done.code if isinstance(done.code, int) else EXIT_USAGE
     stream = out if out is not None else sys.stdout
+    if stream is None:  # started with stdout closed: there is nowhere to write
+        return _report("cannot write the output: stdout is closed", EXIT_OUTPUT)
     try:
         status: int = args.run(args, stream)
         stream.flush()

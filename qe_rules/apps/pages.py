@@ -29,7 +29,11 @@ from qe_rules.texts.reports import GENERATED_NOTE
 from qe_rules.texts.rulebooks import rulebook
 from qe_rules.verification.readings import READING_GAMES
 from qe_rules.verification.report import Coverage, VerificationReport
-from qe_rules.verification.sale_search import SALE_SEARCH_PATHS, THOROUGH_SALE_SEARCH_PATHS
+from qe_rules.verification.sale_search import (
+    CANDIDATES_PER_PATH,
+    SALE_SEARCH_PATHS,
+    THOROUGH_SALE_SEARCH_PATHS,
+)
 from qe_rules.verification.suite import verify
 
 __all__ = [
@@ -290,6 +294,7 @@ def _sale_search_method() -> list[str]:
     empty line, with the bounds filled in."""
     text = read_text(data_file(SALE_SEARCH_METHOD)).format(
         MAX_TIES_BEFORE_FALLBACK=MAX_TIES_BEFORE_FALLBACK,
+        CANDIDATES_PER_PATH=CANDIDATES_PER_PATH,
         SALE_SEARCH_PATHS=SALE_SEARCH_PATHS,
         THOROUGH_SALE_SEARCH_PATHS=THOROUGH_SALE_SEARCH_PATHS,
     )

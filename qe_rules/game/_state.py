@@ -860,7 +860,9 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.no_bids = (None,) * players
         found.rounds = rounds = rules.rounds(players)
         # a last tile without auctioneer belongs to the last round
-        found.round_of = tuple(min(index // players, rounds - 1) for index in range(sales))
+        found.round_of = tuple(  # a one-tile deck sold without auctioneer: round 0 of none
+            max(0, min(index // players, rounds - 1)) for index in range(sales)
+        )
         found.companies = rules.companies(players)
         found.nations_in_play = rules.nations(players)
         found.industries_in_play = rules.industries(players)

@@ -15,16 +15,18 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from qe_rules._util.reading import (
+    MAX_PLAYERS,
     Fields,
+    at_most,
     fail,
     flag,
-    optional_whole,
-    parsed,
+    listed,
+    one_of,
     text,
     whole,
-    wholes,
 )
-from qe_rules.components import Company
+from qe_rules.components import COMPANIES, Company
+from qe_rules.limits import MAX_BID
 
 __all__ = [
     "Awarded",
@@ -74,7 +76,8 @@ class Event:
             raise fail("event.kind", "one of " + ", ".join(map(repr, _KINDS)), kind)
         names = [field.name for field in attrs.fields(cls)]
         fields = Fields(data, f"{kind} event", ["kind", *names])
-        return cls(**{name: fields.get(name, _READERS[name]) for name in names})
+        readers = _READERS_OF.get(cls.kind, _READERS)
+        return cls(**{name: fields.get(name, readers[name]) for name in names})
 
 
 @attrs.frozen
@@ -205,20 +208,36 @@ _KINDS: Final[dict[str, type[Event]]] = {
 }
 """Every kind of event, by the ``kind`` its ``to_dict()`` writes."""
 
+_seat = at_most(MAX_PLAYERS - 1, "a game has at most 5 seats")
+_amount = at_most(MAX_BID, "qe_rules.limits.MAX_BID")
+_sale_number = at_most(len(COMPANIES) * 3, "a deck has at most 63 tiles")
+
+
+def _optional(read: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    return lambda value, where: None if value is None else read(value, where)
+
+
+def _seats(value: Any, where: str) -> tuple[int, ...]:
+    return listed(value, where, _seat)
+
+
 _READERS: Final[dict[str, Callable[[Any, str], Any]]] = {
-    "sale": whole,
-    "round": whole,
-    "company": parsed(Company.parse),
-    "auctioneer": optional_whole,
-    "seat": whole,
-    "amount": optional_whole,
+    "sale": _sale_number,
+    "round": _sale_number,
+    "company": one_of({str(c): c for c in COMPANIES}, "a tile code such as 'US-FIN-2'"),
+    "auctioneer": _optional(_seat),
+    "seat": _seat,
+    "amount": _optional(_amount),
     "rebid": whole,
-    "seats": wholes,
+    "seats": _seats,
     "ties": whole,
     "public": flag,
     "fallback": flag,
     "reason": text,
-    "scoring": wholes,
-    "sales": whole,
+    "scoring": _seats,
+    "sales": _sale_number,
 }
 """How each field of an event is read from JSON (the fields of every kind share names)."""
+
+_READERS_OF: Final = {OpeningBid.kind: {**_READERS, "amount": _amount}}
+"""The kinds that read a field otherwise: an opening bid's amount is always known."""

@@ -32,15 +32,22 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from typing import IO, Any, Final, Protocol, TypeVar
 
 import attrs
 
 from qe_rules._util.frozen import FrozenDict
-from qe_rules._util.reading import Fields, Readers
-from qe_rules.components import Company, Industry, Nation
+from qe_rules._util.reading import (
+    ARGUMENTS,
+    MAX_INTEGER,
+    Fields,
+    Readers,
+    encodable,
+    is_disagreement,
+)
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, InvalidRecord, RulesError, shown
 from qe_rules.limits import MAX_BID, MAX_FILE_BYTES, MAX_MOVES, MAX_NESTING, MAX_TEXT_LENGTH
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
@@ -74,8 +81,11 @@ def _check_move(move: Move, attribute: attrs.Attribute[Any], value: Any) -> None
     if not isinstance(move.kind, str) or move.kind not in _MOVE_KEYS:
         kinds = " or ".join(repr(kind) for kind in _MOVE_KEYS)
         raise InvalidArgument(f"a move's kind is {kinds}, got {shown(move.kind)}")
-    if type(move.seat) is not int:
-        raise InvalidArgument(f"a move's seat is a whole number (int), got {shown(move.seat)}")
+    if type(move.seat) is not int or abs(move.seat) > MAX_INTEGER:
+        raise InvalidArgument(
+            f"a move's seat is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, "
+            f"got {shown(move.seat)}"
+        )
     if move.kind != "bid":
         if move.amount is not None:
             raise InvalidArgument(f"a {move.kind} move has no amount, got {shown(move.amount)}")
@@ -155,19 +165,25 @@ def _frozen_metadata(value: Any) -> FrozenDict[str, Any]:
 
 def _freeze(value: Any, where: str, depth: int) -> Any:
     """``value`` as immutable JSON data, checked against the input limits."""
-    if depth > MAX_NESTING:
-        raise InvalidArgument(f"{where} is nested deeper than MAX_NESTING ({MAX_NESTING})")
-    if value is None or isinstance(value, bool | int):
+    if depth > MAX_NESTING:  # free metadata: no schema states its depth or lengths
+        raise ARGUMENTS.disagree(where, f"is nested deeper than MAX_NESTING ({MAX_NESTING})")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if abs(value) > MAX_INTEGER:
+            raise ARGUMENTS.disagree(where, f"is beyond {MAX_INTEGER} either way")
         return value
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise InvalidArgument(f"{where} must be a finite number, got {value}")
+        if not math.isfinite(value):  # JSON has no such number; json.loads reads one
+            raise ARGUMENTS.disagree(where, f"a finite number is needed, got {value}")
         return value
     if isinstance(value, str):
         if len(value) > MAX_TEXT_LENGTH:
-            raise InvalidArgument(
-                f"{where} is longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)"
+            raise ARGUMENTS.disagree(
+                where, f"is longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)"
             )
+        if not encodable(value):
+            raise ARGUMENTS.disagree(where, "holds a lone surrogate, which no file can hold")
         return value
     if isinstance(value, list | tuple):
         return tuple(_freeze(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
@@ -176,6 +192,7 @@ def _freeze(value: Any, where: str, depth: int) -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise InvalidArgument(f"{where}: keys must be strings, got {shown(key)}")
+            ARGUMENTS.text(key, f"{where} key")
             items[key] = _freeze(item, f"{where}.{key}", depth + 1)
         return FrozenDict(items)
     raise InvalidArgument(f"{where} must hold JSON data only, got {shown(value)}")
@@ -234,7 +251,7 @@ class GameRecord:
         Fields(data, "the game record", _KEYS, ("metadata",), readers=_RECORD)
         if data["format"] != RECORD_FORMAT:
             raise InvalidRecord(f"'format' must be {RECORD_FORMAT!r}, got {shown(data['format'])}")
-        version = data["version"]
+        version = _RECORD._number(data["version"])
         if type(version) is not int or version not in READABLE_VERSIONS:
             raise InvalidRecord(
                 "this library reads record versions "
@@ -243,18 +260,50 @@ class GameRecord:
         try:
             metadata = _frozen_metadata(data.get("metadata", FrozenDict()))
         except RulesError as error:
-            raise InvalidRecord(str(error)) from None
-        return cls(
+            raise _as_record_error(error) from None
+        record = cls(
             ruleset=_ruleset(data["ruleset"]),
             players=_int(data["players"], "players"),
-            deck=_codes(data["deck"], "deck", Company.parse),
-            nations=_codes(data["nations"], "nations", Nation.parse),
-            industries=_codes(data["industries"], "industries", Industry.parse),
+            deck=_codes(data["deck"], "deck", _TILES),
+            nations=_codes(data["nations"], "nations", _NATIONS),
+            industries=_codes(data["industries"], "industries", _INDUSTRIES),
             first_auctioneer=_int(data["first_auctioneer"], "first_auctioneer"),
             moves=_moves(data["moves"], version),
             metadata=metadata,
             version=version,
         )
+        _check_record(record)
+        return record
+
+
+def _as_record_error(error: RulesError) -> InvalidRecord:
+    """``error`` as an :class:`~qe_rules.InvalidRecord` (keeping whether it is about
+    fields that disagree)."""
+    record_error = InvalidRecord(str(error))
+    if is_disagreement(error):
+        record_error.disagreement = True  # type: ignore[attr-defined]
+    return record_error
+
+
+def _check_record(record: GameRecord) -> None:
+    """Check that a record's setup agrees with itself and its rule set: a player count
+    of the rule set, a nation and a token per seat, seats that exist. (Whether the moves
+    are legal is for ``replay``.)"""
+    players, rules = record.players, record.ruleset
+    _RECORD.agree(
+        players in rules.player_counts,
+        "'players'",
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"got {players}",
+    )
+    _RECORD.per_seat(record.nations, players, "'nations'")
+    _RECORD.per_seat(record.industries, players, "'industries'")
+    _RECORD.seats([record.first_auctioneer], players, "'first_auctioneer'")
+    for index, move in enumerate(record.moves):
+        _RECORD.seats([move.seat], players, f"move {index}")
+    names = record.metadata.get("names")
+    if names is not None:
+        _RECORD.per_seat(names, players, "'metadata'.names")
 
 
 _KEYS: Final = (
@@ -281,7 +330,10 @@ _NAMED_PEEK_KEYS: Final = frozenset({"move", "seat", "sale"})
 """A peek that names its sale (``peek_timing=any-earlier-sale``): ``sale`` is optional."""
 
 
-_RECORD: Final = Readers(InvalidRecord)  # its callers quote the key: 'players', 'deck'[3]
+_RECORD: Final = Readers(InvalidRecord, json_numbers=True)  # its callers quote the key
+_TILES: Final = {str(c): c for c in COMPANIES}
+_NATIONS: Final = {n.code: n for n in Nation}
+_INDUSTRIES: Final = {i.name: i for i in Industry}
 
 
 def _int(value: Any, key: str) -> int:
@@ -297,14 +349,15 @@ def _ruleset(value: Any) -> RuleSet:
                 raise InvalidRecord(f"the keys of a rule set are strings, got {shown(value)}")
             return RuleSet.from_dict(value)
     except RulesError as error:
-        raise InvalidRecord(f"'ruleset': {error}") from None
+        raise _RECORD.disagree("'ruleset'", str(error)) from None
     raise InvalidRecord(f"'ruleset' must be a rule set id or a rule set, got {shown(value)}")
 
 
-def _codes(value: Any, key: str, parse: Callable[[str], T]) -> tuple[T, ...]:
+def _codes(value: Any, key: str, codes: Mapping[str, T]) -> tuple[T, ...]:
     if not isinstance(value, list):  # JSON's list, not a tuple
         raise _RECORD.fail(f"'{key}'", "a list", value)
-    return _RECORD.listed(value, f"'{key}'", _RECORD.parsed(parse))
+    expected = "one of " + ", ".join(map(repr, codes))
+    return _RECORD.listed(value, f"'{key}'", _RECORD.one_of(codes, expected))
 
 
 def _moves(value: Any, version: int) -> tuple[Move, ...]:
@@ -368,6 +421,9 @@ def dump_records(
     >>> [qe.replay(record) for record in qe.load_records(io.StringIO(out.getvalue()))] == games
     True
     """
+    _check_iterable(records, "records", "a list (or any iterable) of records")
+    if not callable(getattr(file, "write", None)):
+        raise InvalidArgument(f"file must be a text file open for writing, got {shown(file)}")
     count = 0
     for item in records:
         if isinstance(item, GameRecord):
@@ -390,7 +446,30 @@ def load_records(file: IO[str] | Iterable[str]) -> Iterator[GameRecord]:
     """The game records of a JSON Lines file (as :func:`dump_records` writes), one by
     one; blank lines are skipped. Raises :class:`~qe_rules.InvalidRecord` naming the line
     of a line that is not a record, or longer than ``MAX_FILE_BYTES``."""
-    for number, line in enumerate(file, start=1):
+    _check_iterable(file, "file", "a text file open for reading, or an iterable of lines")
+    return _records_of(iter(file))
+
+
+def _check_iterable(value: Any, name: str, expected: str) -> None:
+    if isinstance(value, str | bytes | bytearray | Mapping) or not hasattr(value, "__iter__"):
+        raise InvalidArgument(f"{name} must be {expected}, got {shown(value)}")
+
+
+def _lines(lines: Iterator[Any]) -> Iterator[Any]:
+    """The lines of a file; a file that is not text raises
+    :class:`~qe_rules.InvalidRecord`."""
+    while True:
+        try:
+            line = next(lines)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as error:
+            raise InvalidRecord(f"the file is not UTF-8 text: {error}") from None
+        yield line
+
+
+def _records_of(lines: Iterator[Any]) -> Iterator[GameRecord]:
+    for number, line in enumerate(_lines(lines), start=1):
         if not isinstance(line, str):
             raise InvalidRecord(f"line {number}: expected text, got {shown(line)}")
         if len(line) > MAX_FILE_BYTES:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import (
     FallbackFindsNoBid,
     LastTileTie,
@@ -96,15 +97,22 @@ class BidLimits:
 
     def legal(self, amount: int) -> int:
         """The smallest legal amount at least ``amount``: raised to the minimum, and one
-        more where that is the forbidden amount.
+        more where that is the forbidden amount; an amount above ``MAX_BID`` gives the
+        largest legal amount (every rule set leaves one: see ``RuleSet``'s checks).
 
         >>> limits = BidLimits(minimum=1, forbidden=3)
         >>> limits.legal(0), limits.legal(3), limits.legal(5)
         (1, 4, 5)
+        >>> BidLimits(minimum=1, forbidden=MAX_BID).legal(MAX_BID + 5) == MAX_BID - 1
+        True
         """
         if amount < self.minimum:
             amount = self.minimum
-        return amount + 1 if amount == self.forbidden else amount
+        elif amount > MAX_BID:
+            amount = MAX_BID
+        if amount == self.forbidden:
+            return amount + 1 if amount < MAX_BID else amount - 1
+        return amount
 
 
 def bid_limits(rules: RuleSet, *, opening: int | None, auctioneer: bool, rebid: bool) -> BidLimits:

@@ -35,13 +35,16 @@ from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
 from qe_rules._util.reading import (
     FIRST_KEY,
+    MAX_PLAYERS,
     Fields,
+    agree,
+    at_most,
     flag,
     listed,
-    parsed,
+    one_of,
+    seats,
     text,
     whole,
-    wholes,
 )
 from qe_rules._util.text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
@@ -161,18 +164,32 @@ class PlayerRecord:
         qe_rules.errors.InvalidArgument: unknown key 'zero_bid_round' in a player record; allowed: nation, industry, companies, spent, zero_bid_rounds, name
         """
         fields = Fields(data, "a player record", _RECORD_KEYS[:4], _RECORD_KEYS[4:], keys=FIRST_KEY)
+        fields.get("name", text)  # checked (a file can hold it), not kept
         return cls(
-            fields.get("nation", _as_given),
-            fields.get("industry", _as_given),
-            fields.get("companies", _as_given),
-            fields.get("spent", _as_given),
-            fields.get("zero_bid_rounds", _as_given, 0),
+            fields.get("nation", _exact_nation),
+            fields.get("industry", _exact_industry),
+            fields.get("companies", lambda v, at: listed(v, at, _exact_company)),
+            fields.get("spent", _record_count),
+            fields.get("zero_bid_rounds", _record_count, 0),
         )
 
 
-def _as_given(value: Any, where: str) -> Any:
-    """A value the constructor converts and checks (and names in its errors)."""
-    return value
+def _record_count(value: Any, where: str) -> Any:
+    """A count the constructor checks against its limits (and names in its errors); a
+    JSON number with no fractional part is read as a whole number."""
+    return (
+        int(value) if type(value) is float and value.is_integer() and abs(value) < 2**63 else value
+    )
+
+
+_exact_nation = one_of(
+    {n.code: n for n in Nation}, "one of " + ", ".join(repr(n.code) for n in Nation)
+)
+_exact_industry = one_of(
+    {**{i.name: i for i in Industry}, **{i.value: i for i in Industry}},
+    "one of " + ", ".join(repr(i.name) for i in Industry) + " or its code ('FIN'...)",
+)
+_exact_company = one_of({str(c): c for c in COMPANIES}, "a tile code such as 'US-FIN-2'")
 
 
 # the required keys, then the optional ones
@@ -205,7 +222,9 @@ class Gap:
         """Read the output of :meth:`to_dict` (raises :class:`~qe_rules.InvalidArgument`)."""
         fields = Fields(data, where, ("code", "message", "seats"))
         return cls(
-            fields.get("code", text), fields.get("message", text), fields.get("seats", wholes)
+            fields.get("code", text),
+            fields.get("message", text),
+            fields.get("seats", lambda v, at: listed(v, at, _result_seat)),
         )
 
 
@@ -273,11 +292,13 @@ class ScoreSheet:
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, where, _SHEET_KEYS)
         values: dict[str, Any] = {
-            name: fields.get(key, whole) for key, name in _SHEET_FIELDS if key in _SHEET_COUNTS
+            name: fields.get(key, _SHEET_READERS.get(key, whole))
+            for key, name in _SHEET_FIELDS
+            if key in _SHEET_COUNTS
         }
         return cls(
             **values,
-            nation=fields.get("nation", parsed(Nation.parse)),
+            nation=fields.get("nation", _exact_nation),
             eliminated=fields.get("eliminated", flag),
         )
 
@@ -357,12 +378,29 @@ class GameResult:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, where, ("ruleset", "sheets", "winners", "gaps"))
-        return cls(
+        result = cls(
             ruleset=fields.get("ruleset", text),
             sheets=fields.get("sheets", lambda v, at: listed(v, at, ScoreSheet.from_dict)),
-            winners=fields.get("winners", wholes),
+            winners=fields.get("winners", lambda v, at: listed(v, at, _result_seat)),
             gaps=fields.get("gaps", lambda v, at: listed(v, at, Gap.from_dict)),
         )
+        _check_result(result, where)
+        return result
+
+
+def _check_result(result: GameResult, where: str) -> None:
+    """Check that a result read from data agrees with itself: 2 to 5 sheets, each of its
+    own seat and nation, winners and gap seats among the seats, no winner twice."""
+    players = len(result.sheets)
+    agree(2 <= players <= MAX_PLAYERS, f"{where}.sheets", f"needs 2 to 5 sheets, got {players}")
+    for seat, sheet in enumerate(result.sheets):
+        agree(sheet.seat == seat, f"{where}.sheets[{seat}].seat", f"is {sheet.seat}, not {seat}")
+    nations = [sheet.nation for sheet in result.sheets]
+    agree(len(set(nations)) == players, f"{where}.sheets", "repeat a nation")
+    seats(result.winners, players, f"{where}.winners")
+    agree(len(set(result.winners)) == len(result.winners), f"{where}.winners", "repeat a seat")
+    for index, gap in enumerate(result.gaps):
+        seats(gap.seats, players, f"{where}.gaps[{index}].seats")
 
 
 # (plain-data key, field): the keys keep the category name "companies" for company_points
@@ -377,6 +415,11 @@ _CATEGORY_FIELDS: Final = {
     Category.SPENDING: "lowest_spend_bonus",
 }
 _SHEET_COUNTS: Final = tuple(name for name in _SHEET_KEYS if name not in ("nation", "eliminated"))
+_result_seat = at_most(MAX_PLAYERS - 1, "a game has at most 5 seats")
+_SHEET_READERS: Final = {
+    "seat": _result_seat,
+    "spent": at_most(len(COMPANIES) * MAX_BID, "21 winning bids of at most MAX_BID"),
+}
 
 
 def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:

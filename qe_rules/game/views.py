@@ -23,19 +23,23 @@ from typing import Any, Final, NamedTuple, TypeVar
 
 from qe_rules._util.display import svg_of
 from qe_rules._util.reading import (
+    ARGUMENTS,
+    MAX_PLAYERS,
     Fields,
-    bidding_rounds,
-    fail,
+    agree,
+    at_most,
     flag,
     listed,
-    parsed,
+    one_of,
+    per_seat,
+    seats,
     text,
     whole,
-    wholes,
 )
-from qe_rules.components import Company, Industry, Nation
+from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.game.sales import BidLimits
 from qe_rules.game.scoring import GameResult
+from qe_rules.limits import MAX_BID
 
 __all__ = ["Phase", "PlayerView", "PublicView", "SaleView"]
 
@@ -103,46 +107,78 @@ class SaleView(NamedTuple):
         fields = Fields(data, where, _SALE_KEYS)
         get, optional = fields.get, fields.optional
         return cls(
-            sale=get("sale", whole),
-            round=get("round", whole),
+            sale=get("sale", _sale_number),
+            round=get("round", _sale_number),
             company=get("company", _company),
-            auctioneer=optional("auctioneer", whole),
-            opening_bid=optional("opening_bid", whole),
+            auctioneer=optional("auctioneer", _seat),
+            opening_bid=optional("opening_bid", _amount),
             ties=get("ties", _seat_lists),
-            winner=optional("winner", whole),
-            amount=optional("amount", whole),
+            winner=optional("winner", _seat),
+            amount=optional("amount", _amount),
             reason=optional("reason", text),
-            zero_bidders=get("zero_bidders", wholes),
-            my_bids=get("my_bids", wholes),
-            bids=get("bids", bidding_rounds),
+            zero_bidders=get("zero_bidders", _seat_list),
+            my_bids=get("my_bids", _amounts),
+            bids=get("bids", _bidding_rounds),
             peeked=get("peeked", flag),
         )
 
+    def _check_seats(self, players: int, where: str) -> None:
+        """Check that every seat the sale names is one of ``players``."""
+        named = [self.auctioneer, self.winner, *self.zero_bidders]
+        named += [seat for tie in self.ties for seat in tie]
+        named += [seat for rnd in self.bids for seat, _ in rnd]
+        seats(named, players, where)
+
 
 _SALE_KEYS: Final = SaleView._fields
-_company = parsed(Company.parse)
-_nation = parsed(Nation.parse)
-_industry = parsed(Industry.parse)
+bidding_pair = ARGUMENTS.pair
+_company = one_of({str(c): c for c in COMPANIES}, "a tile code such as 'US-FIN-2'")
+_nation = one_of({n.code: n for n in Nation}, "one of " + ", ".join(repr(n.code) for n in Nation))
+_industry = one_of(
+    {i.name: i for i in Industry}, "one of " + ", ".join(repr(i.name) for i in Industry)
+)
+
+
+_seat = at_most(MAX_PLAYERS - 1, "a game has at most 5 seats")
+_amount = at_most(MAX_BID, "qe_rules.limits.MAX_BID")
+_sale_number = at_most(len(COMPANIES) * 3, "a deck has at most 63 tiles")
+_spent = at_most(len(COMPANIES) * MAX_BID, "21 winning bids of at most MAX_BID")
+
+
+def _seat_list(value: Any, where: str) -> tuple[int, ...]:
+    return listed(value, where, _seat)
+
+
+def _amounts(value: Any, where: str) -> tuple[int, ...]:
+    return listed(value, where, _amount)
 
 
 def _seat_lists(value: Any, where: str) -> tuple[tuple[int, ...], ...]:
-    return listed(value, where, wholes)
+    return listed(value, where, _seat_list)
+
+
+def _bid(value: Any, where: str) -> tuple[int, int]:
+    seat, amount = bidding_pair(value, where)
+    agree(seat < MAX_PLAYERS, where, f"seat {seat} is not a seat")
+    agree(amount <= MAX_BID, where, f"a bid is at most MAX_BID ({MAX_BID}), got {amount}")
+    return seat, amount
+
+
+def _bidding_rounds(value: Any, where: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return listed(value, where, lambda rnd, at: listed(rnd, at, _bid))
 
 
 def _limits(value: Any, where: str) -> BidLimits:
     fields = Fields(value, where, ("minimum", "forbidden"))
-    return BidLimits(fields.get("minimum", whole), fields.optional("forbidden", whole))
+    # the smallest legal amount may be one above MAX_BID only in a game nobody can move on
+    return BidLimits(fields.get("minimum", _amount), fields.optional("forbidden", _amount))
 
 
 def _result(value: Any, where: str) -> GameResult:
     return GameResult.from_dict(value, where)
 
 
-def _phase(value: Any, where: str) -> Phase:
-    try:
-        return Phase(value)
-    except ValueError:
-        raise fail(where, "one of " + ", ".join(repr(p.value) for p in Phase), value) from None
+_phase = one_of({p.value: p for p in Phase}, "one of " + ", ".join(repr(p.value) for p in Phase))
 
 
 class PlayerView(NamedTuple):
@@ -231,17 +267,27 @@ class PlayerView(NamedTuple):
         """
         fields = Fields(data, "view", _VIEW_KEYS)
         get, optional = fields.get, fields.optional
-        return cls(
+        view = cls(
             **_public_fields(fields),
-            seat=get("seat", whole),
+            seat=get("seat", _seat),
             industry=get("industry", _industry),
-            spent=get("spent", whole),
-            my_bids=get("my_bids", wholes),
-            seen_bids=get("seen_bids", bidding_rounds),
+            spent=get("spent", _spent),
+            my_bids=get("my_bids", _amounts),
+            seen_bids=get("seen_bids", _bidding_rounds),
             limits=optional("limits", _limits),
             can_peek=get("can_peek", flag),
             history=get("history", _history),
         )
+        _check_public(view, "view")
+        seats([view.seat], view.players, "view.seat")
+        seats([s for rnd in view.seen_bids for s, _ in rnd], view.players, "view.seen_bids")
+        if view.industries is not None:
+            agree(
+                view.industries[view.seat] is view.industry,
+                "view.industry",
+                "differs from the seat's token in view.industries",
+            )
+        return view
 
 
 class PublicView(NamedTuple):
@@ -285,7 +331,9 @@ class PublicView(NamedTuple):
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, "public view", _PUBLIC_VIEW_KEYS)
-        return cls(**_public_fields(fields), history=fields.get("history", _history))
+        view = cls(**_public_fields(fields), history=fields.get("history", _history))
+        _check_public(view, "public view")
+        return view
 
 
 def _public_dict(view: PlayerView | PublicView) -> dict[str, Any]:
@@ -319,28 +367,59 @@ def _public_fields(fields: Fields) -> dict[str, Any]:
     get, optional = fields.get, fields.optional
     return {
         "ruleset": get("ruleset", text),
-        "players": get("players", whole),
+        "players": get("players", _players),
         "nations": get("nations", lambda v, at: listed(v, at, _nation)),
-        "first_auctioneer": get("first_auctioneer", whole),
-        "sales": get("sales", whole),
-        "sale": get("sale", whole),
-        "round": get("round", whole),
+        "first_auctioneer": get("first_auctioneer", _seat),
+        "sales": get("sales", _sale_number),
+        "sale": get("sale", _sale_number),
+        "round": get("round", _sale_number),
         "phase": get("phase", _phase),
-        "auctioneer": optional("auctioneer", whole),
+        "auctioneer": optional("auctioneer", _seat),
         "company": optional("company", _company),
-        "remaining": get("remaining", whole),
-        "to_act": frozenset(get("to_act", wholes)),
-        "opening_bid": optional("opening_bid", whole),
-        "tied": get("tied", wholes),
+        "remaining": get("remaining", _sale_number),
+        "to_act": frozenset(get("to_act", _seat_list)),
+        "opening_bid": optional("opening_bid", _amount),
+        "tied": get("tied", _seat_list),
         "ties": get("ties", whole),
         "holdings": get(
             "holdings", lambda v, at: listed(v, at, lambda h, a: listed(h, a, _company))
         ),
-        "zero_bid_rounds": get("zero_bid_rounds", wholes),
-        "peeks_used": get("peeks_used", wholes),
+        "zero_bid_rounds": get("zero_bid_rounds", _sale_number_list),
+        "peeks_used": get("peeks_used", _sale_number_list),
         "industries": optional("industries", lambda v, at: listed(v, at, _industry)),
         "result": optional("result", _result),
     }
+
+
+def _sale_number_list(value: Any, where: str) -> tuple[int, ...]:
+    return listed(value, where, _sale_number)
+
+
+_players = at_most(MAX_PLAYERS, "a game has 2 to 5 players", least=2)
+
+
+def _check_public(view: PlayerView | PublicView, where: str) -> None:
+    """Check that the public fields of a view agree with each other: one entry per seat
+    in every per-seat list, every seat named among the players, the sale within the
+    deck, each tile held once."""
+    players = view.players
+    for key in ("nations", "holdings", "zero_bid_rounds", "peeks_used"):
+        per_seat(getattr(view, key), players, f"{where}.{key}")
+    if view.industries is not None:
+        per_seat(view.industries, players, f"{where}.industries")
+    agree(len(set(view.nations)) == players, f"{where}.nations", "repeats a nation")
+    for key in ("first_auctioneer", "auctioneer"):
+        seats([getattr(view, key)], players, f"{where}.{key}")
+    seats(view.to_act, players, f"{where}.to_act")
+    seats(view.tied, players, f"{where}.tied")
+    agree(view.sale <= view.sales, f"{where}.sale", f"is beyond the {view.sales} sales")
+    agree(view.remaining <= view.sales, f"{where}.remaining", "is more than the sales")
+    held = [tile for tiles in view.holdings for tile in tiles]
+    agree(len(set(held)) == len(held), f"{where}.holdings", "holds a tile twice")
+    if view.result is not None:
+        per_seat(view.result.sheets, players, f"{where}.result.sheets")
+    for index, sale in enumerate(view.history):
+        sale._check_seats(players, f"{where}.history[{index}]")
 
 
 def _history(value: Any, where: str) -> tuple[SaleView, ...]:

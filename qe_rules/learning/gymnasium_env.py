@@ -26,8 +26,12 @@ The module registers the environment with Gymnasium as :data:`ENV_ID`, so
 ((265,), 2)
 
 An episode is one game. The other seats act from the same state as this seat in a
-bidding round (bids are simultaneous), and on their own between this seat's turns. At
-the end the reward is ``1 / len(winners)`` if this seat is among the winners, else ``0``.
+bidding round (bids are simultaneous), and on their own between this seat's turns. The
+reward is paid at the end, of the kind ``reward`` names (:mod:`qe_rules.learning.rewards`):
+by default ``"win"``, ``1 / len(winners)`` if this seat is among the winners, else ``0``;
+``"shaped"`` is the one a learner starting from scratch learns from. The last ``info``
+also holds the game's ``result``, every seat's ``spends`` and ``totals``, the
+``winners``, this seat's ``win_share`` and whether it was ``eliminated``.
 An action the mask forbids is played as the nearest legal one (a bid raised to the
 smallest legal amount, a peek turned into a decline), and ``info["illegal_action"]`` is
 true; learners that use the mask never do this.
@@ -54,6 +58,7 @@ from qe_rules.learning.pettingzoo_env import (
     check_table,
     render,
 )
+from qe_rules.learning.rewards import RewardFunction, check_reward, end_info
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import Agent, AgentFactory, agent_factory
@@ -70,9 +75,11 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """One ``seat`` of a ``players``-seat game under ``ruleset``; ``opponents`` (a
     built-in agent's name or an :data:`~qe_rules.simulation.agents.AgentFactory`) plays the others.
 
-    ``render_mode`` is ``"svg"`` or ``"ansi"``: what this seat sees. ``max_rounds``
-    bounds the bidding rounds of one sale (a rule set without tie fallback can tie
-    forever); beyond it the episode is truncated.
+    ``render_mode`` is ``"svg"`` or ``"ansi"``: what this seat sees (another mode warns,
+    as Gymnasium does, and renders nothing). ``reward`` is one of
+    :data:`~qe_rules.learning.rewards.REWARDS` or a function of the result.
+    ``max_rounds`` bounds the bidding rounds of one sale (a rule set without tie
+    fallback can tie forever); beyond it the episode is truncated.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
@@ -85,18 +92,15 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         seat: int = 0,
         opponents: str | AgentFactory = "value",
         render_mode: str | None = None,
+        reward: str | RewardFunction = "win",
         max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         self.rules, self.players = check_table(ruleset, players, max_rounds)
+        self.reward = reward
+        self._reward = check_reward(reward)
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidArgument(f"seat is a seat from 0 to {players - 1}, got {shown(seat)}")
-        self.factory = (
-            agent_factory(opponents, ruleset=self.rules)
-            if isinstance(opponents, str)
-            else opponents
-        )
-        if not callable(self.factory):
-            raise InvalidArgument(f"opponents is an agent name or factory, got {shown(opponents)}")
+        self.factory = self._factory(opponents)
         self.seat = seat
         self.render_mode = check_render_mode(render_mode)
         self.max_rounds = max_rounds
@@ -112,7 +116,13 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal a new game and play the other seats until this seat is to act."""
+        """Deal a new game and play the other seats until this seat is to act.
+
+        ``options`` may change, from this game on, the ``"seat"`` this environment plays
+        and the ``"opponents"`` (an agent's name or factory): a curriculum or a self-play
+        loop changes them between games."""
+        if options:
+            self._apply(options)
         super().reset(seed=seed)
         draw = self.np_random
         self.game = new_game(
@@ -128,6 +138,28 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._turn = Turn(self.game)
         self._advance()
         return self._observation(), self._info(illegal=False)
+
+    def _apply(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - {"seat", "opponents"})
+        if unknown:
+            raise InvalidArgument(
+                f"reset options are seat and opponents, got {', '.join(map(shown, unknown))}"
+            )
+        seat = options.get("seat", self.seat)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise InvalidArgument(f"seat is a seat from 0 to {self.players - 1}, got {shown(seat)}")
+        factory = self._factory(options.get("opponents", self.factory))
+        self.seat, self.factory = seat, factory
+
+    def _factory(self, opponents: str | AgentFactory) -> AgentFactory:
+        factory = (
+            agent_factory(opponents, ruleset=self.rules)
+            if isinstance(opponents, str)
+            else opponents
+        )
+        if not callable(factory):
+            raise InvalidArgument(f"opponents is an agent name or factory, got {shown(opponents)}")
+        return factory
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of this seat now, as a bool vector."""
@@ -149,16 +181,12 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         turn.actions[self.seat] = legal
         truncated = self._play(turn) or self._advance()
         reward = 0.0
+        info = self._info(illegal=legal != action)
         if self.game.is_over:
-            winners = self.game.result().winners
-            reward = 1.0 / len(winners) if self.seat in winners else 0.0
-        return (
-            self._observation(),
-            reward,
-            self.game.is_over,
-            truncated,
-            self._info(illegal=legal != action),
-        )
+            result = self.game.result()
+            reward = float(self._reward(result)[self.seat])
+            info.update(end_info(result, self.seat))
+        return self._observation(), reward, self.game.is_over, truncated, info
 
     def _legal(self, action: int) -> int:
         """``action``, or the nearest legal one where the mask forbids it."""

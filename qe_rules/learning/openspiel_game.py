@@ -18,24 +18,46 @@ until the last has acted). Observation tensors are the encoding of a seat's view
 observation strings its text. At the end each winner gets ``1 / len(winners)`` and the
 others ``0``; a sale still tied after ``max_rounds`` bidding rounds ends the game with
 ``0`` for everyone.
+
+What a seat may know, and what search may use:
+
+- ``information_state_string`` is a perfect-recall information state: the seat's view
+  (which keeps every sale as the seat saw it) and the public record of every move (who
+  acted; the amount of an opening bid; who peeked, once a peek window is over; a secret
+  bid or a held peek answer shows only that it was made). Two states a seat cannot tell apart give it the same
+  string. There is no information-state tensor (the game says so, and asking raises).
+- ``resample_from_infostate(seat, sampler)`` is a state the seat cannot tell from this
+  one, its hidden parts drawn at random (:func:`~qe_rules.learning.determinize.determinize`:
+  the other seats' tokens, the order of the tiles to come, every bid it did not see,
+  and the bids held in the round under way, drawn as value agents would bid them), so
+  OpenSpiel's ``ISMCTSBot`` runs on the game; :func:`resampler` gives it seeded draws.
+- A state itself holds everything (the deck order, every token, the held bids):
+  perfect-information search such as ``MCTSBot`` sees them all. Search a seat's
+  decision with ``ISMCTSBot``, never with ``MCTSBot``.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
 
 from qe_rules.components import COMPANIES, Company, Industry, Nation
+from qe_rules.errors import InvalidArgument
 from qe_rules.game.engine import Game, new_game
+from qe_rules.game.views import Phase
 from qe_rules.learning import encode
+from qe_rules.learning.determinize import determinize
 from qe_rules.learning.pettingzoo_env import Turn
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.present import text
 from qe_rules.rules.model import RuleSet, TieFallback, get_ruleset
+from qe_rules.simulation.agents import ValueAgent
 
-__all__ = ["GAME_TYPE", "QEGame", "QEState"]
+__all__ = ["GAME_TYPE", "QEGame", "QEState", "resampler"]
 
 _DEFAULTS: Final = {"players": 4, "ruleset": "en", "max_rounds": ROUNDS_PER_SALE}
 
@@ -49,7 +71,7 @@ GAME_TYPE: Final = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=encode.MAX_SEATS,
     min_num_players=3,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -98,8 +120,12 @@ class QEGame(pyspiel.Game):  # type: ignore[misc]  # open_spiel ships no type in
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> QEObserver:
-        """The observer of a seat's view: its encoding as the tensor, its text as string."""
+    ) -> QEObserver | QEInformationStateObserver:
+        """The observer of a seat's view (its encoding as the tensor, its text as
+        string), or for a perfect-recall ``iig_obs_type`` of its information state
+        (string only)."""
+        if iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False):
+            return QEInformationStateObserver()
         return QEObserver()
 
 
@@ -115,6 +141,11 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         self.game: Game | None = None
         self.turn: Turn | None = None
         self.truncated = False
+        # the public record of the seats' moves, one entry a move: "seat:amount" where
+        # the amount is public (opening bids, peek answers), else "seat:*"
+        self.moves: list[str] = []
+        self.windows: list[tuple[int, ...]] = []  # who peeked in each peek window
+        self.resamples = 0  # resample_from_infostate calls on this state, for its draws
 
     # ------------------------------------------------------------------ chance: the deal
 
@@ -195,10 +226,16 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         turn = self.turn
         assert turn is not None
         seat = turn.waiting.pop(0)
+        public = self.game.phase is Phase.OPENING and len(turn.actions) == 0 and not turn.waiting
+        self.moves.append(f"{seat}:{action}" if public else f"{seat}:*")
         turn.actions[seat] = action
         if turn.waiting:
             return
         before = self.game
+        if before.phase is Phase.PEEKING:  # the window's answers are seen once all are in
+            peeked = tuple(s for s, answer in sorted(turn.actions.items()) if answer == encode.PEEK)
+            self.windows.append(peeked)
+            self.moves.append("peeked:" + ",".join(map(str, peeked)))
         self.game = turn.play(before)
         self.turn = turn.next(before, self.game)
         self.truncated = self.turn.rounds >= self.max_rounds
@@ -224,11 +261,114 @@ class QEState(pyspiel.State):  # type: ignore[misc]
                 shares[seat] = 1.0 / len(winners)
         return shares
 
+    def information_state(self, player: int) -> str:
+        """``player``'s perfect-recall information state (``information_state_string``)."""
+        if self.game is None:
+            return f"seat {player}: dealing, {len(self.history())} dealt"
+        return text.view_text(self.game.view(player)) + "\nmoves: " + " ".join(self.moves)
+
+    def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> QEState:
+        """A state ``player`` cannot tell from this one, its hidden parts drawn with the
+        numbers of ``sampler`` (a callable giving floats in ``[0, 1)``)."""
+        self.resamples += 1
+        rng = random.Random(f"{float(sampler())!r}/{self.resamples}")
+        return self.resampled(player, rng)
+
+    def resampled(self, player: int, rng: random.Random) -> QEState:
+        """:meth:`resample_from_infostate` with the draws of ``rng``: the deal and the
+        moves of a drawn game played from a new initial state, so the state has its own
+        history."""
+        if self.game is None or self.turn is None:
+            raise InvalidArgument("no seat decides during the deal: nothing to resample")
+        game = determinize(
+            self.game.view(player),
+            rng,
+            ruleset=self.rules,
+            most=encode.BID_CAP,
+            peeks=self.windows,
+        )
+        state: QEState = self.get_game().new_initial_state()
+        industries = [game.view(seat).industry for seat in range(self.players)]
+        for tile in game.deck[: len(self.deck)]:
+            state.apply_action(COMPANIES.index(tile))
+        for nation in game.nations:
+            state.apply_action(_NATIONS.index(nation))
+        for industry in industries:
+            state.apply_action(_INDUSTRIES.index(industry))
+        state.apply_action(game.first_auctioneer)
+        moves = game.to_record()["moves"]
+        while moves:
+            assert state.turn is not None
+            block, moves = moves[: len(state.turn.waiting)], moves[len(state.turn.waiting) :]
+            for move in sorted(block, key=lambda move: move["seat"]):
+                state.apply_action(_action_of(move))
+        assert state.game is not None and state.turn is not None
+        held = self.turn.actions
+        for seat in sorted(held):
+            own = held[seat] if seat == player else None
+            state.apply_action(
+                _drawn_action(state.game, seat, rng, self.rules) if own is None else own
+            )
+        return state
+
     def __str__(self) -> str:
         if self.game is None:
             dealt = " ".join(map(str, self.deck))
             return f"dealing: {dealt} | {' '.join(n.code for n in self.nations)}"
         return text.game_text(self.game)
+
+
+def _action_of(move: dict[str, Any]) -> int:
+    """The action of a move of a game record."""
+    kind = move["move"]
+    if kind == "peek":
+        return encode.PEEK
+    if kind == "decline-peek":
+        return encode.DECLINE_PEEK
+    return int(move["amount"])
+
+
+def _drawn_action(game: Game, seat: int, rng: random.Random, rules: RuleSet) -> int:
+    """An action of ``seat`` in ``game`` as a value agent would take it (the nearest
+    legal one within the actions)."""
+    agent = ValueAgent(rng.getrandbits(31), ruleset=rules)
+    view = game.view(seat)
+    if game.phase is Phase.PEEKING:
+        return encode.PEEK if agent.wants_peek(view) else encode.DECLINE_PEEK
+    legal = np.flatnonzero(encode.action_mask(view))
+    wanted = agent.bid(view)
+    return int(legal[np.argmin(np.abs(legal - wanted))])
+
+
+def resampler(seed: int) -> Callable[[QEState, int], QEState]:
+    """A resampler for ``ISMCTSBot.set_resampler`` drawing from ``random.Random(seed)``:
+    the bot's search is then the same for the same seed. (``ISMCTSBot`` otherwise asks
+    :meth:`QEState.resample_from_infostate` with a sampler of its own, seeded afresh.)"""
+    rng = random.Random(seed)
+
+    def resample(state: QEState, player: int) -> QEState:
+        return state.resampled(player, rng)
+
+    return resample
+
+
+class QEInformationStateObserver:
+    """A seat's perfect-recall information state: a string, no tensor."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {"information_state": self.tensor}
+
+    def set_from(self, state: QEState, player: int) -> None:
+        """Refused: the game has no information-state tensor."""
+        raise InvalidArgument(
+            "python_qe has no information-state tensor; use information_state_string, "
+            "or observation_tensor (the encoding of the seat's view, not perfect recall)"
+        )
+
+    def string_from(self, state: QEState, player: int) -> str:
+        """``player``'s information state (:meth:`QEState.information_state`)."""
+        return state.information_state(player)
 
 
 class QEObserver:

@@ -26,8 +26,11 @@ of a round observes the same state, as at the table, and as in
 >>> env.agent_selection, sorted(env.game.to_act)
 ('player_1', [1, 2, 3])
 
-When the game ends, each winner is rewarded ``1 / len(winners)`` and every other seat
-``0``; every seat is terminated. A rule set without tie fallback can tie forever: a
+When the game ends, every seat is terminated and rewarded as ``reward`` says
+(:mod:`qe_rules.learning.rewards`): by default ``"win"``, ``1 / len(winners)`` to each
+winner and ``0`` to every other seat. Each seat's info then holds the game's ``result``,
+every seat's ``spends`` and ``totals``, the ``winners``, its ``win_share`` and whether it
+was ``eliminated``. A rule set without tie fallback can tie forever: a
 sale still tied after ``max_rounds`` bidding rounds truncates every seat (reward 0).
 """
 
@@ -46,6 +49,7 @@ from qe_rules.errors import IllegalAction, InvalidArgument, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
+from qe_rules.learning.rewards import RewardFunction, check_reward, end_info
 from qe_rules.limits import MAX_BID, ROUNDS_PER_SALE
 from qe_rules.present import svg, text
 from qe_rules.rules.model import RuleSet, get_ruleset
@@ -154,7 +158,9 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
 
     ``render_mode`` is ``"svg"`` (:func:`qe_rules.present.svg.view`), ``"ansi"`` (text) or
     ``None``; :meth:`render` shows the public part of the table, or with ``render_seat``
-    what that seat sees. ``max_rounds`` bounds the bidding rounds of one sale.
+    what that seat sees (another mode warns and renders nothing). ``reward`` is one of
+    :data:`~qe_rules.learning.rewards.REWARDS` or a function of the result.
+    ``max_rounds`` bounds the bidding rounds of one sale.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -170,11 +176,14 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         *,
         render_mode: str | None = None,
         render_seat: int | None = None,
+        reward: str | RewardFunction = "win",
         max_rounds: int = ROUNDS_PER_SALE,
     ) -> None:
         super().__init__()
         self.rules, self.players = check_table(ruleset, players, max_rounds)
-        check_render_mode(render_mode)
+        self.reward = reward
+        self._reward = check_reward(reward)
+        render_mode = check_render_mode(render_mode)
         if render_seat is not None and (
             type(render_seat) is not int or not 0 <= render_seat < players
         ):
@@ -326,9 +335,11 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         self.game = game = turn.play(before)
         # every reward is 0 until the game ends: nothing to clear
         if game.is_over:
-            winners = game.result().winners
-            for seat in winners:
-                self.rewards[agent_name(seat)] = 1.0 / len(winners)
+            result = game.result()
+            for seat, reward in enumerate(self._reward(result)):
+                agent = agent_name(seat)
+                self.rewards[agent] = float(reward)
+                self.infos[agent] = end_info(result, seat)
             self.terminations = dict.fromkeys(self.agents, True)
             self._ended = True
             self._accumulate_rewards()  # the only rewards: until the end they are all 0
@@ -382,11 +393,22 @@ def render(game: Game, mode: str | None, seat: int | None) -> str | None:
 
 
 def check_render_mode(mode: object) -> str | None:
-    """``mode`` if it is a render mode these environments know, or ``None``."""
-    if mode is not None and mode not in RENDER_MODES:
+    """The render mode of an environment made with ``mode``: ``mode`` if it is one of
+    :data:`RENDER_MODES` or ``None``. Another string warns, as Gymnasium does, and gives
+    ``None``: the environment renders nothing (libraries such as Stable-Baselines3 and
+    PettingZoo's tests ask for ``"rgb_array"`` or ``"human"`` whatever the environment
+    offers)."""
+    if mode is None:
+        return None
+    if not isinstance(mode, str):
         raise InvalidArgument(
             f"render_mode is one of {', '.join(RENDER_MODES)} or None, got {shown(mode)}"
         )
+    if mode not in RENDER_MODES:
+        gymnasium.logger.warn(
+            f"render_mode {mode!r} is not one of {', '.join(RENDER_MODES)}: render() draws nothing"
+        )
+        return None
     return mode
 
 

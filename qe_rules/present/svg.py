@@ -21,15 +21,17 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
 from qe_rules._util.display import register_svg
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
 from qe_rules.components import Company, Industry, Nation
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import GameResult, score_board_rows
 from qe_rules.game.views import Phase, PlayerView, PublicView
+from qe_rules.limits import MAX_TEXT_LENGTH
 
 __all__ = ["INDUSTRY_COLOURS", "NATION_COLOURS", "holdings", "score_board", "tile", "view"]
 
@@ -78,8 +80,42 @@ def _element(
         },
     )
     if text is not None:
-        node.text = text
+        node.text = _xml_text(text)
     return node
+
+
+# characters XML 1.0 cannot hold: control characters (but tab, newline, return), lone
+# surrogates, U+FFFE and U+FFFF
+_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with each character XML cannot hold written as its escape (``\\x01``):
+    the picture stays well-formed, and shows that the character was there."""
+    return _NOT_XML.sub(lambda found: ascii(found.group())[1:-1], text)
+
+
+_LARGEST_SIZE: Final = 2000.0
+
+
+def _check_size(size: Any) -> float:
+    if type(size) not in (int, float) or not 0 < size <= _LARGEST_SIZE:  # NaN compares false
+        raise InvalidArgument(
+            f"size is a number of pixels above 0 and at most {_LARGEST_SIZE:g}, got {shown(size)}"
+        )
+    return float(size)
+
+
+def _check_type(value: Any, kind: type | tuple[type, ...], name: str, what: str) -> None:
+    if not isinstance(value, kind):
+        raise InvalidArgument(f"{name} must be {what}, got {shown(value)}")
+
+
+def _check_text(value: Any, name: str) -> str:
+    _check_type(value, str, name, "a string")
+    if len(value) > MAX_TEXT_LENGTH:
+        raise InvalidArgument(f"{name} is longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH})")
+    return str(value)
 
 
 def _document(width: float, height: float) -> ET.Element:
@@ -270,6 +306,8 @@ def tile(company: Company, *, size: float = 90) -> str:
     >>> 'width="90"' in tile(Company.parse("US-FIN-2"))
     True
     """
+    _check_type(company, Company, "company", "a Company (Company.parse('US-FIN-2'))")
+    size = _check_size(size)
     margin = 4
     root = _document(size + 2 * margin, size * _TILE_RATIO + 2 * margin)
     _draw_tile(root, company, margin, margin, size)
@@ -292,7 +330,21 @@ def holdings(
     >>> "Finance" in picture and "1 tile" in picture
     True
     """
-    tiles = _sorted_tiles(companies)
+    if isinstance(companies, str | bytes) or not isinstance(companies, Iterable):
+        raise InvalidArgument(f"companies must be a list of Company, got {shown(companies)}")
+    given = list(companies)
+    if len(given) > MAX_TEXT_LENGTH:
+        raise InvalidArgument(f"at most {MAX_TEXT_LENGTH} tiles, got {len(given)}")
+    for index, company in enumerate(given):
+        _check_type(company, Company, f"companies[{index}]", "a Company")
+    if nation is not None:
+        _check_type(nation, Nation, "nation", "a Nation (Nation.US) or None")
+    if industry is not None:
+        _check_type(industry, Industry, "industry", "an Industry (Industry.FINANCE) or None")
+    if title is not None:
+        title = _check_text(title, "title")
+    size = _check_size(size)
+    tiles = _sorted_tiles(given)
     width = max(_tiles_width(len(tiles), size), 260) + 24
     root = _document(width, size * _TILE_RATIO + 58)
     x = 12.0
@@ -342,6 +394,8 @@ def view(
     >>> view(game.public_view()) == view(game.view(0), spectator=True)
     True
     """
+    _check_type(player_view, (PlayerView, PublicView), "player_view", "a PlayerView or PublicView")
+    _check_type(spectator, bool, "spectator", "true or false")
     v = player_view
     _ = gettext_for(lang)
     ctx = _Words(lang, names, zero_bids)
@@ -573,6 +627,15 @@ def score_board(
     >>> "Score board" in picture and "total" in picture
     True
     """
+    _check_type(result, GameResult, "result", "a GameResult (game.result())")
+    if names is not None:
+        if isinstance(names, str) or not isinstance(names, Sequence):
+            raise InvalidArgument(f"names must be a list of strings, got {shown(names)}")
+        if len(names) != len(result.sheets):
+            raise InvalidArgument(
+                f"give one name per seat ({len(result.sheets)}), got {len(names)}"
+            )
+        names = [_check_text(name, f"names[{index}]") for index, name in enumerate(names)]
     return _text_of(_score_board_root(result, names, lang))
 
 

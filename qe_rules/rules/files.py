@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, TypeVar
 
 from qe_rules._util.frozen import FrozenDict
+from qe_rules._util.paths import open_input
 from qe_rules.errors import InvalidArgument, InvalidRuleSet, RulesError, shown
 from qe_rules.limits import MAX_FILE_BYTES
 from qe_rules.rules.values import Source, decode_text
@@ -55,7 +56,7 @@ def read_text(path: str | os.PathLike[str], error: type[RulesError] = InvalidRul
     if not isinstance(name, str):
         raise InvalidArgument(f"a file path must be a str or os.PathLike, got {shown(path)}")
     try:
-        with open(name, "rb") as handle:
+        with open_input(name) as handle:  # a regular file only: a FIFO would block
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as problem:
         raise error(f"cannot read {name}: {problem.strerror or problem}") from None

@@ -42,8 +42,8 @@ from qe_rules._util import toml as _toml
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, InvalidRuleSet, UnknownRuleSet, shown
-from qe_rules.limits import MAX_EXTENDS_DEPTH
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, RulesError, UnknownRuleSet, shown
+from qe_rules.limits import MAX_BID, MAX_EXTENDS_DEPTH
 from qe_rules.rules.codec import extension, merge
 from qe_rules.rules.files import (
     SOURCES,
@@ -53,6 +53,7 @@ from qe_rules.rules.files import (
     parse_toml,
     read_text,
 )
+from qe_rules.rules.specs import check_spec, plain_value, spec_items, spec_value, split_id
 from qe_rules.rules.values import (
     BID,
     BOOL,
@@ -595,6 +596,7 @@ def _validate(rs: RuleSet) -> None:
             pieces = getattr(rs, name)[n]
             if len(pieces) < n:
                 raise _fail(rid, name, f"{n} players need {n} {held}, got {len(pieces)}")
+    _check_bids_possible(rs)
     if not isinstance(rs.token_categories, frozenset):
         raise _fail(rid, "token_categories", "needs scoring categories")
     if sorted(rs.scoring_order, key=lambda c: c.value) != sorted(Category, key=lambda c: c.value):
@@ -667,6 +669,23 @@ def _renamed_rules(rules: Any, provenance: Any = None) -> tuple[Any, Any]:
             for name, entry in provenance.items()
         }
     return new_rules, provenance
+
+
+def _check_bids_possible(rs: RuleSet) -> None:
+    """Every bid a game asks for has a legal amount at most ``MAX_BID``: a smallest bid of
+    ``MAX_BID`` leaves none where a bid may not equal an opening bid of ``MAX_BID``."""
+    secret_may_equal = rs.secret_bid_may_equal_opening and rs.rebid_may_equal_opening
+    for name, may_equal in (
+        ("min_secret_bid", secret_may_equal),
+        ("min_opening_bid", rs.rebid_may_equal_opening),
+    ):
+        if getattr(rs, name) >= MAX_BID and not may_equal:
+            raise _fail(
+                rs.id,
+                name,
+                f"a smallest bid of MAX_BID ({MAX_BID}) leaves no legal bid after an opening "
+                f"bid of {MAX_BID} where a bid may not equal it; allowed: at most {MAX_BID - 1}",
+            )
 
 
 # --------------------------------------------------------------------------- plain data
@@ -830,14 +849,19 @@ def _base(extends: Any, base_dir: str | None, seen: tuple[str, ...]) -> dict[str
 # --------------------------------------------------------------------------- variants
 
 
-def _change(name: str, value: Any) -> Any:
-    """``value`` for rule field ``name``: a choice may be given by its plain form
-    (``"stands"``); every value is checked with the rule set."""
-    if name not in _KINDS:
+def _check_field(name: Any) -> str:
+    if not isinstance(name, str) or (name not in _KINDS and name not in _REPLACED_FIELDS):
         raise InvalidRuleSet(
             f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
         )
-    return decode_field(name, value) if isinstance(value, str) else value
+    return name
+
+
+def _change(name: str, value: Any) -> Any:
+    """``value`` for rule field ``name``: a Python value or its plain form (``"stands"``,
+    a list of codes), read by the field's reader as a rule file's value is; every value is
+    then checked with the rule set."""
+    return decode_field(_check_field(name), plain_value(value, name))
 
 
 def _spec_text(name: str, value: Any) -> str:
@@ -857,8 +881,16 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
     changed = {n: getattr(checked, n) for n in values if getattr(checked, n) != getattr(rs, n)}
     if not changed:
         return rs
-    base, _, before = rs.id.partition(":")
-    spec = dict(item.split("=", 1) for item in _spec_items(before)) if before else {}
+    base, spec = split_id(rs.id, _KINDS)
+    builtin = RULESETS.get(base)
+    if spec and builtin is not None and _names_itself(rs):
+        # a variant of a built-in: evolved from the built-in, so its id names it
+        fields = {name: getattr(checked, name) for name in (*spec, *changed)}
+        return (
+            _evolve(builtin, {n: v for n, v in fields.items() if v != getattr(builtin, n)})
+            if any(v != getattr(builtin, n) for n, v in fields.items())
+            else builtin
+        )
     for name, value in changed.items():
         spec[name] = _spec_text(name, value)
     order = {name: index for index, name in enumerate(_RULE_FIELDS)}
@@ -879,35 +911,12 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
     return attrs.evolve(checked, id=variant_id, provenance=FrozenDict(provenance))
 
 
-_SPEC_WORDS: Final[Mapping[str, bool]] = {"true": True, "false": False}
-
-
-def _spec_value(text: str) -> Any:
-    if text in _SPEC_WORDS:
-        return _SPEC_WORDS[text]
-    if text.isdigit():
-        return int(text)
-    if text[:1] in "[{":  # a list or table, as JSON
-        try:
-            return json.loads(text)
-        except ValueError:
-            return text  # refused by the field's check with what it needs
-    return text
-
-
-def _spec_items(text: str) -> list[str]:
-    """The ``field=value`` items of a spec string: split at commas outside brackets."""
-    items, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            items.append(text[start:index])
-            start = index + 1
-    items.append(text[start:])
-    return items
+def _names_itself(rs: RuleSet) -> bool:
+    """Whether ``rs`` is the variant its id names as a spec string."""
+    try:
+        return _parse_spec(rs.id) == rs
+    except RulesError:
+        return False
 
 
 def parse_spec(spec: str) -> RuleSet:
@@ -938,24 +947,27 @@ def _parse_spec(spec: str) -> RuleSet:
             f"unknown rule set {shown(base_id)} in {shown(spec)}; built-in rule sets: {valid}"
         )
     changes: dict[str, Any] = {}
-    for item in _spec_items(rest):
-        name, equals, text = item.partition("=")
-        name, text = name.strip(), text.strip()
-        if not equals or not name or not text:
-            raise InvalidRuleSet(
-                f"{shown(spec)}: {shown(item)} is not field=value; write "
-                "<built-in id>:<field>=<value>,<field>=<value>"
-            )
-        if name in changes:
-            raise InvalidRuleSet(f"{shown(spec)}: {name} is changed twice")
-        changes[name] = _spec_value(text)
     try:
+        check_spec(spec)
+        for item in spec_items(rest):
+            name, equals, text = item.partition("=")
+            name, text = name.strip(), text.strip()
+            if not equals or not name or not text:
+                raise InvalidRuleSet(
+                    f"{shown(item)} is not field=value; write "
+                    "<built-in id>:<field>=<value>,<field>=<value>"
+                )
+            if name in changes:
+                raise InvalidRuleSet(f"{name} is changed twice")
+            name = _check_field(name)  # the name first: its value may be large
+            changes[name] = spec_value(text)
         return base.evolve(**changes)
     except InvalidRuleSet as error:
         message = str(error)
         if message.startswith(base_id + ":"):
             message = message.split(": ", 1)[1]
-        raise InvalidRuleSet(f"{spec}: {message}") from None
+        named = spec if len(spec) <= 200 and spec.isprintable() else shown(spec)
+        raise InvalidRuleSet(f"{named}: {message}") from None
 
 
 # --------------------------------------------------------------------------- built-ins

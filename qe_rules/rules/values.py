@@ -26,7 +26,7 @@ from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Readers
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidRuleSet, shown
-from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TEXT_LENGTH, MAX_TIES_BEFORE_FALLBACK
+from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT, MAX_TIES_BEFORE_FALLBACK
 
 __all__ = [
     "BOOL",
@@ -364,12 +364,11 @@ DATA: Final = Readers(DataError, needs=True)
 
 
 def decode_text(value: Any, path: str) -> str:
-    """A non-empty string of at most ``MAX_TEXT_LENGTH`` characters."""
+    """A non-empty string of at most ``MAX_TEXT_LENGTH`` characters that a UTF-8 file
+    can hold (no lone surrogates)."""
     if not isinstance(value, str) or not value.strip():
         raise DATA.fail(path, "a non-empty string", value)
-    if len(value) > MAX_TEXT_LENGTH:
-        raise DATA.inner(path, f"longer than MAX_TEXT_LENGTH ({MAX_TEXT_LENGTH} characters)")
-    return value
+    return DATA.text(value, path)
 
 
 def decode_list(value: Any, path: str) -> list[Any]:
@@ -545,7 +544,7 @@ PLAYER_COUNTS: Final = FieldKind(
 
 
 def _key_decode(key: Any, path: str) -> int:
-    if type(key) is int:
+    if type(key) is int and key >= 0:
         number = key
     elif isinstance(key, str) and key.isdigit() and key.isascii() and len(key) <= 20:
         number = int(key)

@@ -25,6 +25,7 @@ themselves (``RandomAgent(seed)``).
 from __future__ import annotations
 
 import functools
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, NamedTuple, Protocol, runtime_checkable
@@ -156,8 +157,7 @@ class RandomAgent(Agent):
         if limits is None:
             limits = _limits(view)
         draw = hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, 0))
-        amount = limits.minimum + draw % (self.spread + 1)
-        return amount + 1 if amount == limits.forbidden else amount
+        return limits.legal(limits.minimum + draw % (self.spread + 1))
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek with ``peek_chance`` when the view allows it."""
@@ -393,8 +393,27 @@ _BY_NAME: Final[Mapping[str, Callable[..., Agent]]] = {
     "value": ValueAgent,
 }
 
-AGENT_NAMES: Final[tuple[str, ...]] = tuple(_BY_NAME)
-"""The names :func:`agent_from_name` knows: ``random``, ``zero`` and ``value``."""
+# Agents defined in a higher layer, which needs an extra: loaded by name on first use
+# (as Gymnasium loads an environment's entry point), never imported by this module.
+_ELSEWHERE: Final[Mapping[str, tuple[str, str, str]]] = {
+    "trained": ("qe_rules.learning.policies", "TrainedAgent", "rl"),
+}
+
+AGENT_NAMES: Final[tuple[str, ...]] = (*_BY_NAME, *_ELSEWHERE)
+"""The names :func:`agent_from_name` knows: ``random``, ``zero``, ``value`` and
+``trained`` (the shipped learned policy, which needs numpy: the ``rl`` extra)."""
+
+
+def _load_elsewhere(name: str) -> Callable[..., Agent]:
+    module_name, class_name, extra = _ELSEWHERE[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise InvalidArgument(
+            f"the {name} agent needs the {extra} extra (pip install 'qe-rules[{extra}]'): {error}"
+        ) from None
+    kind: Callable[..., Agent] = getattr(module, class_name)
+    return kind
 
 
 def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFactory:
@@ -407,9 +426,11 @@ def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFa
     >>> agent_factory("smart")
     Traceback (most recent call last):
     ...
-    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value
+    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained
     """
     kind = _BY_NAME.get(name) if isinstance(name, str) else None
+    if kind is None and isinstance(name, str) and name in _ELSEWHERE:
+        return _load_elsewhere(name)
     if kind is None:
         raise InvalidArgument(f"unknown agent {shown(name)}; agents are {', '.join(AGENT_NAMES)}")
     if kind is ValueAgent and ruleset is not None:

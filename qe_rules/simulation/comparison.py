@@ -19,20 +19,44 @@ import attrs
 
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules._util.reading import (
+    ARGUMENTS,
+    MAX_INTEGER,
+    Fields,
+    agree,
+    listed,
+    seats,
+    text,
+    whole,
+)
+from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game
 from qe_rules.game.events import NotAwarded
 from qe_rules.game.records import GameRecord
 from qe_rules.game.scoring import GameResult, score_game
 from qe_rules.rules.model import Category, RuleSet
+from qe_rules.simulation._reading import (
+    agents_of,
+    at_most_each,
+    batches_of,
+    check_figures,
+    counts_of,
+    games_of,
+    players_of,
+    rows_of,
+    seat_of,
+    texts,
+)
 from qe_rules.simulation._text import interval_text, percent
 from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.batch.choice import uses_batch
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import (
     AgentSpec,
     Progress,
     _check_agents,
     _check_executor,
+    _check_games,
     _check_int,
     _check_progress,
     _check_rows,
@@ -41,17 +65,17 @@ from qe_rules.simulation.play import (
     _factories,
     _play,
 )
-from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_from, _rows_of, write_rows
+from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.simulation.stats import (
     Batch,
     _add,
     _add_counts,
     _Batched,
-    _batches_from,
     _batches_text,
     _check_same,
     _coalesce,
+    _engine_of,
 )
 from qe_rules.texts.reports import table
 
@@ -117,17 +141,45 @@ class ChangeExample:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ChangeExample:
-        """The example from :meth:`to_dict`."""
-        return cls(
-            ruleset=data["ruleset"],
-            cause=data["cause"],
-            seed=data.get("seed", 0),
-            game=data["game"],
-            winners=tuple(data["winners"]),
-            other_winners=tuple(data["other_winners"]),
-            record=GameRecord.from_dict(data["record"]),
+    def from_dict(cls, data: Any, where: str = "example") -> ChangeExample:
+        """The example from :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
+        naming the key that is missing, unknown or wrong."""
+        fields = Fields(
+            data,
+            where,
+            ("ruleset", "cause", "game", "winners", "other_winners", "record"),
+            ("seed",),
         )
+        get = fields.get
+        try:
+            record = GameRecord.from_dict(data["record"])
+        except RulesError as error:
+            raise InvalidArgument(f"{where}.record: {error}") from None
+        example = cls(
+            ruleset=get("ruleset", text),
+            cause=get("cause", _cause),
+            seed=get("seed", ARGUMENTS.integer, 0),
+            game=get("game", whole),
+            winners=get("winners", _winners),
+            other_winners=get("other_winners", _winners),
+            record=record,
+        )
+        seats(example.winners, record.players, f"{where}.winners")
+        seats(example.other_winners, record.players, f"{where}.other_winners")
+        agree(example.winners != example.other_winners, where, "the winners do not change")
+        return example
+
+
+def _cause(value: Any, where: str) -> str:
+    if value not in CHANGE_CAUSES:
+        raise ARGUMENTS.fail(where, "one of " + ", ".join(map(repr, CHANGE_CAUSES)), value)
+    return str(value)
+
+
+def _winners(value: Any, where: str) -> tuple[int, ...]:
+    winners = listed(value, where, seat_of)
+    agree(len(set(winners)) == len(winners), where, "repeats a seat")
+    return winners
 
 
 class _Scored(NamedTuple):
@@ -274,27 +326,85 @@ class Comparison(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+    def from_dict(cls, data: Mapping[str, Any]) -> Comparison:
         """The comparison from :meth:`to_dict` (the figures are computed again from the
-        counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``."""
-        try:
-            return cls(
-                rulesets=tuple(data["rulesets"]),
-                players=data["players"],
-                agents=tuple(data["agents"]),
-                batches=_batches_from(data),
-                winners=tuple(tuple(tuple(w) for w in game) for game in data.get("winners", ())),
-                changes=tuple(data["changes"]),
-                any_changes=data["any_changes"],
-                causes=tuple(
-                    FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found)
-                    for found in data["causes"]
-                ),
-                examples=tuple(ChangeExample.from_dict(e) for e in data["examples"]),
-                rows=_rows_from(data),
+        counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``.
+
+        Raises :class:`~qe_rules.InvalidArgument` naming the key that is missing, unknown
+        or wrong, or the counts that disagree: the winners of each game under each rule
+        set decide the changes, which must be those given.
+        """
+        fields = Fields(
+            data,
+            "comparison",
+            (
+                "rulesets",
+                "players",
+                "agents",
+                "winners",
+                "changes",
+                "any_changes",
+                "causes",
+                "examples",
+            ),
+            ("batches", "seed", "games", "rows", *_COMPARISON_FIGURES),
+        )
+        get = fields.get
+        rulesets = get("rulesets", texts)
+        agree(bool(rulesets), "comparison.rulesets", "needs at least one rule set")
+        players = get("players", players_of)
+        batches = batches_of(fields)
+        games = sum(stop - start for _, start, stop in batches)
+
+        def game_winners(value: Any, where: str) -> tuple[tuple[int, ...], ...]:
+            found = listed(value, where, _winners)
+            per_ruleset(found, len(rulesets), where)
+            seats([seat for winners in found for seat in winners], players, where)
+            return found
+
+        winners = get("winners", lambda v, at: listed(v, at, game_winners))
+        agree(len(winners) == games, "comparison.winners", f"needs one entry per game ({games})")
+        changes = get("changes", counts_of)
+        per_ruleset(changes, len(rulesets), "comparison.changes")
+        counted = [sum(game[n] != game[0] for game in winners) for n in range(len(rulesets))]
+        agree(list(changes) == counted, "comparison.changes", f"the winners give {counted}")
+        any_changes = get("any_changes", whole)
+        any_counted = sum(any(w != game[0] for w in game) for game in winners)
+        agree(
+            any_changes == any_counted, "comparison.any_changes", f"the winners give {any_counted}"
+        )
+        causes = get("causes", lambda v, at: listed(v, at, _causes_counts))
+        per_ruleset(causes, len(rulesets), "comparison.causes")
+        for number, found in enumerate(causes):
+            at_most_each(
+                list(found.values()), changes[number], f"comparison.causes[{number}]", "changes"
             )
-        except (KeyError, TypeError, AttributeError) as error:
-            raise InvalidArgument(f"not a comparison of Comparison.to_dict(): {error!r}") from None
+        examples = get("examples", lambda v, at: listed(v, at, ChangeExample.from_dict))
+        for index, example in enumerate(examples):
+            where = f"comparison.examples[{index}]"
+            agree(example.ruleset in rulesets[1:], where, "names a rule set not compared")
+            agree(example.record.players == players, where, f"is not a game of {players} players")
+            agree(
+                example.cause in causes[rulesets.index(example.ruleset)],
+                where,
+                "has a cause the counts do not have",
+            )
+        comparison = cls(
+            rulesets=rulesets,
+            players=players,
+            agents=agents_of(data["agents"], "comparison.agents", players),
+            batches=tuple(Batch(*batch) for batch in batches),
+            winners=winners,
+            changes=changes,
+            any_changes=any_changes,
+            causes=tuple(
+                FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
+            ),
+            examples=examples,
+            rows=rows_of(fields, games * players * len(rulesets)),
+        )
+        check_figures(fields, comparison.to_dict(), _COMPARISON_FIGURES)
+        return comparison
 
     def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
         pieces = []
@@ -430,11 +540,17 @@ class PlayedComparison:
     each from the game as played under that rule set. ``winner_changed`` compares its
     winners with the first rule set's game; ``causes`` is empty (the games differ in
     play, not only in scoring)."""
+    engine: str = "reference"
+    """The engine that played the games (see :func:`~qe_rules.simulate`). On the batch
+    every rule set plays from the same draws (common random numbers): a game differs
+    between rule sets only where the rules make it differ, so each share is of paired
+    games."""
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison as JSON types; each share has ``ci95: [low, high]``."""
         data = {
             "play": "each",
+            "engine": self.engine,
             "rulesets": list(self.rulesets),
             "players": self.players,
             "agents": list(self.agents),
@@ -451,27 +567,65 @@ class PlayedComparison:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
-        """The comparison from :meth:`to_dict` (the shares' figures are recomputed).
+        """The comparison from :meth:`to_dict` (the shares' figures are recomputed);
+        raises :class:`~qe_rules.InvalidArgument` naming the key that is missing,
+        unknown or wrong, or the counts that disagree (one share per rule set, each out
+        of the games, none for the first rule set against itself).
 
         >>> each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
         >>> PlayedComparison.from_dict(each.to_dict()) == each
         True
         """
-        try:
-            return cls(
-                rulesets=tuple(data["rulesets"]),
-                players=data["players"],
-                agents=tuple(data["agents"]),
-                seed=data["seed"],
-                start=data["start"],
-                games=data["games"],
-                winner_changed=tuple(Share.from_dict(s) for s in data["winner_changed"]),
-                awarded_differently=tuple(Share.from_dict(s) for s in data["awarded_differently"]),
-                unsold=tuple(Share.from_dict(s) for s in data["unsold"]),
-                rows=_rows_from(dict(data)),
+        fields = Fields(
+            data,
+            "played comparison",
+            ("rulesets", "players", "agents", "seed", "start", "games", *_SHARE_KEYS),
+            ("play", "rows", "engine"),
+        )
+        get = fields.get
+        if "play" in fields.data and fields.data["play"] != "each":
+            raise ARGUMENTS.fail("played comparison.play", "'each'", fields.data["play"])
+        rulesets = get("rulesets", texts)
+        agree(bool(rulesets), "played comparison.rulesets", "needs at least one rule set")
+        players = get("players", players_of)
+        games = get("games", games_of)
+        shares = {}
+        for key in _SHARE_KEYS:
+            where = f"played comparison.{key}"
+            found = get(key, lambda v, at: listed(v, at, Share.from_dict))
+            per_ruleset(found, len(rulesets), where)
+            for number, share in enumerate(found):
+                agree(
+                    share.total == games and share.parts == 1,
+                    f"{where}[{number}]",
+                    f"a share of the {games} games",
+                )
+            shares[key] = found
+        for key in ("winner_changed", "awarded_differently"):
+            agree(
+                shares[key][0].count == 0,
+                f"played comparison.{key}[0]",
+                "the first rule set does not differ from itself",
             )
-        except (KeyError, TypeError) as error:
-            raise InvalidArgument(f"not a played comparison: {shown(error)}") from None
+        start = get("start", whole)
+        agree(
+            start + games <= MAX_INTEGER,
+            "played comparison.start",
+            f"the games end beyond {MAX_INTEGER}",
+        )
+        return cls(
+            rulesets=rulesets,
+            players=players,
+            agents=agents_of(data["agents"], "played comparison.agents", players),
+            seed=get("seed", ARGUMENTS.integer),
+            start=start,
+            games=games,
+            winner_changed=shares["winner_changed"],
+            awarded_differently=shares["awarded_differently"],
+            unsold=shares["unsold"],
+            rows=rows_of(fields, games * players * len(rulesets)),
+            engine=get("engine", _engine_of, "reference"),
+        )
 
     def write_rows(self, path: str | os.PathLike[str]) -> None:
         """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
@@ -482,9 +636,10 @@ class PlayedComparison:
     def to_text(self) -> str:
         """The comparison as a plain-text report: for each rule set, its three shares with
         their 95% intervals."""
+        played_by = "" if self.engine == "reference" else f" by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
-            f"played under each rule set; compared with {self.rulesets[0]}:"
+            f"played under each rule set{played_by}; compared with {self.rulesets[0]}:"
         ]
         for number, rid in enumerate(self.rulesets):
             parts = []
@@ -500,6 +655,20 @@ class PlayedComparison:
         return "\n".join(lines)
 
     __str__ = to_text
+
+
+_SHARE_KEYS: Final = ("winner_changed", "awarded_differently", "unsold")
+_COMPARISON_FIGURES: Final = ("change_share", "any_change_share", "ci95")
+
+
+def per_ruleset(values: Any, count: int, where: str) -> None:
+    """Check that ``values`` has one entry per rule set."""
+    agree(len(values) == count, where, f"needs one entry per rule set ({count}), got {len(values)}")
+
+
+def _causes_counts(value: Any, where: str) -> dict[str, int]:
+    found = Fields(value, where, (), CHANGE_CAUSES)
+    return {cause: found.get(cause, whole) for cause in CHANGE_CAUSES if cause in found.data}
 
 
 def _owners(game: Game) -> tuple[frozenset[Any], ...]:
@@ -576,6 +745,7 @@ def compare(
     rows: bool = ...,
     progress: Progress | None = ...,
     play: Literal["first"] = ...,
+    engine: str = ...,
 ) -> Comparison: ...
 
 
@@ -593,6 +763,7 @@ def compare(
     rows: bool = ...,
     progress: Progress | None = ...,
     play: Literal["each"],
+    engine: str = ...,
 ) -> PlayedComparison: ...
 
 
@@ -609,6 +780,7 @@ def compare(
     rows: bool = False,
     progress: Progress | None = None,
     play: Literal["first", "each"] = "first",
+    engine: str = "reference",
 ) -> Comparison | PlayedComparison:
     """Play ``games`` games under the first rule set and score each one's final holdings
     under every rule set, to see how often and why the winner changes.
@@ -625,7 +797,9 @@ def compare(
     (20, 0)
 
     Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
-    :func:`simulate` does under the first rule set. A rule set that cannot score the
+    :func:`simulate` does under the first rule set. ``engine`` as for :func:`simulate`:
+    the batch plays ``play="each"`` (every rule set from the same draws), and ``"auto"``
+    uses it there when it can; ``play="first"`` is played by the reference engine. A rule set that cannot score the
     games (another deck, player count, nations or tokens) raises
     :class:`~qe_rules.InvalidArgument` naming it.
     """
@@ -637,15 +811,37 @@ def compare(
     players = chosen[0].check_players(players)
     _check_comparable(chosen, players)
     specs = _check_agents(agents, players)
-    games = _check_int(games, "games", 1)
+    games, start = _check_games(games, start)
     seed = _check_seed(seed)
-    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
     if play not in ("first", "each"):
         raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
+    batched = uses_batch(engine, specs, rows=rows, executor=executor)
+    if batched and play != "each":
+        if engine == "batch":
+            raise InvalidArgument("engine='batch' plays compare(..., play='each') only")
+        batched = False
+    if batched:
+        from qe_rules.simulation.batch.tally import compare_each_counts  # numpy: on first use
+
+        names = [str(spec) for spec in specs]
+        found = compare_each_counts(chosen, players, names, games, seed, start, progress)
+        shares = [tuple(Share(n, games) for n in counts) for counts in found]
+        return PlayedComparison(
+            rulesets=tuple(rules.id for rules in chosen),
+            players=players,
+            agents=tuple(names),
+            seed=seed,
+            start=start,
+            games=games,
+            winner_changed=shares[0],
+            awarded_differently=shares[1],
+            unsold=shares[2],
+            engine="batch",
+        )
     run = _Run(chosen, players, specs, games, seed, start, rows)
     if play == "each":
         return _compare_played(run, _run(_played_chunk, run, workers, executor, progress))

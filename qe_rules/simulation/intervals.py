@@ -23,12 +23,15 @@ from typing import Any, Final
 
 import attrs
 
+from qe_rules._util.reading import MAX_INTEGER, Fields, at_most, whole
 from qe_rules.errors import InvalidArgument, shown
 
 __all__ = ["Z95", "Share", "wilson_interval"]
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
+
+_MOST_Z: Final = 40.0  # beyond any confidence a float can tell from 1
 
 
 def wilson_interval(count: int, total: int, *, z: float = Z95) -> tuple[float, float]:
@@ -46,6 +49,12 @@ def wilson_interval(count: int, total: int, *, z: float = Z95) -> tuple[float, f
         raise InvalidArgument(
             f"a share is a whole count between 0 and its total, got {shown(count)} "
             f"of {shown(total)}"
+        )
+    if total > MAX_INTEGER:
+        raise InvalidArgument(f"a share's total is at most {MAX_INTEGER}, got {shown(total)}")
+    if type(z) not in (int, float) or not 0 < z <= _MOST_Z:
+        raise InvalidArgument(
+            f"z is a number above 0 and at most {_MOST_Z} (1.96 gives 95%), got {shown(z)}"
         )
     if total == 0:
         return 0.0, 1.0
@@ -79,8 +88,10 @@ class Share:
 
     def __attrs_post_init__(self) -> None:
         wilson_interval(self.count, self.total)  # raises for a count beyond the total
-        if type(self.parts) is not int or self.parts < 1:
-            raise InvalidArgument(f"parts is a whole number >= 1, got {shown(self.parts)}")
+        if type(self.parts) is not int or not 1 <= self.parts <= MAX_INTEGER:
+            raise InvalidArgument(
+                f"parts is a whole number from 1 to {MAX_INTEGER}, got {shown(self.parts)}"
+            )
 
     @property
     def value(self) -> float:
@@ -107,6 +118,23 @@ class Share:
         return {**data, "share": self.value, "ci95": list(self.ci95)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Share:
-        """The share from :meth:`to_dict` (the computed figures are recomputed)."""
-        return cls(data["count"], data["total"], parts=data.get("parts", 1))
+    def from_dict(cls, data: Any, where: str = "share") -> Share:
+        """The share from :meth:`to_dict` (the computed figures are computed again and,
+        where given, must equal those); raises :class:`~qe_rules.InvalidArgument` naming
+        the key that is missing, unknown or wrong."""
+        fields = Fields(data, where, ("count", "total"), ("parts", "share", "ci95"))
+        share = cls(
+            fields.get("count", whole),
+            fields.get("total", whole),
+            parts=fields.get("parts", _parts, 1),
+        )
+        computed = share.to_dict()
+        for key in ("share", "ci95"):
+            if key in fields.data and fields.data[key] != computed[key]:
+                raise InvalidArgument(
+                    f"{where}.{key} differs from the figure computed from the counts"
+                )
+        return share
+
+
+_parts = at_most(MAX_INTEGER, least=1)

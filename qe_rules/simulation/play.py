@@ -14,12 +14,19 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules._util.reading import MAX_INTEGER
+from qe_rules.errors import AgentError, InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import RuleSet, get_ruleset
-from qe_rules.simulation.agents import AGENT_NAMES, Agent, AgentFactory, agent_factory
+from qe_rules.simulation.agents import (
+    AGENT_NAMES,
+    Agent,
+    AgentFactory,
+    agent_factory,
+    agent_label,
+)
 
 __all__ = ["ROUNDS_PER_SALE", "AgentSpec", "Progress", "play_game"]
 
@@ -35,15 +42,29 @@ Progress = Callable[[int, int], object]
 
 
 def _check_int(value: object, what: str, least: int) -> int:
-    if type(value) is not int or value < least:
-        raise InvalidArgument(f"{what} is a whole number >= {least}, got {shown(value)}")
+    if type(value) is not int or not least <= value <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"{what} is a whole number from {least} to {MAX_INTEGER}, got {shown(value)}"
+        )
     return value
 
 
 def _check_seed(seed: object) -> int:
-    if type(seed) is not int:
-        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
+    """A run's seed: a whole number of at most 2**63 - 1 either way (what its statistics
+    write and read back)."""
+    if type(seed) is not int or not -MAX_INTEGER <= seed <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"seed is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, got {shown(seed)}"
+        )
     return seed
+
+
+def _check_games(games: object, start: object) -> tuple[int, int]:
+    """``games`` and ``start`` of a run: game numbers that stay within 2**63 - 1."""
+    games, start = _check_int(games, "games", 1), _check_int(start, "start", 0)
+    if start + games > MAX_INTEGER:
+        raise InvalidArgument(f"start + games is at most {MAX_INTEGER}, got {start + games}")
+    return games, start
 
 
 def _check_rules(ruleset: object) -> RuleSet:
@@ -113,24 +134,91 @@ def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]
     return [agent_factory(spec, ruleset=rules) if isinstance(spec, str) else spec for spec in specs]
 
 
-def _peeks(game: Game, agents: Sequence[Agent]) -> Game:
+def _allowed(game: Game, seat: int, amount: object) -> bool:
+    try:
+        return type(amount) is int and game.can_bid(seat, amount)
+    except RulesError:
+        return False
+
+
+def _peeks(game: Game, agents: Sequence[Agent], failure: _Failure) -> Game:
     """The peek window: ask every seat in it whether it will peek, all from the same
     state, and play each answer."""
     start = game
     for seat in sorted(start.to_act):
-        if agents[seat].wants_peek(start.view(seat)):
-            game = game.peek(seat)
-        else:
-            game = game.decline_peek(seat)
+        failure.seat = seat
+        wants = agents[seat].wants_peek(start.view(seat))
+        if type(wants) is not bool:
+            raise failure.error(f"wants_peek(view) must return True or False, got {shown(wants)}")
+        game = game.peek(seat) if wants else game.decline_peek(seat)
     return game
+
+
+class _Failure:
+    """Which agent a game is waiting on, to name it when something fails."""
+
+    __slots__ = ("factories", "index", "seat", "seed")
+
+    def __init__(self, factories: Sequence[AgentFactory], seed: int, index: int) -> None:
+        self.factories = factories
+        self.seed = seed
+        self.index = index
+        self.seat = 0
+
+    def error(self, problem: str, seat: int | None = None) -> AgentError:
+        seat = self.seat if seat is None else seat
+        agent = agent_label(self.factories[seat])
+        return AgentError(
+            f"agent {agent!r} at seat {seat}, game {self.index} of seed {self.seed} "
+            f"(play_game(..., seed={self.seed}, index={self.index}) replays it): {problem}",
+            agent=agent,
+            seat=seat,
+            seed=self.seed,
+            game=self.index,
+        )
+
+
+def _made_agents(
+    factories: Sequence[AgentFactory], agent_seed: int, failure: _Failure
+) -> list[Agent]:
+    agents = []
+    for seat, factory in enumerate(factories):
+        failure.seat = seat
+        agent = factory(agent_seed * 8 + seat)
+        if not callable(getattr(agent, "bid", None)):
+            raise failure.error(f"the factory made {shown(agent)}, which has no bid(view) method")
+        agents.append(agent)
+    return agents
 
 
 def _play(
     rules: RuleSet, players: int, factories: Sequence[AgentFactory], seed: int, index: int
 ) -> Game:
+    failure = _Failure(factories, seed, index)
+    try:
+        return _play_game(rules, players, factories, seed, index, failure)
+    except AgentError:
+        raise
+    except RulesError as error:
+        if failure.seat < 0:  # the run itself, not an agent (a sale that never ends)
+            raise
+        raise failure.error(str(error)) from error
+    except Exception as error:  # the agent's own code
+        raise failure.error(f"{type(error).__name__}: {shown(str(error))}") from error
+
+
+def _play_game(
+    rules: RuleSet,
+    players: int,
+    factories: Sequence[AgentFactory],
+    seed: int,
+    index: int,
+    failure: _Failure,
+) -> Game:
     game_seed, first, agent_seed = _game_seeds(seed, index, players)
+    failure.seat = -1
     game = new_game(rules, players, seed=game_seed, first_auctioneer=first)
-    agents = [factory(agent_seed * 8 + seat) for seat, factory in enumerate(factories)]
+    agents = _made_agents(factories, agent_seed, failure)
     bid_of = [agent.bid for agent in agents]
     peeks = rules.has_peek(players)
     rounds = 0  # bidding rounds since the last opening bid
@@ -139,14 +227,16 @@ def _play(
         if not to_act:
             return game
         if peeks and game.phase is Phase.PEEKING:
-            game = _peeks(game, agents)
+            game = _peeks(game, agents, failure)
         elif len(to_act) == 1:  # an opening bid (with 2 players, also the secret bid)
             rounds = 0
             (seat,) = to_act
+            failure.seat = seat
             game = game.bid(seat, bid_of[seat](game.view(seat)))
         else:
             rounds += 1
             if rounds > ROUNDS_PER_SALE:
+                failure.seat = -1
                 raise InvalidArgument(
                     f"game {index} does not end: sale {game.sale} is still tied after "
                     f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
@@ -156,8 +246,15 @@ def _play(
             bids: dict[int, int] = {}
             view = game.view
             for seat in to_act:  # a loop: a comprehension is a function call in Python 3.11
+                failure.seat = seat
                 bids[seat] = bid_of[seat](view(seat))
-            game = game.bid_many(bids)
+            try:
+                game = game.bid_many(bids)
+            except RulesError:  # name the first seat whose bid the rules refuse
+                failure.seat = next(
+                    (s for s, amount in bids.items() if not _allowed(game, s, amount)), -1
+                )
+                raise
 
 
 def play_game(

@@ -16,27 +16,40 @@ or other game numbers of the same seed, with ``start``) merge exactly.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
-from qe_rules.errors import InvalidArgument
+from qe_rules._util.reading import Fields, agree, per_seat, text, whole
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.engine import Game
 from qe_rules.rules.model import RuleSet
+from qe_rules.simulation._reading import (
+    agents_of,
+    at_most_each,
+    batches_of,
+    check_figures,
+    counts_of,
+    players_of,
+    rows_of,
+)
 from qe_rules.simulation._text import interval_text, labelled, percent, share_text
 from qe_rules.simulation.agents import agent_label
+from qe_rules.simulation.batch.choice import uses_batch
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import (
     AgentSpec,
     Progress,
     _check_agents,
     _check_executor,
+    _check_games,
     _check_int,
     _check_progress,
     _check_rows,
@@ -45,7 +58,7 @@ from qe_rules.simulation.play import (
     _factories,
     _play,
 )
-from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_from, _rows_of, write_rows
+from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.texts.reports import table
 
@@ -273,6 +286,10 @@ class SimulationStats(_Batched):
     spend_squares: tuple[int, ...]
     rows: tuple[GameRow, ...] | None = None
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
+    engine: str = "reference"
+    """The engine that played the games: ``"reference"`` (the game engine, a view per
+    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). The two play
+    other games from the same seed."""
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -405,6 +422,7 @@ class SimulationStats(_Batched):
             "ruleset": self.ruleset,
             "players": self.players,
             "agents": list(self.agents),
+            "engine": self.engine,
             "games": self.games,
             "seed": self.seed,
             "batches": [list(batch) for batch in self.batches],
@@ -447,32 +465,64 @@ class SimulationStats(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SimulationStats:
+    def from_dict(cls, data: Mapping[str, Any]) -> SimulationStats:
         """The statistics from :meth:`to_dict` (the figures are computed again from the
-        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``."""
-        try:
-            return cls(
-                ruleset=data["ruleset"],
-                players=data["players"],
-                agents=tuple(data["agents"]),
-                batches=_batches_from(data),
-                wins=tuple(data["wins"]),
-                no_winner_games=data["no_winner_games"],
-                gap_games=data["gap_games"],
-                gap_codes=FrozenDict(sorted(data["gap_codes"].items())),
-                lowest_spender_wins=data["lowest_spender_wins"],
-                unsold_sales=data["unsold_sales"],
-                winning_totals=data["winning_totals"],
-                total_sums=tuple(data["total_sums"]),
-                total_squares=tuple(data["total_squares"]),
-                spend_sums=tuple(data["spend_sums"]),
-                spend_squares=tuple(data["spend_squares"]),
-                rows=_rows_from(data),
-            )
-        except (KeyError, TypeError, AttributeError) as error:
-            raise InvalidArgument(
-                f"not the statistics of SimulationStats.to_dict(): {error!r}"
-            ) from None
+        counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``.
+
+        Raises :class:`~qe_rules.InvalidArgument` naming the key that is missing, unknown
+        or wrong, or the counts that disagree (one per seat, none above the games, wins
+        and games without a winner adding up to the games). Figures computed from the
+        counts may be left out; where given they must equal the figures computed again.
+        """
+        fields = Fields(
+            data, "statistics", _STATS_COUNTS, ("batches", "seed", "games", "rows", "engine", *_STATS_FIGURES)
+        )
+        get = fields.get
+        players = get("players", players_of)
+        batches = batches_of(fields)
+        games = sum(stop - start for _, start, stop in batches)
+        seats = {key: get(key, counts_of) for key in _SEAT_COUNTS}
+        for key, values in seats.items():
+            per_seat(values, players, f"statistics.{key}")
+        counts = {key: get(key, whole) for key in _GAME_COUNTS}
+        at_most_each(seats["wins"], games, "statistics.wins", "games")
+        for key in ("no_winner_games", "gap_games", "lowest_spender_wins"):
+            agree(counts[key] <= games, f"statistics.{key}", f"is more than the {games} games")
+        agree(
+            sum(seats["wins"]) + counts["no_winner_games"] == games,
+            "statistics.wins",
+            f"the wins and no_winner_games add up to {games} games",
+        )
+        agree(
+            counts["lowest_spender_wins"] <= games - counts["no_winner_games"],
+            "statistics.lowest_spender_wins",
+            "is more than the games with a winner",
+        )
+        gap_codes = get("gap_codes", _gap_codes)
+        at_most_each(
+            list(gap_codes.values()), counts["gap_games"], "statistics.gap_codes", "gap games"
+        )
+        stats = cls(
+            ruleset=get("ruleset", text),
+            players=players,
+            agents=agents_of(data["agents"], "statistics.agents", players),
+            batches=tuple(Batch(*batch) for batch in batches),
+            wins=seats["wins"],
+            no_winner_games=counts["no_winner_games"],
+            gap_games=counts["gap_games"],
+            gap_codes=FrozenDict(sorted(gap_codes.items())),
+            lowest_spender_wins=counts["lowest_spender_wins"],
+            unsold_sales=counts["unsold_sales"],
+            winning_totals=counts["winning_totals"],
+            total_sums=seats["total_sums"],
+            total_squares=seats["total_squares"],
+            spend_sums=seats["spend_sums"],
+            spend_squares=seats["spend_squares"],
+            rows=rows_of(fields, games * players),
+            engine=fields.get("engine", _engine_of, "reference"),
+        )
+        check_figures(fields, stats.to_dict(), _STATS_FIGURES)
+        return stats
 
     def merge(self, other: SimulationStats) -> SimulationStats:
         """The statistics of both runs' games together, exactly as one run of them all
@@ -487,6 +537,7 @@ class SimulationStats(_Batched):
         _check_same("rule set", self.ruleset, other.ruleset)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)
+        _check_same("engine", self.engine, other.engine)
         return SimulationStats(
             ruleset=self.ruleset,
             players=self.players,
@@ -504,6 +555,7 @@ class SimulationStats(_Batched):
             spend_sums=_add(self.spend_sums, other.spend_sums),
             spend_squares=_add(self.spend_squares, other.spend_squares),
             rows=_merged_rows(self.rows, other.rows),
+            engine=self.engine,
         )
 
     def write_rows(self, path: str | os.PathLike[str]) -> None:
@@ -515,36 +567,53 @@ class SimulationStats(_Batched):
     def to_text(self) -> str:
         """The statistics as a plain-text report: a table of seats, a table of agents and
         the shares with their 95% intervals."""
+        played_by = "" if self.engine == "reference" else f", played by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.ruleset} with {self.players} players, "
-            f"{_batches_text(self.batches)}",
+            f"{_batches_text(self.batches)}{played_by}",
             "",
         ]
+        # each per-seat figure computed once (a property computes all seats' at once)
         lines += table(
             ("seat", "agent", "wins", "share", "(95%)", "total", "(sd)", "spend", "(sd)"),
             (
                 (
                     seat,
-                    self.agents[seat],
-                    self.wins[seat],
-                    percent(self.win_share[seat]),
-                    interval_text(self.win_ci95[seat]),
-                    f"{self.seat_total_mean[seat]:.1f}",
-                    f"{self.seat_total_stdev[seat]:.1f}",
-                    f"{self.seat_spend_mean[seat]:.1f}",
-                    f"{self.seat_spend_stdev[seat]:.1f}",
+                    agent,
+                    wins,
+                    percent(share),
+                    interval_text(interval),
+                    f"{total:.1f}",
+                    f"{total_sd:.1f}",
+                    f"{spend:.1f}",
+                    f"{spend_sd:.1f}",
                 )
-                for seat in range(self.players)
+                for seat, (agent, wins, share, interval, total, total_sd, spend, spend_sd) in (
+                    enumerate(
+                        zip(
+                            self.agents,
+                            self.wins,
+                            self.win_share,
+                            self.win_ci95,
+                            self.seat_total_mean,
+                            self.seat_total_stdev,
+                            self.seat_spend_mean,
+                            self.seat_spend_stdev,
+                            strict=True,
+                        )
+                    )
+                )
             ),
             left=2,
         )
         lines.append("")
-        intervals = self.agent_win_ci95
+        agent_wins = self._agent_wins()
+        seats_of = collections.Counter(self.agents)
         lines += table(
             ("agent", "seats", "win share per seat", "(95%)"),
             (
-                (agent, self.agents.count(agent), percent(share), interval_text(intervals[agent]))
-                for agent, share in self.agent_win_share.items()
+                (agent, seats_of[agent], percent(share.value), interval_text(share.ci95))
+                for agent, share in agent_wins.items()
             ),
         )
         winning = self.winning_total_mean
@@ -570,6 +639,47 @@ class SimulationStats(_Batched):
     __str__ = to_text
 
 
+_SEAT_COUNTS: Final = ("wins", "total_sums", "total_squares", "spend_sums", "spend_squares")
+_GAME_COUNTS: Final = (
+    "no_winner_games",
+    "gap_games",
+    "lowest_spender_wins",
+    "unsold_sales",
+    "winning_totals",
+)
+_STATS_COUNTS: Final = ("ruleset", "players", "agents", "gap_codes", *_SEAT_COUNTS, *_GAME_COUNTS)
+_STATS_FIGURES: Final = (
+    "win_share",
+    "agent_win_share",
+    "no_winner_share",
+    "gap_share",
+    "lowest_spender_win_share",
+    "unsold_mean",
+    "winning_total_mean",
+    "total_mean",
+    "total_stdev",
+    "spend_mean",
+    "spend_stdev",
+    "seat_total_mean",
+    "seat_total_stdev",
+    "seat_spend_mean",
+    "seat_spend_stdev",
+    "ci95",
+)
+
+
+def _engine_of(value: Any, where: str) -> str:
+    """The name of the engine that played: ``"reference"`` or ``"batch"``."""
+    if value not in ("reference", "batch"):
+        raise InvalidArgument(f"{where}: 'reference' or 'batch', got {shown(value)}")
+    return str(value)
+
+
+def _gap_codes(value: Any, where: str) -> dict[str, int]:
+    codes = Fields(value, where, (), value.keys() if isinstance(value, Mapping) else ())
+    return {text(code, f"{where} key"): codes.get(code, whole) for code in codes.data}
+
+
 def simulate(
     ruleset: RuleSet | str,
     players: int,
@@ -582,6 +692,7 @@ def simulate(
     executor: concurrent.futures.Executor | None = None,
     rows: bool = False,
     progress: Progress | None = None,
+    engine: str = "reference",
 ) -> SimulationStats:
     """Play ``games`` games and sum them up.
 
@@ -593,17 +704,29 @@ def simulate(
     its workers, and is left running. The numbers are the same either way. ``rows=True``
     keeps one :class:`GameRow` per game and seat. ``progress``, if given, is called with
     ``(games done, games)`` as chunks of games finish.
+
+    ``engine`` chooses what plays the games: ``"reference"`` (the game engine, the
+    default), ``"batch"`` (:mod:`qe_rules.batch`: numpy, games in lockstep, the agents
+    ``random`` and ``zero`` by name; it plays in this process and keeps no rows) or
+    ``"auto"`` (the batch where it can play the run, else the reference engine). The
+    statistics say which played (``engine``); the two engines play other games from the
+    same seed, with the same rules and agents.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
     specs = _check_agents(agents, players)
-    games = _check_int(games, "games", 1)
+    games, start = _check_games(games, start)
     seed = _check_seed(seed)
-    start = _check_int(start, "start", 0)
     workers = _check_int(workers, "workers", 1)
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
+    if uses_batch(engine, specs, rows=rows, executor=executor):
+        from qe_rules.simulation.batch.tally import simulate_fields  # numpy: on first use
+
+        names = [str(spec) for spec in specs]
+        fields = simulate_fields(rules, players, names, games, seed, start, progress)
+        return SimulationStats(**{**fields, "batches": (Batch(seed, start, start + games),)})
     tally = _Tally(players)
     run = _Run((rules,), players, specs, games, seed, start, rows)
     for part in _run(_simulate_chunk, run, workers, executor, progress):

@@ -103,10 +103,12 @@ class OpenQuestion:
     def variants(self, ruleset: RuleSet) -> tuple[RuleSet, ...]:
         """``ruleset`` under each reading, in the order of :attr:`values` (the rule set
         itself for the value it has)."""
-        return tuple(ruleset.evolve(**{self.field: _python(self.field, v)}) for v in self.values)
+        return tuple(
+            ruleset.evolve(**{self.field: python_value(self.field, v)}) for v in self.values
+        )
 
 
-def _python(field: str, plain: Any) -> Any:
+def python_value(field: str, plain: Any) -> Any:
     """A reading's plain value in the form :meth:`RuleSet.evolve` takes."""
     return decode_field(field, list(plain)) if isinstance(plain, tuple) else plain
 

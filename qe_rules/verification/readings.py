@@ -12,11 +12,12 @@ import random
 from collections.abc import Collection, Iterator
 from typing import Any, Final
 
+from qe_rules.errors import InvalidRuleSet
 from qe_rules.game.engine import Game, new_game, replay
 from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.limits import GAME_ROUNDS_COMPARED
 from qe_rules.rules.model import RuleSet, encode_field
-from qe_rules.texts.questions import open_questions
+from qe_rules.texts.questions import open_questions, python_value
 from qe_rules.verification.play import past_peeks, random_round
 from qe_rules.verification.report import Coverage, Example, Finding, Verdict, holds
 
@@ -131,10 +132,16 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
         field = question.field
         if fields is not None and field not in fields:
             continue
-        for other in question.variants(rules):
-            if other is rules:
+        for value, other in _other_readings(rules, question.field, question.values):
+            if isinstance(other, InvalidRuleSet):  # this reading cannot go with the others
+                yield holds(
+                    f"reading:{field}",
+                    f"another reading of {field} is not a rule set with the other fields: {other}",
+                    (field,),
+                    coverage=Coverage(True, 0, "no game: the reading is refused"),
+                )
                 continue
-            shown_value = other.id.rpartition(f"{field}=")[2]
+            shown_value = question.spec("", value).partition("=")[2]
             own_value = question.spec("x", _plain(field, getattr(rules, field))).split("=", 1)[1]
             check = f"reading:{field}"
             found = False
@@ -169,3 +176,19 @@ def reading_checks(rules: RuleSet, fields: Collection[str] | None = None) -> Ite
                     (field,),
                     coverage=coverage,
                 )
+
+
+def _other_readings(
+    rules: RuleSet, field: str, values: Collection[Any]
+) -> Iterator[tuple[Any, RuleSet | InvalidRuleSet]]:
+    """Each other reading of ``field`` (its plain value) and ``rules`` under it, or the
+    error of a reading that the other fields do not allow (a smallest bid of ``MAX_BID``
+    with a rebid that may not equal the opening bid)."""
+    for value in values:
+        try:
+            other = rules.evolve(**{field: python_value(field, value)})
+        except InvalidRuleSet as error:
+            yield value, error
+            continue
+        if other is not rules:
+            yield value, other

@@ -20,12 +20,12 @@ from typing import Any, Final
 
 import attrs
 
-from qe_rules.errors import RulesError
+from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game
 from qe_rules.game.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet, TieFallback, TieStreak, UniqueBidPool
-from qe_rules.verification.play import base_game, scripted_game, simple_price
+from qe_rules.verification.play import base_game, past_peeks, scripted_game, simple_price
 from qe_rules.verification.report import Coverage, Example, Finding, gap_finding, holds, violated
 
 __all__ = ["SALE_SEARCH_PATHS", "THOROUGH_SALE_SEARCH_PATHS"]
@@ -35,6 +35,12 @@ SALE_SEARCH_PATHS: Final = 40_000
 auctioneer seat; the built-in rule sets need at most 10,402 (``en-early``, 5 players)."""
 THOROUGH_SALE_SEARCH_PATHS: Final = 250_000
 """The same bound for ``verify(..., thorough=True)``."""
+
+CANDIDATES_PER_PATH: Final = 4
+"""The bid rounds a sale search may look at (and merge or drop as seen before) per path
+of its bound: past ``CANDIDATES_PER_PATH * bound`` candidates the search stops and says
+it was cut. This bounds its time on every rule set (a few seconds a search at the default
+bound); the built-in rule sets stay far below it."""
 Round = tuple[tuple[int, int], ...]
 """One bidding round of a sale: (seat, amount) pairs, by seat."""
 # a sale in progress: (standing bids, ties so far, bidding rounds so far, opening bid,
@@ -121,6 +127,8 @@ class SaleSearch:
         endless = rules.tie_fallback is TieFallback.NONE or self.same_players
         self.rounds_limit = rules.ties_before_fallback + (2 if endless else 0)
         self.seen: set[Any] = set()  # the keys of the states reached
+        self.candidates = 0  # bid rounds looked at, against CANDIDATES_PER_PATH * bound
+        self.most_candidates = CANDIDATES_PER_PATH * bound
 
     def points(
         self, standing: Iterable[int], opening: int | None, rounds: Sequence[Round]
@@ -248,6 +256,9 @@ class SaleSearch:
         for opening in openings:
             bidders = self.others
             for bids, points in self.rounds_of(bidders, (), opening, (), ()):
+                self.candidates += 1
+                if self.candidates > self.most_candidates:
+                    return states
                 if auctioneer is not None and opening is not None:
                     bids[auctioneer] = opening
                 first = tuple(sorted(bids.items()))
@@ -269,10 +280,10 @@ class SaleSearch:
         self.seen = set()
         frontier = self.first_states()
         first_bids = len(frontier)
+        cut = self.candidates > self.most_candidates
         outcomes: dict[str, tuple[Round, ...]] = {}
         violations: dict[str, tuple[Round, ...]] = {}
         paths = 0
-        cut = False
         last_tile = self.auctioneer is None
         while frontier:
             next_frontier: list[_State] = []
@@ -303,7 +314,8 @@ class SaleSearch:
                 for rebids, points in self.rounds_of(
                     outcome.seats, standing, opening, rounds, now_tied
                 ):
-                    if len(next_frontier) >= room:
+                    self.candidates += 1
+                    if len(next_frontier) >= room or self.candidates > self.most_candidates:
                         cut = True
                         break
                     new = list(standing)
@@ -367,7 +379,11 @@ def _sale_record(
         game = scripted_game(rules, players, earlier, finish=False)
     else:
         game = base_game(rules, players, auctioneer)
-    assert game is not None
+    if game is None:  # the scripted earlier sales could not all be played
+        raise InvalidArgument(
+            f"{rules.id}: no game of {players} players reaches this sale by the script"
+        )
+    game = past_peeks(game)  # a peek announced before the bids (peek_timing=before-bids)
     for rnd in rounds:
         first = game.auctioneer
         for seat, amount in sorted(rnd, key=lambda bid: bid[0] != first):  # opening first
@@ -376,7 +392,7 @@ def _sale_record(
 
 
 def _violation_example(
-    rules: RuleSet, players: int, auctioneer: int, rounds: Sequence[Round]
+    rules: RuleSet, players: int, auctioneer: int | None, rounds: Sequence[Round]
 ) -> Example | None:
     """The bids of a sale whose settlement broke a property, as a game record; ``None``
     when the engine itself refuses those bids (it settled the sale differently)."""
@@ -487,7 +503,7 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
                 f"{players} players: {what}",
                 fields,
                 players,
-                Example("game", _sale_record(rules, players, seat, rounds)),
+                _violation_example(rules, players, seat, rounds),
                 coverage,
             )
         if not gap_kinds:
@@ -528,7 +544,7 @@ def _last_tile_check(rules: RuleSet, players: int, bound: int) -> Iterator[Findi
             "bid sells nothing, as the text says (a documented non-award)",
             fields,
             players,
-            Example("game", _sale_record(rules, players, None, result.outcomes["last-tile-tie"])),
+            _violation_example(rules, players, None, result.outcomes["last-tile-tie"]),
             coverage,
         )
     else:

@@ -26,8 +26,9 @@ stated bounds) or sampled, with the sample size.
   minimums), through every tie and rebid path, for every player count; a sale's outcome
   depends on nothing else, so one amount per order type stands for every amount. The
   search settles at most
-  :data:`~qe_rules.verification.sale_search.SALE_SEARCH_PATHS` paths per auctioneer seat (the
-  built-in rule sets need fewer); beyond that, for example with many ties before the
+  :data:`~qe_rules.verification.sale_search.SALE_SEARCH_PATHS` paths per auctioneer seat, and
+  looks at most :data:`~qe_rules.verification.sale_search.CANDIDATES_PER_PATH` bid rounds per
+  path of that bound (the built-in rule sets need fewer); beyond that, for example with many ties before the
   fallback, it keeps the first paths of every bidding round up to the fallback and its
   finding's coverage says it was sampled. Auctioneer seat 0 stands for every seat
   (``thorough=True`` searches each). A settlement that breaks a property (an award for an

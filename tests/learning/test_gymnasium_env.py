@@ -115,7 +115,46 @@ def test_arguments_are_checked():
     with pytest.raises(qe.InvalidArgument, match="unknown agent"):
         QESeatEnv("en", 4, opponents="smart")
     with pytest.raises(qe.InvalidArgument, match="render_mode"):
-        QESeatEnv("en", 4, render_mode="human")
+        QESeatEnv("en", 4, render_mode=["svg"])
+    with pytest.raises(qe.InvalidArgument, match="reward"):
+        QESeatEnv("en", 4, reward="margin")
+    env = QESeatEnv("en", 4)
+    with pytest.raises(qe.InvalidArgument, match="reset options"):
+        env.reset(options={"players": 3})
+    with pytest.raises(qe.InvalidArgument, match="seat"):
+        env.reset(options={"seat": 4})
+    assert env.seat == 0
+
+
+def test_an_unknown_render_mode_warns_and_renders_nothing():
+    with pytest.warns(UserWarning, match="'rgb_array' is not one of ansi, svg"):
+        env = QESeatEnv("en", 4, render_mode="rgb_array")
+    env.reset(seed=1)
+    assert env.render_mode is None
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert env.render() is None
+
+
+@pytest.mark.parametrize("reward", ["win", "shaped", "rank", "score"])
+def test_the_last_step_pays_the_reward_option_and_reports_the_result(reward):
+    from qe_rules.learning.rewards import final_rewards
+
+    env = QESeatEnv("en", 4, seat=1, opponents="random", reward=reward)
+    rewards, info, terminated = episode(env, 8, lambda mask: int(np.flatnonzero(mask)[0]))
+    result = env.game.result()
+    assert terminated and rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == final_rewards(result, reward)[1]
+    assert info["result"] == result and info["winners"] == result.winners
+    assert info["spends"] == tuple(sheet.spent for sheet in result.sheets)
+    assert info["eliminated"] == result.sheets[1].eliminated
+
+
+def test_reset_options_change_the_seat_and_the_opponents():
+    env = QESeatEnv("en", 4, seat=0, opponents="value")
+    env.reset(seed=3, options={"seat": 2, "opponents": ZeroAgent})
+    assert env.seat == 2 and 2 in env.game.to_act | {env.game.auctioneer}
+    assert all(isinstance(agent, ZeroAgent) for agent in env.agents if agent is not None)
+    assert env.agents[2] is None
 
 
 def test_gymnasium_make_builds_the_registered_environment():
@@ -150,3 +189,36 @@ def test_gymnasium_make_imports_the_module_and_import_qe_rules_does_not_load_gym
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["QESeatEnv", "(265,)"]
+
+
+def test_the_registered_id_as_libraries_make_it():
+    import gymnasium
+
+    from qe_rules.gymnasium_env import ENV_ID
+
+    # Stable-Baselines3's make_vec_env(id) asks for render_mode="rgb_array" whatever the
+    # environment offers: Gymnasium warns, and so does the environment, which draws nothing.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        made = gymnasium.make(ENV_ID, render_mode="rgb_array", reward="shaped")
+    assert any("rgb_array" in str(w.message) for w in caught)
+    made.reset(seed=4)
+    with pytest.warns(UserWarning, match="render"):
+        assert made.render() is None
+    assert made.unwrapped.render_mode is None and made.unwrapped.reward == "shaped"
+    vector = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", players=3)
+    observations, infos = vector.reset(seed=[1, 2])
+    assert observations.shape == (2, encode.OBSERVATION_SIZE)
+    masks = vector.call("action_masks")
+    assert [m.tolist() for m in masks] == infos["action_mask"].tolist()
+    steps = 0
+    finished = np.zeros(2, bool)
+    while not finished.all():
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in vector.call("action_masks")])
+        _, _, terminated, truncated, infos = vector.step(actions)
+        if terminated.any():
+            assert all(infos["_win_share"] == terminated)
+        finished |= terminated | truncated
+        steps += 1
+    assert steps < 100
+    vector.close()

@@ -59,3 +59,74 @@ def test_the_seats_of_a_round_act_from_the_same_state():
         assert {s: state.observation_tensor(s) for s in range(4)} == observations
     state.apply_action(state.legal_actions()[-1])
     assert state.game.sale == 1 and not state.is_terminal()
+
+
+def ismcts_bot(game, seed, simulations=30):
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, 2.0, simulations, random_state=np.random.RandomState(seed)
+    )
+    bot.set_resampler(openspiel.resampler(seed))
+    return bot
+
+
+def test_the_search_cannot_see_a_bid_held_in_the_round_under_way():
+    state = dealt(4, seed=3)
+    state.apply_action(5)  # the opening bid
+    low, high = state.clone(), state.clone()
+    low.apply_action(0)  # the first bidder's secret bid, held
+    high.apply_action(13)
+    seat = low.current_player()
+    assert seat == high.current_player() and low.game is not None
+    assert low.information_state_string(seat) == high.information_state_string(seat)
+    game = state.get_game()
+    for seed in (1, 2):
+        assert ismcts_bot(game, seed).step(low) == ismcts_bot(game, seed).step(high)
+
+
+def test_information_states_are_perfect_recall_strings_and_there_is_no_tensor():
+    state = dealt(4, seed=5)
+    state.apply_action(4)
+    seat = state.current_player()
+    before = state.information_state_string(seat)
+    state.apply_action(state.legal_actions()[0])  # this seat's bid: held, yet remembered
+    assert state.information_state_string(seat) != before
+    assert state.observation_string(seat) == state.clone().observation_string(seat)
+    other = state.current_player()
+    assert "moves: " in state.information_state_string(other)
+    assert f"{seat}:*" in state.information_state_string(other)  # a secret bid, unseen
+    with pytest.raises(Exception, match="no information-state tensor"):
+        state.information_state_tensor(other)
+    assert state.get_game().get_type().provides_information_state_string
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_resampled_states_keep_the_seats_information_state(players):
+    import random
+
+    state = dealt(players, seed=players)
+    draw = random.Random(players)
+    checked = 0
+    while not state.is_terminal() and checked < 12:
+        seat = state.current_player()
+        if draw.random() < 0.5:
+            sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+            again = state.resample_from_infostate(seat, sampler)
+            assert again.information_state_string(seat) == state.information_state_string(seat)
+            assert again.legal_actions() == state.legal_actions()
+            assert len(again.history()) == len(state.history())
+            checked += 1
+        state.apply_action(draw.choice(state.legal_actions()))
+    assert checked
+
+
+def test_ismcts_plays_a_game():
+    game = pyspiel.load_game("python_qe", {"players": 3})
+    state = dealt(3, seed=8)
+    bots = [ismcts_bot(game, seed, simulations=4) for seed in range(3)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert sum(state.returns()) in (0.0, 1.0)

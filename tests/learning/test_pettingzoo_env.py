@@ -48,6 +48,28 @@ def test_pettingzoo_seed_test(players):
     seed_test(lambda: QEEnv("en", players), num_cycles=1000)
 
 
+@pytest.mark.parametrize("reward", ["shaped", "rank", "score"])
+def test_the_reward_option_pays_its_rewards_and_the_end_info(reward):
+    from qe_rules.learning.rewards import final_rewards
+
+    env = QEEnv("en", 4, reward=reward)
+    env.reset(seed=6)
+    paid, infos = {}, {}
+    for agent in env.agent_iter():
+        observation, reward_now, terminated, _, info = env.last()
+        if terminated:
+            paid[agent], infos[agent] = reward_now, info
+            env.step(None)
+        else:
+            env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+    result = env.game.result()
+    for seat, expected in enumerate(final_rewards(result, reward)):
+        assert paid[agent_name(seat)] == pytest.approx(expected)
+        info = infos[agent_name(seat)]
+        assert info["result"] == result and info["spends"][seat] == result.sheets[seat].spent
+        assert info["win_share"] == (1.0 if result.winners == (seat,) else 0.0)
+
+
 @pytest.mark.parametrize(("ruleset", "players"), [("en", 4), ("de", 5), ("en-early", 3)])
 def test_a_game_ends_with_the_winner_rewarded(ruleset, players):
     env = QEEnv(ruleset, players)
@@ -149,9 +171,32 @@ def test_render_svg_and_text():
         assert QEEnv("en", 4).render() is None
 
 
+def test_an_unknown_render_mode_warns_and_renders_nothing():
+    with pytest.warns(UserWarning, match="'human' is not one of ansi, svg"):
+        env = QEEnv("en", 4, render_mode="human")
+    env.reset(seed=1)
+    assert env.render_mode is None
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert env.render() is None
+
+
+def test_pettingzoo_render_test():
+    from pettingzoo.test import render_test
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*is not one of ansi, svg")
+        warnings.filterwarnings("ignore", ".*without a render_mode")
+        render_test(
+            lambda render_mode=None: QEEnv("en", 3, render_mode=render_mode),
+            custom_tests={"svg": lambda picture: picture.startswith("<svg")},
+        )
+
+
 def test_arguments_are_checked():
     with pytest.raises(qe.InvalidArgument, match="render_mode"):
-        QEEnv("en", 4, render_mode="human")
+        QEEnv("en", 4, render_mode=3)
+    with pytest.raises(qe.InvalidArgument, match="reward"):
+        QEEnv("en", 4, reward="points")
     with pytest.raises(qe.InvalidArgument):
         QEEnv("en", 6)
     with pytest.raises(qe.InvalidArgument, match="max_rounds"):

@@ -19,7 +19,28 @@ TARGETS = targets(scratch_folder())
 QUICK = examples(60)
 
 
-@pytest.mark.parametrize("name", ["replay", "engine", "lookups", "score-file", "cli"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "replay",
+        "engine",
+        "lookups",
+        "score-file",
+        "cli",
+        # the second round: documents, schemas, spec strings, evolve, variants, pictures,
+        # agents, record files, rule-set arguments, shares
+        "documents",
+        "schemas",
+        "specs",
+        "evolve",
+        "variants",
+        "svg",
+        "agents",
+        "record-files",
+        "cli-rulesets",
+        "shares",
+    ],
+)
 @QUICK
 @given(rng=st.randoms(use_true_random=False))
 def test_only_rules_errors_escape(name, rng):

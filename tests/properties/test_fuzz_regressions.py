@@ -164,7 +164,7 @@ def example_players():
     [
         ({"rulset": "de"}, "unknown key 'rulset'; allowed: ruleset, players"),
         ({"players": [{"zero_bid_round": 1}]}, "unknown key 'zero_bid_round'"),
-        ({"players": [{"name": 5}]}, "'name' must be a string"),
+        ({"players": [{"name": 5}]}, "name must be a string, got 5"),
     ],
 )
 def test_score_files_are_strict(tmp_path, change, message):

@@ -35,6 +35,7 @@ PUBLIC_PATHS = {
     "svg": "present",
     "strategies": "verification",
     "rl": "learning",
+    "batch": "simulation",
     "gymnasium_env": "learning",
     "openspiel": "learning",
     "__main__": "apps",

@@ -137,11 +137,13 @@ PUBLIC_PATHS = {
     "qe_rules.svg": "view",
     "qe_rules.strategies": "games",
     "qe_rules.rl": "env",
+    "qe_rules.batch": "play",
     "qe_rules.gymnasium_env": "QESeatEnv",
     "qe_rules.openspiel": "QEGame",
 }
 EXTRAS = {
     "qe_rules.rl": "pettingzoo",
+    "qe_rules.batch": "numpy",
     "qe_rules.gymnasium_env": "gymnasium",
     "qe_rules.openspiel": "pyspiel",
 }

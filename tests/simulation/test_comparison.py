@@ -160,7 +160,7 @@ def test_comparisons_come_back_from_their_dicts(rows):
 
 
 def test_a_dict_that_is_not_a_comparison_is_refused():
-    with pytest.raises(qe.InvalidArgument, match="not a comparison"):
+    with pytest.raises(qe.InvalidArgument, match="comparison lacks players, agents"):
         Comparison.from_dict({"rulesets": ["en"]})
 
 

@@ -303,7 +303,10 @@ def fuzz_ruleset_loader(rng: random.Random, folder: str) -> None:
 
 
 def targets(folder: str) -> dict[str, Callable[[random.Random], None]]:
-    """Every fuzz target by name; ``folder`` is a scratch folder for files."""
+    """Every fuzz target by name; ``folder`` is a scratch folder for files. The targets
+    of the second round (``tests/support/hostile.py``) follow the first's."""
+    from tests.support.hostile import TARGETS  # it reads this module's values
+
     return {
         "replay": fuzz_replay,
         "engine": fuzz_engine,
@@ -311,6 +314,7 @@ def targets(folder: str) -> dict[str, Callable[[random.Random], None]]:
         "score-file": lambda rng: fuzz_score_file(rng, folder),
         "cli": fuzz_cli,
         "ruleset-loader": lambda rng: fuzz_ruleset_loader(rng, folder),
+        **TARGETS,
     }
 
 

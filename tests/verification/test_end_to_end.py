@@ -120,3 +120,17 @@ def test_any_valid_rule_set_can_be_verified(rules):
         assert finding.gap in qe.GAP_CODES
         assert finding.acknowledged == (finding.gap in rules.acknowledged_gaps)
         assert finding.example is not None
+
+
+def test_the_sale_search_examples_pass_a_peek_announced_before_the_bids():
+    # The example records of the sale search bid from a fresh game; under
+    # peek_timing=before-bids a peek window is open there first.
+    rules = qe.get_ruleset(
+        "en:rebid_may_equal_opening=true,auctioneer_rebid_may_be_zero=true,peek_timing=before-bids"
+    )
+    report = qe.verify(rules, random_games=5)
+    assert not report.violations
+    records = [f.example.data for f in report.findings if f.example and f.example.kind == "game"]
+    assert records
+    for record in records:
+        qe.replay(record)

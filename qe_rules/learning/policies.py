@@ -1,0 +1,308 @@
+"""Policies as agents: a learner's policy at a table of built-in agents, self-play
+against frozen snapshots, and the shipped ``trained`` agent (needs numpy: the ``rl``
+extra).
+
+A *policy* is any callable ``(observation, mask) -> action`` on the encoding of
+:mod:`qe_rules.learning.encode`: the observation vector of a seat's view and its bool
+action mask. :class:`PolicyAgent` turns one into an :class:`~qe_rules.simulation.agents.Agent`,
+so that :func:`~qe_rules.simulation.stats.simulate`, the environments' ``opponents`` and
+the game apps can seat it:
+
+>>> import numpy as np
+>>> from qe_rules.learning.policies import PolicyAgent, policy_factory
+>>> from qe_rules.simulation.stats import simulate
+>>> def five_or_least(observation, mask):
+...     return 5 if mask[5] else int(np.flatnonzero(mask)[0])
+>>> stats = simulate("en", 4, [policy_factory(five_or_least), "value", "value", "value"],
+...                  games=20, seed=1)
+>>> stats.games
+20
+
+:class:`MLPPolicy` is a small network evaluated with numpy alone, as exported by
+``scripts/train_agent.py``; :class:`TrainedAgent` (``"trained"`` among the agent names) is
+the one shipped in the package, trained with MaskablePPO for 4 players under ``en``:
+
+>>> from qe_rules.simulation.agents import agent_from_name
+>>> agent = agent_from_name("trained")
+>>> import qe_rules as qe
+>>> view = qe.new_game("en", 4, seed=7).bid(0, 3).view(1)
+>>> 0 <= agent.bid(view) <= 30 and agent.bid(view) != 3
+True
+
+:class:`SelfPlay` keeps frozen snapshots of a policy in training and seats them as
+opponents.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib.resources
+import os
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.views import Phase, PlayerView
+from qe_rules.learning import encode
+from qe_rules.rules.model import RuleSet
+from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
+
+__all__ = [
+    "TRAINED_TABLES",
+    "TRAINED_WEIGHTS",
+    "MLPPolicy",
+    "Policy",
+    "PolicyAgent",
+    "SelfPlay",
+    "TrainedAgent",
+    "policy_factory",
+]
+
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
+"""A policy: from a seat's observation and action mask, an action (a whole number)."""
+
+TRAINED_WEIGHTS: Final = "trained-en-4.npz"
+"""The file of the shipped policy in ``qe_rules/data/agents``."""
+
+
+def _action(choice: Any) -> int:
+    if isinstance(choice, np.ndarray) and choice.size == 1:
+        choice = choice.reshape(()).item()
+    if not isinstance(choice, int | np.integer) or isinstance(choice, bool):
+        raise InvalidArgument(f"a policy returns an action, a whole number, got {shown(choice)}")
+    return int(choice)
+
+
+class PolicyAgent(Agent):
+    """An agent that asks ``policy`` for its actions, from the encoding of its view.
+
+    A bid the mask forbids is played as the nearest legal one (raised to the smallest
+    legal amount, or past the forbidden one), as in the single-seat environment; in the
+    peek window the agent peeks when the policy answers :data:`~qe_rules.learning.encode.PEEK`.
+    """
+
+    __slots__ = ("_encoder", "policy")
+
+    name: ClassVar[str] = "policy"
+
+    def __init__(self, policy: Policy) -> None:
+        if not callable(policy):
+            raise InvalidArgument(
+                f"a policy is a callable (observation, mask), got {shown(policy)}"
+            )
+        self.policy = policy
+        self._encoder = encode.Encoder()
+
+    def _choose(self, view: PlayerView) -> int:
+        encoder = self._encoder
+        return _action(self.policy(encoder.observation(view), encoder.action_mask(view)))
+
+    def bid(self, view: PlayerView) -> int:
+        """The policy's bid, made legal."""
+        limits = view.limits
+        if limits is None or view.phase is Phase.PEEKING:
+            raise InvalidArgument(f"seat {view.seat} is not to bid now")
+        action = self._choose(view)
+        return limits.legal(action if 0 <= action <= encode.BID_CAP else 0)
+
+    def wants_peek(self, view: PlayerView) -> bool:
+        """Whether the policy answers the peek window with a peek."""
+        return view.can_peek and self._choose(view) == encode.PEEK
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({self.policy!r})"
+
+
+def policy_factory(policy: Policy) -> AgentFactory:
+    """An agent factory seating ``policy`` (the seed is not used: a stochastic policy
+    draws its own random numbers)."""
+    if not callable(policy):
+        raise InvalidArgument(f"a policy is a callable (observation, mask), got {shown(policy)}")
+
+    def make(seed: int) -> Agent:
+        return PolicyAgent(policy)
+
+    make.name = "policy"  # type: ignore[attr-defined]  # agent_label reads it
+    return make
+
+
+# --------------------------------------------------------------------------- self-play
+
+
+class SelfPlay:
+    """Frozen snapshots of a policy in training, seated as its opponents.
+
+    :meth:`snapshot` keeps a copy of a policy (a deep copy, so that training on goes on
+    without changing it; ``freeze=False`` keeps the object itself), at most ``keep`` of
+    them, the oldest dropped first. :attr:`factory` is an agent factory for an
+    environment's ``opponents``: each opponent it makes plays the latest snapshot with
+    ``latest`` odds, else one of the kept snapshots at random, else, before any snapshot,
+    the ``fallback`` agent. It reads the snapshots when the agent is made, so an
+    environment picks up new snapshots at its next reset.
+
+    >>> from qe_rules.gymnasium_env import QESeatEnv
+    >>> play = SelfPlay(keep=3, fallback="value")
+    >>> env = QESeatEnv("en", 4, opponents=play.factory)
+    >>> _ = env.reset(seed=1)
+    >>> type(env.agents[1]).__name__
+    'ValueAgent'
+    >>> play.snapshot(lambda observation, mask: int(np.flatnonzero(mask)[0]))
+    >>> _ = env.reset(seed=2)
+    >>> type(env.agents[1]).__name__, len(play.snapshots)
+    ('PolicyAgent', 1)
+    """
+
+    def __init__(self, *, keep: int = 5, latest: float = 0.5, fallback: str = "value") -> None:
+        if type(keep) is not int or keep < 1:
+            raise InvalidArgument(f"keep is a whole number >= 1, got {shown(keep)}")
+        if not isinstance(latest, int | float) or not 0 <= latest <= 1:
+            raise InvalidArgument(f"latest is a number from 0 to 1, got {shown(latest)}")
+        from qe_rules.simulation.agents import agent_factory
+
+        self.keep = keep
+        self.latest = float(latest)
+        self.fallback = agent_factory(fallback)
+        self.snapshots: list[Policy] = []
+
+    def snapshot(self, policy: Policy, *, freeze: bool = True) -> None:
+        """Keep ``policy`` (a frozen copy of it unless ``freeze`` is false)."""
+        if not callable(policy):
+            raise InvalidArgument(
+                f"a policy is a callable (observation, mask), got {shown(policy)}"
+            )
+        self.snapshots.append(copy.deepcopy(policy) if freeze else policy)
+        del self.snapshots[: -self.keep]
+
+    def factory(self, seed: int) -> Agent:
+        """An opponent: a snapshot's agent, or the fallback agent before any snapshot."""
+        snapshots = self.snapshots
+        if not snapshots:
+            return self.fallback(seed)
+        draw = random.Random(seed)
+        if draw.random() < self.latest:
+            return PolicyAgent(snapshots[-1])
+        return PolicyAgent(draw.choice(snapshots))
+
+
+# --------------------------------------------------------------------------- a network
+
+
+class MLPPolicy:
+    """A policy network evaluated with numpy: the observation normalised as
+    Stable-Baselines3's ``VecNormalize`` does (``obs_mean``, ``obs_var``, ``epsilon``,
+    ``clip``), then dense layers ``w0, b0, w1, b1, ...`` with ``tanh`` between them; the
+    action is the legal one with the highest output.
+
+    ``arrays`` maps those names to arrays (as :func:`numpy.load` reads an ``.npz`` file
+    written by ``scripts/train_agent.py export``).
+    """
+
+    def __init__(self, arrays: Any) -> None:
+        try:
+            self.mean = np.asarray(arrays["obs_mean"], np.float64)
+            scale = np.sqrt(np.asarray(arrays["obs_var"], np.float64) + float(arrays["epsilon"]))
+            self.clip = float(arrays["clip"])
+            layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
+            while f"w{len(layers)}" in arrays:
+                index = len(layers)
+                weights = np.asarray(arrays[f"w{index}"], np.float32)
+                layers.append((weights, np.asarray(arrays[f"b{index}"], np.float32)))
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidArgument(f"not the arrays of a policy network: {error}") from None
+        self.inverse_scale = 1.0 / scale
+        sizes = [encode.OBSERVATION_SIZE] + [w.shape[1] for w, _ in layers]
+        if (
+            not layers
+            or self.mean.shape != (encode.OBSERVATION_SIZE,)
+            or any(
+                w.shape != (a, b) for (w, _), a, b in zip(layers, sizes, sizes[1:], strict=False)
+            )
+            or sizes[-1] != encode.ACTIONS
+        ):
+            raise InvalidArgument(
+                f"a policy network maps {encode.OBSERVATION_SIZE} numbers to "
+                f"{encode.ACTIONS} actions; these layers do not"
+            )
+        self.layers = tuple(layers)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> MLPPolicy:
+        """The policy in an ``.npz`` file."""
+        with np.load(path) as arrays:
+            return cls(dict(arrays))
+
+    def logits(self, observations: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """The network's outputs for one observation or a batch of them."""
+        x = (np.asarray(observations, np.float64) - self.mean) * self.inverse_scale
+        out: npt.NDArray[np.float32] = np.clip(x, -self.clip, self.clip).astype(np.float32)
+        last = len(self.layers) - 1
+        for index, (weights, bias) in enumerate(self.layers):
+            out = out @ weights + bias
+            if index < last:
+                out = np.tanh(out)
+        return out
+
+    def __call__(self, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> int:
+        """The legal action with the highest output (``mask`` says which are legal)."""
+        logits = self.logits(observation)
+        return int(np.argmax(np.where(np.asarray(mask, bool), logits, -np.inf)))
+
+    def __repr__(self) -> str:
+        sizes = [encode.OBSERVATION_SIZE] + [w.shape[1] for w, _ in self.layers]
+        return f"MLPPolicy({' -> '.join(map(str, sizes))})"
+
+
+@functools.cache
+def _trained_policy() -> MLPPolicy:
+    weights = importlib.resources.files("qe_rules").joinpath(f"data/agents/{TRAINED_WEIGHTS}")
+    with importlib.resources.as_file(weights) as path:
+        return MLPPolicy.load(path)
+
+
+TRAINED_TABLES: Final = frozenset({("en", 4)})
+"""The rule sets and player counts the shipped policy was trained for, as ``(rule set
+id, players)``."""
+
+
+class TrainedAgent(PolicyAgent):
+    """The shipped policy (:data:`TRAINED_WEIGHTS`): a network trained with MaskablePPO
+    against value and random agents, 4 players under ``en``, played greedily with numpy
+    (docs/rl.md has its evaluation). At a table it was not trained for (see
+    :data:`TRAINED_TABLES`) it plays as a value agent: a 4-player policy does not carry over (one
+    checkpoint won about 1% of 3- and 5-player games against value agents). ``seed`` goes to that
+    value agent (the policy plays the same in every game), and ``ruleset`` too, so that
+    :func:`~qe_rules.simulation.agents.agent_factory` makes it as it makes the others."""
+
+    __slots__ = ("_fallback", "seed")
+
+    name: ClassVar[str] = "trained"
+
+    def __init__(self, seed: int = 0, *, ruleset: RuleSet | str | None = None) -> None:
+        if type(seed) is not int:
+            raise InvalidArgument(f"an agent's seed is a whole number (int), got {shown(seed)}")
+        super().__init__(_trained_policy())
+        self.seed = seed
+        self._fallback = ValueAgent(seed, ruleset=ruleset)
+
+    def _trained_for(self, view: PlayerView) -> bool:
+        return (view.ruleset, view.players) in TRAINED_TABLES
+
+    def bid(self, view: PlayerView) -> int:
+        """The policy's bid where it was trained, else the value agent's."""
+        if self._trained_for(view):
+            return super().bid(view)
+        return self._fallback.bid(view)
+
+    def wants_peek(self, view: PlayerView) -> bool:
+        """The policy's answer where it was trained, else the value agent's."""
+        if self._trained_for(view):
+            return super().wants_peek(view)
+        return self._fallback.wants_peek(view)
+
+    def __repr__(self) -> str:
+        return f"TrainedAgent(seed={self.seed})"

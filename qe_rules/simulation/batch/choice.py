@@ -1,0 +1,60 @@
+"""Which engine plays a run: ``engine="auto" | "batch" | "reference"`` of ``simulate`` and
+``compare``. This module loads no numpy: it only decides.
+
+>>> from qe_rules.simulation.batch.choice import uses_batch
+>>> uses_batch("reference", ("random",) * 4)
+False
+>>> uses_batch("auto", ("random", "zero", "random", "random")) == batch_available()
+True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from typing import Final
+
+from qe_rules.errors import InvalidArgument, shown
+
+__all__ = ["BATCHED_NAMES", "ENGINES", "batch_available", "uses_batch"]
+
+ENGINES: Final = ("auto", "batch", "reference")
+"""The engines a run may ask for."""
+
+BATCHED_NAMES: Final = ("random", "zero", "floor", "value")
+"""The agent names with a batched form (``qe_rules.batch.BATCH_AGENTS``)."""
+
+
+def batch_available() -> bool:
+    """Whether numpy, which the batched engine needs, is installed."""
+    return importlib.util.find_spec("numpy") is not None
+
+
+def uses_batch(
+    engine: object, specs: Sequence[object], *, rows: bool = False, executor: object = None
+) -> bool:
+    """Whether a run with these agents plays on the batch: ``"batch"`` always (raising
+    when it cannot), ``"auto"`` when numpy is installed, every agent is named and has a
+    batched form, and no per-game rows or executor are asked for."""
+    if engine not in ENGINES:
+        raise InvalidArgument(
+            f"engine is one of {', '.join(map(repr, ENGINES))}, got {shown(engine)}"
+        )
+    if engine == "reference":
+        return False
+    batched = all(isinstance(spec, str) and spec in BATCHED_NAMES for spec in specs)
+    if engine == "auto":
+        return batched and not rows and executor is None and batch_available()
+    if not batch_available():
+        raise InvalidArgument("engine='batch' needs numpy: pip install 'qe-rules[batch]'")
+    if not batched:
+        raise InvalidArgument(
+            f"engine='batch' plays only the agents {', '.join(BATCHED_NAMES)}; got "
+            f"{', '.join(map(shown, specs))} (engine='auto' falls back to the reference engine)"
+        )
+    if rows or executor is not None:
+        raise InvalidArgument(
+            "engine='batch' keeps no per-game rows and runs in this process (no executor); "
+            "use engine='reference' for those"
+        )
+    return True

@@ -1,0 +1,177 @@
+"""The chunks of a batched run: played one after another, their outcome as arrays by seat
+in table order, and a game of a chunk as a record.
+
+Its names serve :mod:`~qe_rules.simulation.batch.outcome` and
+:mod:`~qe_rules.simulation.batch.tally`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules._util.frozen import FrozenDict
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.records import GameRecord, Move
+from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
+from qe_rules.simulation.batch.lockstep import BLOCK, Chunk, Draws, MoveLog, play_chunk
+from qe_rules.simulation.batch.policies import BatchAgent, batch_agent
+
+__all__ = [
+    "CHUNK",
+    "GAME_ARRAYS",
+    "SEAT_ARRAYS",
+    "check_batch_agents",
+    "check_whole",
+    "chunk_arrays",
+    "chunk_record",
+    "label",
+    "played_chunks",
+]
+
+CHUNK: Final = BLOCK
+"""Games per chunk by default (a speed setting: the games are the same for any chunk)."""
+
+Ints = npt.NDArray[np.signedinteger[Any]]
+Bools = npt.NDArray[np.bool_]
+
+# the per-seat arrays of a Batch, in the order they are filled
+SEAT_ARRAYS: Final = (
+    "totals",
+    "spent",
+    "eliminated",
+    "winners",
+    "tiles",
+    "company_points",
+    "zero_bids",
+    "nationalization",
+    "monopolization",
+    "diversification",
+    "lowest_spend_bonus",
+)
+GAME_ARRAYS: Final = ("winner", "unsold", "tie_sales", "gaps", "first_auctioneer")
+_FROM_CHUNK: Final = {"totals": "total", **{name: name for name in SEAT_ARRAYS if name != "totals"}}
+
+
+def check_batch_agents(agents: object, players: int) -> tuple[BatchAgent, ...]:
+    """One batched agent per seat from a name, an agent, or a list of one per seat."""
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        specs: tuple[object, ...] = (agents,) * players
+    else:
+        specs = tuple(agents)
+        if len(specs) != players:
+            raise InvalidArgument(
+                f"agents: give one per seat ({players}) or one for every seat, got {len(specs)}"
+            )
+    made: dict[object, BatchAgent] = {}
+    for spec in specs:
+        if spec not in made:
+            made[spec] = batch_agent(spec)
+    return tuple(made[spec] for spec in specs)
+
+
+def label(agent: BatchAgent) -> str:
+    return str(getattr(agent, "name", type(agent).__name__))
+
+
+def chunk_arrays(chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS) -> dict[str, npt.NDArray[Any]]:
+    """A played chunk's outcome: per game and seat (in table order) the arrays ``names``
+    (``totals`` always), and per game the arrays of ``GAME_ARRAYS``."""
+    scored = chunk.score()
+    players, games = chunk.players, chunk.games
+    # each seat's column in each game, as a flat index into a (columns, games) array
+    flat = ((np.arange(players)[:, None] - chunk.first) % players) * games + np.arange(games)
+    arrays = {
+        name: scored[_FROM_CHUNK[name]].ravel()[flat].T
+        for name in dict.fromkeys(("totals", *names))
+    }
+    winners = scored["winners"]
+    single = winners.sum(axis=0) == 1
+    first_winner = winners.argmax(axis=0)
+    arrays["winner"] = np.where(single, (first_winner + chunk.first) % players, -1)
+    arrays["unsold"] = scored["unsold"]
+    arrays["tie_sales"] = chunk.tie_sales
+    arrays["gaps"] = scored["gaps"]
+    arrays["first_auctioneer"] = chunk.first
+    return arrays
+
+
+def check_whole(value: object, what: str, least: int) -> int:
+    if type(value) is not int or value < least:
+        raise InvalidArgument(f"{what} is a whole number >= {least}, got {shown(value)}")
+    return value
+
+
+def played_chunks(
+    rules: CompiledRules,
+    agents: Sequence[BatchAgent],
+    games: int,
+    seed: int,
+    start: int,
+    chunk: int,
+    log: bool = False,
+) -> Iterator[tuple[Chunk, MoveLog | None]]:
+    """The chunks of games ``start`` to ``start + games``, each played."""
+    for first in range(start, start + games, chunk):
+        size = min(chunk, start + games - first)
+        draws = Draws(seed, first, size, rules.players, rules.sales)
+        moves = MoveLog() if log else None
+        yield play_chunk(rules, draws, agents, moves), moves
+
+
+def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
+    """Game ``row`` of a played chunk whose moves were logged, as a record."""
+    rules = chunk.rules
+    players = chunk.players
+    first = int(chunk.first[row])
+
+    def seat(column: int) -> int:
+        return (first + column) % players
+
+    companies = rules.ruleset.companies(players)
+    deck = tuple(companies[index] for index in chunk.deck[row])
+    nations = [NATIONS[rules.nations[index]] for index in chunk.nations[row]]
+    tokens = [INDUSTRIES[rules.industries[index]] for index in chunk.tokens[row]]
+    table_nations = tuple(nations[(s - first) % players] for s in range(players))
+    table_tokens = tuple(tokens[(s - first) % players] for s in range(players))
+    moves: list[Move] = []
+    for sale in range(rules.sales):
+        last = rules.last_tile and sale == rules.sales - 1
+        bids = log.first[sale][:, row]
+        auctioneer = None if last else sale % players
+        if auctioneer is not None:
+            moves.append(Move("bid", seat(auctioneer), int(bids[auctioneer])))
+        moves.extend(
+            Move("bid", seat(column), int(bids[column]))
+            for column in range(players)
+            if column != auctioneer
+        )
+        for rows, seats, placed in log.rebids[sale]:
+            where = int(np.searchsorted(rows, row))
+            if where < len(rows) and rows[where] == row:
+                code = int(seats[where])
+                moves.extend(
+                    Move("bid", seat(column), int(placed[column, where]))
+                    for column in range(players)
+                    if code >> column & 1
+                )
+        window = log.windows[sale]
+        peeked = log.peeked[sale]
+        if window is not None and peeked is not None:
+            for column in range(players):
+                if int(window[row]) >> column & 1:
+                    kind = "peek" if int(peeked[row]) >> column & 1 else "decline-peek"
+                    moves.append(Move(kind, seat(column)))
+    return GameRecord(
+        ruleset=rules.ruleset,
+        players=players,
+        deck=deck,
+        nations=table_nations,
+        industries=table_tokens,
+        first_auctioneer=first,
+        moves=tuple(moves),
+        metadata=FrozenDict(),
+    )

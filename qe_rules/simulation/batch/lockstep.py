@@ -1,0 +1,700 @@
+"""Games in lockstep: every game of a chunk plays sale ``s`` before any plays sale ``s + 1``.
+
+The state is a few arrays per chunk. Each seat's bids are one contiguous row of a
+``(seats, games)`` array; a bidding round's highest bid is a running maximum over the
+seats, and the tied seats form a bit code looked up in small tables. Ties, rebids and the
+tie fallback run on the tied games only. Scoring sums each seat's tiles with
+``np.bincount`` and reads monopolization and diversification from the table the
+reference scorer filled (:mod:`qe_rules.simulation.batch.compiled`).
+
+Seats are played in rotated order: column 0 is each game's first auctioneer, so every
+game of a chunk has the same auctioneer column at every sale. ``actual = (first +
+column) % players`` maps a column back to its seat.
+
+The randomness (:class:`Draws`) is cut into blocks of :data:`BLOCK` games. Block ``b`` of
+a run with ``seed`` has its own PCG64 streams (seeded by ``SeedSequence([seed, b, purpose,
+sale])``): one for the deal, one per sale for the first bidding round (the opening and
+secret bids: one 32-bit draw per column and game). A rebid and a peek answer draw from a
+counter-based generator instead (SplitMix64's finalizer of the block's key plus a counter
+of game, sale, round and column), computed only for the games that rebid or peek. A
+game's draws are thus fixed by ``(seed, game number, sale, round, column)`` alone: the
+same whatever the chunk size, whichever other games are played, and under whichever rule
+set (:mod:`qe_rules.simulation.batch.outcome` relies on it for records and common random
+numbers).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Generator, Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.errors import InvalidArgument
+from qe_rules.limits import ROUNDS_PER_SALE
+from qe_rules.simulation.batch.compiled import (
+    FALLBACK_NONE,
+    FALLBACK_OUTSIDE,
+    FALLBACK_UNIQUE,
+    FALLBACK_UNTIED,
+    NATIONS,
+    CompiledRules,
+)
+from qe_rules.simulation.batch.knowledge import Knowledge
+from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
+
+__all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
+
+BLOCK: Final = 16384
+"""Games per block of randomness."""
+
+Ints = npt.NDArray[np.signedinteger[Any]]
+Bids = Ints
+
+# bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
+_CODES: Final = np.arange(256)
+_FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)], dtype=np.int64)
+_SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.int64)
+
+# gap bits (GAP_ORDER)
+(
+    _NO_UNTIED,
+    _NO_UNIQUE,
+    _NAT_BEYOND,
+    _MONO_BEYOND,
+    _DIV_BEYOND,
+    _ALL_OUT,
+    _TIE_AFTER,
+    _FALLBACK_TIED,
+) = (1 << bit for bit in range(8))
+# why a sale went unsold (the move log's and the gaps' codes)
+UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
+
+
+def _key(seed: int) -> int:
+    return seed % 2**64
+
+
+class Draws:
+    """The random bits of games ``first`` to ``first + games`` of a run with ``seed``."""
+
+    def __init__(self, seed: int, first: int, games: int, players: int, sales: int) -> None:
+        self.seed = _key(seed)
+        self.first = first
+        self.games = games
+        self.players = players
+        self.sales = sales
+        self.blocks = range(first // BLOCK, (first + games - 1) // BLOCK + 1)
+        self.offset = first - self.blocks[0] * BLOCK
+        numbers = np.arange(first, first + games, dtype=np.uint64)
+        keys = np.array([self._sequence(block, 3, 0).generate_state(1, np.uint64)[0]
+                         for block in self.blocks], dtype=np.uint64)  # fmt: skip
+        # a rebid's counter: the game's place in its block, then sale, round and column
+        self._rebid_base = (
+            keys[numbers // np.uint64(BLOCK) - np.uint64(self.blocks[0])]
+            + (numbers % np.uint64(BLOCK) << np.uint64(24)) * _GOLDEN
+        )
+
+    def _sequence(self, block: int, purpose: int, sale: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence([self.seed, block, purpose, sale])
+
+    def _bits(self, purpose: int, sale: int) -> npt.NDArray[np.uint32]:
+        """``(columns, games)`` bits from each block's stream for ``purpose`` and ``sale``."""
+        parts = []
+        for block in self.blocks:
+            generator = np.random.PCG64(self._sequence(block, purpose, sale))
+            raw = generator.random_raw((self.players * BLOCK + 1) // 2)
+            parts.append(raw.view(np.uint32)[: self.players * BLOCK].reshape(self.players, BLOCK))
+        return self._joined(parts, 1)
+
+    def _joined(self, parts: Sequence[npt.NDArray[Any]], axis: int) -> npt.NDArray[Any]:
+        whole = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=axis)
+        index = [slice(None)] * whole.ndim
+        index[axis] = slice(self.offset, self.offset + self.games)
+        return whole[tuple(index)]
+
+    def deal(self, nations: int, industries: int) -> tuple[Ints, Ints, Ints, Ints]:
+        """Per game: the deck order (indices of the canonical deck), the nations and tokens
+        of each column (indices into the pieces in play) and the first auctioneer.
+
+        A shuffle sorts 27 random bits per item with the item's index below them (ties of
+        the random bits, about one deck in a million, keep the canonical order)."""
+        decks, dealt_nations, tokens, firsts = [], [], [], []
+        for block in self.blocks:
+            generator = np.random.PCG64(self._sequence(block, 0, 0))
+            decks.append(_shuffled(generator, self.sales))
+            dealt_nations.append(_shuffled(generator, nations))
+            tokens.append(_shuffled(generator, industries))
+            raw = generator.random_raw(BLOCK // 2).view(np.uint32)
+            firsts.append(raw.astype(np.uint64) * np.uint64(self.players) >> np.uint64(32))
+        return (
+            self._joined(decks, 0),
+            self._joined(dealt_nations, 0)[:, : self.players],
+            self._joined(tokens, 0)[:, : self.players],
+            self._joined(firsts, 0).astype(np.int64),
+        )
+
+    def first_round(self, sale: int) -> npt.NDArray[np.uint32]:
+        """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
+        return self._bits(1, sale)
+
+    def rebid(
+        self, sale: int, round_: int, column: int, games: Ints, peek: bool = False
+    ) -> npt.NDArray[np.uint32]:
+        """The bits of ``column``'s rebid in round ``round_`` of ``sale`` (or with ``peek``
+        its answer in the peek window after the sale), in ``games``: a counter-based draw
+        (SplitMix64's finalizer of the block's key plus the counter of the game, sale,
+        round and column), made only for the games asked."""
+        counter = (sale << 17) | (peek << 16) | (min(round_, 255) << 8) | column
+        mixed = self._rebid_base[games] + np.uint64(counter * int(_GOLDEN) % 2**64)
+        mixed ^= mixed >> np.uint64(30)
+        mixed *= _MIX1
+        mixed ^= mixed >> np.uint64(27)
+        mixed *= _MIX2
+        mixed ^= mixed >> np.uint64(31)
+        bits: npt.NDArray[np.uint32] = (mixed >> np.uint64(32)).astype(np.uint32)
+        return bits
+
+
+@functools.lru_cache(maxsize=64)
+def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, int]:
+    """Each tile as one whole number whose sum over a seat's tiles holds, in bit fields:
+    the VP (7 bits), the number of tiles (5), the tiles of each nation, and the seat's
+    offset in the industry tables (``sum(count * stride)``). Exact in the float64 sums of
+    ``np.bincount``: the fields fit in 53 bits (kept as float64, as it sums them)."""
+    nation_width = max(
+        int((rules.tile_nation == nation).sum()) for nation in range(len(NATIONS))
+    ).bit_length()
+    nation_shift = 12
+    offset_shift = nation_shift + 5 * nation_width
+    if (
+        int(rules.tile_vp.sum()) >= 128
+        or offset_shift + int(rules.monopolization.size).bit_length() > 52
+    ):
+        raise InvalidArgument(
+            f"the batch cannot sum the tiles of {rules.ruleset.id} with {rules.players} players "
+            "in one number (removed_companies leaves too many tiles); use the reference engine"
+        )
+    strides = np.array(rules.industry_strides, dtype=np.int64)
+    packed = (
+        rules.tile_vp
+        + (1 << 7)
+        + np.left_shift(1, nation_shift + nation_width * rules.tile_nation)
+        + (strides[rules.tile_industry] << offset_shift)
+    )
+    return packed.astype(np.float64), nation_shift, nation_width, offset_shift
+
+
+def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
+    """``BLOCK`` random orders of ``range(size)`` (``size`` up to 32)."""
+    raw = generator.random_raw((BLOCK * size + 1) // 2).view(np.uint32)[: BLOCK * size]
+    keys = raw.reshape(BLOCK, size) & np.uint32(~31 & 0xFFFFFFFF)
+    keys |= np.arange(size, dtype=np.uint32)
+    keys.sort(axis=1)
+    return (keys & np.uint32(31)).astype(np.int64)
+
+
+_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
+_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2: Final = np.uint64(0x94D049BB133111EB)
+
+
+class MoveLog:
+    """Every move of a chunk's games, for records: per sale, the first round's bids (the
+    opening bid in the auctioneer's column), each rebid round's ``(games, seat codes,
+    bids)``, and the peek window's seats and peekers."""
+
+    def __init__(self) -> None:
+        self.first: list[Ints] = []
+        self.rebids: list[list[tuple[Ints, Ints, Ints]]] = []
+        self.windows: list[Ints | None] = []
+        self.peeked: list[Ints | None] = []
+
+
+class Chunk:
+    """The lockstep games of one chunk and, once played, their outcome by column."""
+
+    def __init__(
+        self,
+        rules: CompiledRules,
+        draws: Draws,
+        agents: Sequence[BatchAgent],
+        log: MoveLog | None,
+    ) -> None:
+        self.rules = rules
+        self.draws = draws
+        self.games = games = draws.games
+        self.players = players = rules.players
+        self.deck, self.nations, self.tokens, self.first = draws.deal(
+            len(rules.nations), len(rules.industries)
+        )
+        self.actual_seat = (self.first[None, :] + np.arange(players)[:, None]) % players
+        self.log = log
+        self.sale = 0
+        self.winners = np.full((rules.sales, games), -1, dtype=np.int64)
+        self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
+        self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
+        self.tie_sales = np.zeros(games, dtype=np.int64)
+        self.zero_counts = np.zeros((players, games), dtype=np.int32)
+        # per seat, its zero-bid scorings in this round (with a limit of one: whether any)
+        once = rules.zero_bid_limit == 1
+        self.zero_round = np.zeros((players, games), dtype=bool if once else np.int32)
+        self.peeks_used = np.zeros((players, games), dtype=np.int64)
+        self._agents = self._groups(agents)
+        self.opening: Bids | None = None  # the opening bids of the sale in progress
+        # for observers of the games in progress (learning.vector_env): the rebid round
+        # being asked (its number, games, rebidding seats, ties in a row), the peek window
+        self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
+        self.peek_window: npt.NDArray[np.bool_] | None = None
+        reads = any(getattr(agent, "reads_state", False) for agent in agents)
+        self.knowledge = Knowledge(rules, games) if reads else None
+
+    def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
+        """Per column: each agent and the games where it sits there (None: all of them)."""
+        if all(agent is agents[0] for agent in agents):
+            return [[(agents[0], None)] for _ in range(self.players)]
+        groups = []
+        for column in range(self.players):
+            seats = self.actual_seat[column]
+            found: list[tuple[BatchAgent, Ints | None]] = []
+            for agent in dict.fromkeys(agents):
+                where = np.zeros(self.games, dtype=bool)
+                for seat, other in enumerate(agents):
+                    if other is agent:
+                        where |= seats == seat
+                found.append((agent, where))
+            groups.append(found)
+        return groups
+
+    # ----------------------------------------------------------------- asking agents
+
+    def answer(self, ask: BidAsk | PeekAsk) -> Any:
+        """The agents' answer to a question of :meth:`sale_steps`: bids or peeks."""
+        if isinstance(ask, PeekAsk):
+            return self._peeks(ask.seat, ask.rows, ask.draws)
+        return self._bids(ask)
+
+    def _bids(self, ask: BidAsk) -> Ints:
+        column, rows, phase, minimum = ask.seat, ask.rows, ask.phase, ask.minimum
+        forbidden, draws, previous = ask.forbidden, ask.draws, ask.previous
+        groups = self._agents[column]
+        if len(groups) == 1:
+            return groups[0][0].bids(ask)
+        amounts = np.empty(len(draws), dtype=np.int64)
+        for agent, where in groups:
+            assert where is not None
+            chosen = where if rows is None else where[rows]
+            if not chosen.any():
+                continue
+            amounts[chosen] = agent.bids(BidAsk(
+                state=self, seat=column,
+                rows=np.flatnonzero(chosen) if rows is None else rows[chosen],
+                phase=phase, minimum=minimum,
+                forbidden=None if forbidden is None else forbidden[chosen],
+                draws=draws[chosen],
+                previous=None if previous is None else previous[chosen],
+            ))  # fmt: skip
+        return amounts
+
+    def _peeks(self, column: int, rows: Ints, draws: npt.NDArray[np.uint32]) -> Any:
+        answers = np.zeros(len(rows), dtype=bool)
+        for agent, where in self._agents[column]:
+            chosen = np.ones(len(rows), dtype=bool) if where is None else where[rows]
+            if chosen.any():
+                answers[chosen] = agent.peeks(
+                    PeekAsk(state=self, seat=column, rows=rows[chosen], draws=draws[chosen])
+                )
+        return answers
+
+    # ----------------------------------------------------------------- a sale
+
+    def play_sale(self, sale: int) -> None:
+        """Sale ``sale`` in every game: the bids, the ties, the award, zero bids, peeks."""
+        steps = self.sale_steps(sale)
+        answer = None
+        try:
+            while True:
+                answer = self.answer(steps.send(answer))
+        except StopIteration:
+            return
+
+    def sale_steps(self, sale: int) -> Generator[BidAsk | PeekAsk, Any, None]:
+        """:meth:`play_sale` as a generator: it yields each question (a seat's bids or
+        peeks in many games) and is sent its answer (``learning.vector_env`` answers
+        them from its actions)."""
+        rules, players, games = self.rules, self.players, self.games
+        self.sale = sale
+        knowledge = self.knowledge
+        if knowledge is not None:
+            knowledge.start_sale(sale)
+        last = rules.last_tile and sale == rules.sales - 1
+        auctioneer = None if last else sale % players
+        drawn = self.draws.first_round(sale)
+        bids = np.empty((players, games), dtype=np.int32)
+        opening: Bids | None = None
+        if auctioneer is not None:
+            opening = yield BidAsk(
+                state=self, seat=auctioneer, rows=None, phase="opening",
+                minimum=rules.min_opening_bid, forbidden=None, draws=drawn[auctioneer],
+            )  # fmt: skip
+            bids[auctioneer] = opening
+        self.opening = opening
+        forbidden = None if rules.secret_may_equal else opening
+        for column in range(players):
+            if column != auctioneer:
+                bids[column] = yield BidAsk(
+                    state=self, seat=column, rows=None, phase="secret",
+                    minimum=rules.min_secret_bid, forbidden=forbidden, draws=drawn[column],
+                )  # fmt: skip
+        if self.log is not None:
+            self.log.first.append(bids.copy())
+            self.log.rebids.append([])
+        highest = bids[0].copy()
+        for column in range(1, players):
+            np.maximum(highest, bids[column], out=highest)
+        code = (bids[0] == highest).view(np.uint8).copy()
+        for column in range(1, players):
+            code |= (bids[column] == highest).view(np.uint8) << np.uint8(column)
+        winner = _FIRST[code]
+        amount = highest
+        tied = np.flatnonzero(_SIZE[code] > 1)
+        if last and rules.last_tile_any_tie:
+            # any two equal bids are a tie that leaves the last tile unsold
+            ordered = np.sort(bids, axis=0)
+            repeated = np.flatnonzero(
+                (ordered[1:] == ordered[:-1]).any(axis=0) & (_SIZE[code] == 1)
+            )
+            if repeated.size:
+                self.tie_sales[repeated] += 1
+                winner[repeated] = -1
+                amount = amount.copy()
+                amount[repeated] = 0
+        rebid_seen = None
+        if tied.size:
+            self.tie_sales[tied] += 1
+            rebid_seen = yield from self._settle(
+                sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
+                auctioneer, last,
+            )  # fmt: skip
+        self.winners[sale] = winner
+        self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
+        if rules.zero_bids:
+            self._zero_bids(sale, bids, winner, tied, rebid_seen)
+        if knowledge is not None:
+            knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
+        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+            yield from self._peek_window(sale, winner, auctioneer, bids)
+        elif self.log is not None:
+            self.log.windows.append(None)
+            self.log.peeked.append(None)
+
+    def _settle(
+        self,
+        sale: int,
+        tied: Ints,
+        code: Ints,
+        bids: Ints,
+        winner: Ints,
+        amount: Ints,
+        opening: Ints | None,
+        auctioneer: int | None,
+        last: bool,
+    ) -> Generator[BidAsk, Any, Ints]:
+        """The tied games of a sale (``code``: the seats tied for the highest first bid),
+        rebid after rebid until each is awarded or unsold (as
+        ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
+        place. Returns the seats that rebid, a bit code per tied game."""
+        rules, players = self.rules, self.players
+        standing = bids[:, tied]
+        count = len(tied)
+        ties = np.zeros(count, dtype=np.int64)
+        previous = np.zeros(count, dtype=np.int64)
+        seen = np.zeros(count, dtype=np.int64)
+        keep_history = rules.fallback == FALLBACK_UNIQUE and not rules.unique_standing
+        history = [standing.copy()] if keep_history else []
+        won = np.full(count, -1, dtype=np.int64)
+        paid = np.zeros(count, dtype=np.int64)
+        pending = np.arange(count)
+        keep_placed = keep_history or self.log is not None
+        round_ = 0
+        while True:  # every game of ``pending`` is tied; ``code`` holds its tied seats
+            tie = ties[pending] + 1
+            if rules.streak_same_players:
+                tie[(ties[pending] > 0) & (previous[pending] != code)] = 1
+            ties[pending] = tie
+            if last and rules.last_tile_tie_nothing:
+                break  # unsold, and no gap: a rule of the text
+            if rules.fallback != FALLBACK_NONE:
+                decided = tie >= rules.ties_before_fallback
+                if decided.any():
+                    self._fallback(pending[decided], standing, history, won, paid, tied, auctioneer)
+                    pending, code = pending[~decided], code[~decided]
+                    if not pending.size:
+                        break
+            if rules.rebid_all:
+                seats = np.full(len(pending), (1 << players) - 1, dtype=np.int64)
+            else:
+                seats = code
+            if auctioneer is not None and rules.auctioneer_stands:
+                stands = (code >> auctioneer & 1).astype(bool)
+                seats = np.where(stands, seats & ~(1 << auctioneer), seats)
+            previous[pending] = seats
+            seen[pending] |= seats
+            round_ += 1
+            if round_ > ROUNDS_PER_SALE:
+                raise InvalidArgument(
+                    f"a game does not end: sale {sale} is still tied after {ROUNDS_PER_SALE} "
+                    f"bidding rounds; under {rules.ruleset.id} tied players rebid without end "
+                    "(no tie fallback), and these agents keep tying"
+                )
+            rows = tied[pending]
+            # the rebid round being asked, for observers (learning.vector_env): its games,
+            # their rebidding seats and ties in a row
+            self.rebid_round = (round_, rows, seats, ties[pending])
+            placed = np.full((players, len(pending) if keep_placed else 0), -1, dtype=np.int64)
+            for column in range(players):
+                bidding = (seats >> column & 1).astype(bool)
+                if not bidding.any():
+                    continue
+                where = pending[bidding]
+                games = rows[bidding]
+                is_auctioneer = column == auctioneer
+                minimum = rules.auctioneer_rebid_minimum if is_auctioneer else rules.min_secret_bid
+                may_equal = (
+                    rules.auctioneer_rebid_may_equal if is_auctioneer else rules.rebid_may_equal
+                )
+                forbidden = None
+                if opening is not None and not may_equal:
+                    forbidden = opening[games]
+                new = yield BidAsk(
+                    state=self, seat=column, rows=games, phase="rebid", minimum=minimum,
+                    forbidden=forbidden, draws=self.draws.rebid(sale, round_, column, games),
+                    previous=standing[column, where],
+                )  # fmt: skip
+                standing[column, where] = new
+                if keep_placed:
+                    placed[column, bidding] = new
+            if keep_history:
+                entry = np.full((players, count), -1, dtype=np.int64)
+                entry[:, pending] = placed
+                history.append(entry)
+            if self.log is not None:
+                self.log.rebids[-1].append((rows.copy(), seats.copy(), placed))
+            # the standing bids compared again
+            current = standing[:, pending]
+            highest = current.max(axis=0)
+            code = np.zeros(len(pending), dtype=np.int64)
+            for column in range(players):
+                code |= (current[column] == highest).astype(np.int64) << column
+            single = _SIZE[code] == 1
+            done = pending[single]
+            won[done] = _FIRST[code[single]]
+            paid[done] = highest[single]
+            pending, code = pending[~single], code[~single]
+            if not pending.size:
+                break
+        bids[:, tied] = standing
+        winner[tied] = won
+        amount[tied] = paid
+        return seen
+
+    def _fallback(
+        self,
+        decided: Ints,
+        standing: Ints,
+        history: list[Ints],
+        won: Ints,
+        paid: Ints,
+        tied: Ints,
+        auctioneer: int | None,
+    ) -> None:
+        """The tie fallback in the games ``decided`` (positions among the tied games)."""
+        rules, players = self.rules, self.players
+        if rules.fallback == FALLBACK_OUTSIDE:
+            # the highest standing bid below the tied top amount, if no other names it
+            pool = standing[:, decided]
+            below = np.where(pool < pool.max(axis=0), pool, -1)
+            best = below.max(axis=0)
+            column = below.argmax(axis=0)
+            single = (below == best).sum(axis=0) == 1
+            found = (best >= 0) & single
+            bits = np.where(best >= 0, _FALLBACK_TIED, _NO_UNTIED)
+        else:
+            if rules.fallback == FALLBACK_UNTIED or rules.unique_standing:
+                pool = standing[:, decided]
+            else:
+                pool = np.concatenate([entry[:, decided] for entry in history], axis=0)
+            counts = np.zeros(pool.shape, dtype=np.int64)
+            for column in range(pool.shape[0]):
+                counts += pool == pool[column]
+            candidates = np.where((counts == 1) & (pool >= 0), pool, -1)
+            best = candidates.max(axis=0)
+            column = candidates.argmax(axis=0)
+            found = best >= 0
+            bits = np.full(
+                len(decided), _NO_UNTIED if rules.fallback == FALLBACK_UNTIED else _NO_UNIQUE
+            )
+        won[decided[found]] = column[found] % players
+        paid[decided[found]] = best[found]
+        lost = ~found
+        if auctioneer is not None and rules.fallback_to_auctioneer:
+            # the auctioneer takes the tile for its standing bid
+            won[decided[lost]] = auctioneer
+            paid[decided[lost]] = standing[auctioneer, decided[lost]]
+            return
+        self.unsold_reason[tied[decided[lost]]] |= bits[lost]
+
+    def _zero_bids(
+        self, sale: int, bids: Ints, winner: Ints, tied: Ints, rebid_seen: Ints | None
+    ) -> None:
+        rules, players = self.rules, self.players
+        if sale and rules.round_of[sale] != rules.round_of[sale - 1]:
+            self.zero_round[:] = False
+        scoring = bids == 0
+        if not rules.zero_unsold_scores:
+            scoring &= winner >= 0
+        if not rules.zero_winner_scores:
+            scoring &= np.arange(players)[:, None] != winner
+        if not rules.zero_rebid_scores and rebid_seen is not None:
+            seen = np.zeros(self.games, dtype=np.int64)
+            seen[tied] = rebid_seen
+            scoring &= (seen[None, :] >> np.arange(players)[:, None] & 1) == 0
+        if rules.zero_bid_limit == 1:
+            scoring &= ~self.zero_round
+            self.zero_round |= scoring
+        elif rules.zero_bid_limit:
+            scoring &= self.zero_round < rules.zero_bid_limit
+            self.zero_round += scoring
+        self.zero_counts += scoring
+
+    def _peek_window(
+        self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints
+    ) -> Generator[PeekAsk, Any, None]:
+        rules, players = self.rules, self.players
+        secret = winner >= 0
+        if auctioneer is not None and rules.auctioneer_win_public:
+            secret &= winner != auctioneer
+        if auctioneer is None and rules.last_tile_public:
+            secret[:] = False
+        window = np.zeros(self.games, dtype=np.int64)
+        peeked = np.zeros(self.games, dtype=np.int64)
+        if secret.any():
+            columns = np.arange(players)[:, None]
+            inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
+            if auctioneer is not None:
+                inside[auctioneer] = False
+            self.peek_window = inside  # for observers (learning.vector_env)
+            for column in range(players):
+                rows = np.flatnonzero(inside[column])
+                if not rows.size:
+                    continue
+                window[rows] |= 1 << column
+                drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
+                answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
+                if not answers.any():
+                    continue
+                peekers = rows[answers]
+                self.peeks_used[column, peekers] += 1
+                peeked[peekers] |= 1 << column
+                if self.knowledge is not None:
+                    self.knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+        if self.log is not None:
+            self.log.windows.append(window)
+            self.log.peeked.append(peeked)
+
+    # ----------------------------------------------------------------- scoring
+
+    def score(self) -> dict[str, Ints]:
+        """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
+        rules, players, games = self.rules, self.players, self.games
+        size = players * games
+        # each sale's tile summed into its winner's bucket (column, game); unsold ones
+        # into one more bucket, left out
+        key = self.winners * games + np.arange(games)
+        key[self.winners < 0] = size
+        key = key.ravel()
+        deck = np.ascontiguousarray(self.deck.T)  # (sales, games)
+        packing = _packing(rules)
+        packed_tiles, nation_shift, nation_width, offset_shift = packing
+
+        def summed(weights: npt.NDArray[Any]) -> Ints:
+            found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
+            return found[:size].astype(np.int64).reshape(players, games)
+
+        # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
+        packed = summed(packed_tiles[deck])
+        spent = summed(self.amounts)
+        vp = packed & 127
+        held = packed >> 7 & 31
+        nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
+        own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
+        index = np.array(rules.industries)[self.tokens.T] * (rules.monopolization.size // 5)
+        index += packed >> offset_shift
+        monopolization = rules.monopolization[index]
+        diversification = rules.diversification[index]
+        beyond = rules.industry_beyond[index]
+        nationalization = rules.nationalization[own]
+        zero_points = self.zero_counts.astype(np.int64) * rules.zero_bid_points
+        subtotal = vp + zero_points + nationalization + monopolization + diversification
+        lowest = spent.min(axis=0)
+        highest = spent.max(axis=0)
+        at_lowest = spent == lowest
+        at_highest = spent == highest
+        bonus = at_lowest * rules.bonus
+        if not rules.bonus_to_all_tied:
+            bonus *= at_lowest.sum(axis=0) == 1
+        if rules.eliminate:
+            eliminated = at_highest.copy()
+            if not rules.eliminate_all_tied:
+                eliminated &= at_highest.sum(axis=0) == 1
+            if rules.none_out_when_all_tied:
+                eliminated &= ~at_highest.all(axis=0)
+        else:
+            eliminated = np.zeros_like(at_highest)
+        total = subtotal + bonus
+        standing = np.where(eliminated, -1, total)
+        best = standing.max(axis=0)
+        leaders = ~eliminated & (total == best)
+        several = leaders.sum(axis=0) > 1
+        if rules.lower_spend_tiebreak:
+            least = np.where(leaders, spent, np.iinfo(np.int64).max).min(axis=0)
+            leaders &= ~several | (spent == least)
+        gaps = self.unsold_reason.copy()
+        gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
+        gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
+        gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
+        gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
+        still_tied = leaders.sum(axis=0) > 1
+        gaps |= np.where(still_tied, _TIE_AFTER, 0)
+        if rules.no_winner_when_tied:
+            leaders &= ~still_tied
+        return {
+            "company_points": vp,
+            "zero_bids": zero_points,
+            "nationalization": nationalization,
+            "monopolization": monopolization,
+            "diversification": diversification,
+            "lowest_spend_bonus": bonus,
+            "total": total,
+            "spent": spent,
+            "eliminated": eliminated,
+            "winners": leaders,
+            "tiles": held,
+            "gaps": gaps,
+            "unsold": rules.sales - held.sum(axis=0),
+        }
+
+
+def play_chunk(
+    rules: CompiledRules,
+    draws: Draws,
+    agents: Sequence[BatchAgent],
+    log: MoveLog | None = None,
+) -> Chunk:
+    """Play the games of ``draws`` to the end; the chunk holds their state and moves."""
+    chunk = Chunk(rules, draws, agents, log)
+    for sale in range(rules.sales):
+        chunk.play_sale(sale)
+    return chunk

@@ -1,0 +1,345 @@
+"""The batched agents: each answers one question for many games at once.
+
+A batched agent is asked for the bids of one seat in many games (a :class:`BidAsk`) and,
+with 5 players, whether that seat peeks (a :class:`PeekAsk`). It gets the raw random bits
+the batch drew for that seat and moment (``draws``, uniform 32-bit whole numbers), so that
+the same draws give the same bids: the batch's games are reproducible and comparable
+between rule sets (common random numbers).
+
+>>> import numpy as np
+>>> from qe_rules.simulation.batch.policies import BidAsk, RandomBids
+>>> ask = BidAsk(state=None, seat=1, rows=None, phase="secret", minimum=0,
+...              forbidden=np.array([3, 3]), draws=np.array([0, 2**31], dtype=np.uint32))
+>>> RandomBids().bids(ask).tolist()
+[0, 6]
+
+The built-in ones (:data:`BATCH_AGENTS`): ``random`` (the library's
+:class:`~qe_rules.RandomAgent`: the minimum plus 0 to 12), ``floor`` (the speed
+yardstick's bidder: an opening of 1 to 6, any other bid 0 to 7, each raised to a legal
+amount), ``zero`` (:class:`~qe_rules.ZeroAgent`), ``value``
+(:class:`~qe_rules.ValueAgent`) and ``policy`` (:class:`PolicyBids`, a
+hook for a function of observations and masks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Final, Protocol, runtime_checkable
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.simulation.agents import _potential, _tables
+
+__all__ = [
+    "BATCH_AGENTS",
+    "BatchAgent",
+    "BidAsk",
+    "FloorBids",
+    "PeekAsk",
+    "PolicyBids",
+    "RandomBids",
+    "ValueBids",
+    "ZeroBids",
+    "batch_agent",
+    "legal",
+]
+
+Ints = npt.NDArray[np.signedinteger[Any]]
+Bits = npt.NDArray[np.uint32]
+
+
+@attrs.frozen(kw_only=True)
+class BidAsk:
+    """One seat's bids asked in many games at once.
+
+    ``seat`` is the seat's column in the batch's own seating (the first auctioneer of
+    every game sits in column 0; ``state.actual_seat`` maps it back), ``rows`` the games
+    asked (indices into the chunk, ``None`` for all of them), ``phase`` ``"opening"``,
+    ``"secret"`` or ``"rebid"``. A legal bid is at least ``minimum`` and never equals
+    ``forbidden`` (per game, ``-1`` for none; ``None`` when nothing is forbidden).
+    ``draws`` are the random bits of these games, ``state`` the lockstep games, for
+    agents that read them; ``previous`` the seat's last bid in this sale (rebids only).
+    """
+
+    state: Any
+    seat: int
+    rows: Ints | None
+    phase: str
+    minimum: int
+    forbidden: Ints | None
+    draws: Bits
+    previous: Ints | None = None
+
+
+@attrs.frozen(kw_only=True)
+class PeekAsk:
+    """Whether one seat peeks, asked in the games ``rows`` whose peek window it is in."""
+
+    state: Any
+    seat: int
+    rows: Ints
+    draws: Bits
+
+
+def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
+    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount:
+    :meth:`~qe_rules.BidLimits.legal` for many games."""
+    raised = np.maximum(amounts, minimum)
+    if forbidden is not None:
+        raised += raised == forbidden
+    return raised
+
+
+def _uniform(draws: Bits, count: int) -> Ints:
+    """A whole number from 0 to ``count - 1`` per draw: ``draw * count >> 32`` (Lemire's
+    multiply and shift), computed exactly in float64 (the product is below 2**53)."""
+    return (draws * (count / 2**32)).astype(np.int32)
+
+
+@runtime_checkable
+class BatchAgent(Protocol):
+    """A batched agent: the bids of one seat in many games, and its peeks."""
+
+    name: ClassVar[str]
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """One legal amount per game asked."""
+        ...
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Per game asked, whether the seat peeks."""
+        ...
+
+
+@attrs.frozen
+class RandomBids:
+    """:class:`~qe_rules.RandomAgent` batched: the minimum plus 0 to ``spread``, one more
+    on the forbidden amount; peeks with ``peek_chance``."""
+
+    spread: int = 12
+    peek_chance: float = 0.5
+    name: ClassVar[str] = "random"
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """Random legal amounts."""
+        amounts = _uniform(ask.draws, self.spread + 1)
+        if ask.minimum:
+            amounts += ask.minimum
+        if ask.forbidden is not None:
+            amounts += amounts == ask.forbidden
+        return amounts
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Peek with ``peek_chance``."""
+        return ask.draws < int(self.peek_chance * 2**32)
+
+
+@attrs.frozen
+class FloorBids:
+    """The speed yardstick's bidder (``bench/common.py``'s ``floor_bid``): an opening bid of
+    1 to 6, any other bid 0 to 7, each made legal. Never peeks."""
+
+    name: ClassVar[str] = "floor"
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """Random amounts of the yardstick's distribution, made legal."""
+        if ask.phase == "opening":
+            drawn = 1 + _uniform(ask.draws, 6)
+        else:
+            drawn = (ask.draws >> np.uint32(29)).astype(np.int32)
+        return legal(drawn, ask.minimum, ask.forbidden)
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Never."""
+        return np.zeros(len(ask.rows), dtype=bool)
+
+
+@attrs.frozen
+class ZeroBids:
+    """:class:`~qe_rules.ZeroAgent` batched: the least legal amount. Never peeks."""
+
+    name: ClassVar[str] = "zero"
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """The least legal amounts."""
+        least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
+        if ask.forbidden is not None:
+            least += least == ask.forbidden
+        return least
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Never."""
+        return np.zeros(len(ask.rows), dtype=bool)
+
+
+PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.ArrayLike]
+"""A policy for many decisions at once: ``(observations, masks) -> amounts``.
+``observations`` has one row per game asked, in the layout of
+:func:`qe_rules.learning.encode.observation` where the batch can make it, and ``masks``
+one row per game of the amounts 0 to ``max_bid`` that are legal."""
+
+
+@attrs.frozen
+class PolicyBids:
+    """A hook for a learned policy: ``policy(features, masks)`` gives the amounts.
+
+    ``features`` has one row per game asked: the seat's column, the sale, the phase
+    (0 opening, 1 secret, 2 rebid), the minimum and the forbidden amount (-1 for none),
+    then the draw as a number in [0, 1). ``masks`` has one row per game of the amounts 0
+    to ``max_bid`` that are legal. The amounts returned are made legal (raised to the
+    minimum, moved off the forbidden amount). Never peeks unless ``peek`` says so.
+    """
+
+    policy: PolicyFunction
+    max_bid: int = 30
+    peek: Callable[[npt.NDArray[np.float32]], npt.NDArray[np.bool_]] | None = None
+    name: ClassVar[str] = "policy"
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """The policy's amounts, made legal."""
+        count = len(ask.draws)
+        forbidden = np.full(count, -1, dtype=np.int64) if ask.forbidden is None else ask.forbidden
+        sale = getattr(ask.state, "sale", 0)
+        phase = {"opening": 0, "secret": 1, "rebid": 2}[ask.phase]
+        features = np.empty((count, 6), dtype=np.float32)
+        features[:, 0] = ask.seat
+        features[:, 1] = sale
+        features[:, 2] = phase
+        features[:, 3] = ask.minimum
+        features[:, 4] = forbidden
+        features[:, 5] = ask.draws / 2**32
+        amounts = np.arange(self.max_bid + 1)
+        masks = (amounts[None, :] >= ask.minimum) & (amounts[None, :] != forbidden[:, None])
+        chosen = np.asarray(self.policy(features, masks), dtype=np.int32)
+        if chosen.shape != (count,):
+            raise InvalidArgument(
+                f"a policy returns one amount per game asked ({count}), got shape {chosen.shape}"
+            )
+        return legal(chosen, ask.minimum, ask.forbidden)
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """The ``peek`` function's answers, or never."""
+        if self.peek is None:
+            return np.zeros(len(ask.rows), dtype=bool)
+        features = np.empty((len(ask.rows), 2), dtype=np.float32)
+        features[:, 0] = ask.seat
+        features[:, 1] = ask.draws / 2**32
+        return np.asarray(self.peek(features), dtype=bool)
+
+
+def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
+    return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
+
+
+@attrs.frozen
+class ValueBids:
+    """:class:`~qe_rules.ValueAgent` batched: the same worth, spending room and bids, each
+    from what the seat knows (:mod:`~qe_rules.simulation.batch.knowledge`), with the
+    draw as its small random part. Peeks in the second half of the game."""
+
+    name: ClassVar[str] = "value"
+    reads_state: ClassVar[bool] = True
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """Amounts from the tile's worth, capped by the spending room."""
+        state = ask.state
+        knowledge, rules = state.knowledge, state.rules
+        players, sale, seat = rules.players, state.sale, ask.seat
+        rows = np.arange(state.games) if ask.rows is None else ask.rows
+        count = len(rows)
+        tables = _tables(rules.ruleset, players)
+        nationalization, monopolization, diversification = _tables_potentials(tables)
+        tile = state.deck[rows, sale]
+        industry = rules.tile_industry[tile]
+        nation = np.array(rules.nations)[state.nations[rows, seat]]
+        token = np.array(rules.industries)[state.tokens[rows, seat]]
+        worth = rules.tile_vp[tile].astype(np.float64)
+        own = np.minimum(knowledge.own[seat, rows], TILE_LIMIT)
+        worth += np.where(rules.tile_nation[tile] == nation, nationalization[own], 0.0)
+        counts = knowledge.industries[seat][:, rows].copy()  # (industries, rows)
+        places = np.arange(count)
+        same = counts[industry, places] + (tables.token_in_monopolization & (token == industry))
+        worth += monopolization[np.minimum(same, TILE_LIMIT)]
+        if tables.token_in_diversification:
+            counts[token, places] += 1
+        kinds = np.minimum((counts > 0).sum(axis=0), TILE_LIMIT)
+        worth += np.where(counts[industry, places] == 0, diversification[kinds], 0.0)
+        typical = knowledge.typical(seat, rows)
+        spent = knowledge.others_spent(seat, rows, typical, state.winners)
+        others = np.delete(spent, seat, axis=0)
+        top = others.max(axis=0) if len(others) else np.zeros(count)
+        left = rules.sales - sale
+        room = top + typical * left / players - knowledge.spent[seat, rows] - 1
+        noise = ask.draws / 2**32
+        if ask.phase == "opening":
+            return legal(_whole(np.minimum(worth * 0.6, room) + noise), ask.minimum, ask.forbidden)
+        target = np.minimum(worth + noise, room)
+        least = legal(np.full(count, ask.minimum), ask.minimum, ask.forbidden)
+        if ask.phase == "rebid" and ask.previous is not None:
+            tied_at = ask.previous
+            raised = np.minimum(_whole(target), tied_at + 1 + _whole(noise * 3))
+            return np.where(target <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
+        zero = np.zeros(count)
+        if ask.minimum <= 0 and tables.zero_bid_points:
+            zero += tables.zero_bid_points
+            if tables.zero_bid_limit:
+                zero[knowledge.zero_bidders[seat, rows] >= tables.zero_bid_limit] = 0
+        opening = np.zeros(count) if state.opening is None else state.opening[rows]
+        passes = (target <= opening) | (worth <= zero + 1)
+        return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Peek in the second half of the game (the window of sale ``s`` is asked at
+        sale ``s + 1``, as a view shows it)."""
+        state = ask.state
+        return np.full(len(ask.rows), state.sale + 1 >= state.rules.sales // 2)
+
+
+def _whole(values: npt.NDArray[np.float64]) -> Ints:
+    """``int(value)`` of each: towards zero."""
+    return np.trunc(values).astype(np.int64)
+
+
+_POTENTIALS: Final[dict[int, tuple[npt.NDArray[np.float64], ...]]] = {}
+
+
+def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
+    found = _POTENTIALS.get(id(tables))
+    if found is None:
+        found = _POTENTIALS[id(tables)] = (
+            _potentials(tables.nationalization),
+            _potentials(tables.monopolization),
+            _potentials(tables.diversification),
+        )
+    return found
+
+
+BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
+    "random": RandomBids,
+    "floor": FloorBids,
+    "zero": ZeroBids,
+    "value": ValueBids,
+}
+"""The batched agents by name."""
+
+
+def batch_agent(spec: object) -> BatchAgent:
+    """A batched agent from a name of :data:`BATCH_AGENTS` or an agent itself."""
+    if isinstance(spec, str):
+        make = BATCH_AGENTS.get(spec)
+        if make is None:
+            raise InvalidArgument(
+                f"the batch has no agent {shown(spec)}; its agents are "
+                f"{', '.join(BATCH_AGENTS)} (or a BatchAgent)"
+            )
+        return make()
+    if isinstance(spec, BatchAgent):
+        return spec
+    raise InvalidArgument(
+        f"a batched agent is a name ({', '.join(BATCH_AGENTS)}) or a BatchAgent, got {shown(spec)}"
+    )

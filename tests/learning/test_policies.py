@@ -1,0 +1,146 @@
+"""Policies as agents, self-play snapshots, the shipped trained agent and the search agent."""
+
+import subprocess
+import sys
+
+import pytest
+
+import qe_rules as qe
+
+np = pytest.importorskip("numpy", reason="the policies need the rl extra")
+
+from qe_rules.learning import encode  # noqa: E402
+from qe_rules.learning.policies import (  # noqa: E402
+    MLPPolicy,
+    PolicyAgent,
+    SelfPlay,
+    TrainedAgent,
+    policy_factory,
+)
+from qe_rules.learning.search import SearchAgent  # noqa: E402
+from qe_rules.simulation.agents import agent_from_name, agent_label  # noqa: E402
+from qe_rules.simulation.intervals import wilson_interval  # noqa: E402
+from qe_rules.simulation.play import play_game  # noqa: E402
+from qe_rules.simulation.stats import simulate  # noqa: E402
+
+
+def highest(observation, mask):
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_a_policy_agent_plays_the_policys_legal_actions():
+    seen = []
+
+    def record(observation, mask):
+        seen.append((observation.shape, mask.dtype, int(mask.sum())))
+        return 99 if len(seen) % 2 else encode.PEEK  # out of range, then a peek: made legal
+
+    game = play_game("en", 5, [policy_factory(record), "value", "value", "value", "value"], seed=2)
+    assert game.is_over and seen
+    assert all(
+        shape == (encode.OBSERVATION_SIZE,) and dtype.kind == "b" for shape, dtype, _ in seen
+    )
+    bids = [e for e in game.events if isinstance(e, qe.SecretBid | qe.OpeningBid) and e.seat == 0]
+    assert bids and all(e.amount >= 0 for e in bids)
+
+
+def test_a_policy_agent_is_seated_like_any_other():
+    stats = simulate(
+        "en", 4, [policy_factory(highest), "value", "value", "value"], games=20, seed=1
+    )
+    assert stats.games == 20 and stats.win_share[0] == 0.0  # bidding 30 every time loses
+    assert agent_label(policy_factory(highest)) == "policy"
+    with pytest.raises(qe.InvalidArgument, match="callable"):
+        PolicyAgent(3)
+    with pytest.raises(qe.InvalidArgument, match="whole number"):
+        play_game("en", 4, [policy_factory(lambda o, m: "5"), "zero", "zero", "zero"], seed=1)
+
+
+def test_self_play_seats_frozen_snapshots():
+    class Fixed:
+        def __init__(self, amount):
+            self.amount = amount
+
+        def __call__(self, observation, mask):
+            return self.amount if mask[self.amount] else int(np.flatnonzero(mask)[0])
+
+    play = SelfPlay(keep=2, latest=1.0)
+    assert type(play.factory(1)).__name__ == "ValueAgent"
+    live = Fixed(3)
+    play.snapshot(live)
+    live.amount = 9  # training goes on: the snapshot stays as it was
+    assert play.snapshots[0].amount == 3
+    play.snapshot(live, freeze=False)
+    play.snapshot(Fixed(5))
+    assert [p.amount for p in play.snapshots] == [9, 5]  # keeps two, the latest last
+    agent = play.factory(7)
+    view = qe.new_game("en", 4, seed=7).bid(0, 1).view(1)
+    assert agent.bid(view) == 5
+    with pytest.raises(qe.InvalidArgument, match="keep"):
+        SelfPlay(keep=0)
+
+
+def test_an_mlp_policy_checks_its_arrays_and_picks_the_best_legal_action():
+    rng = np.random.default_rng(0)
+    arrays = {
+        "w0": rng.normal(size=(encode.OBSERVATION_SIZE, 8)).astype(np.float32),
+        "b0": np.zeros(8, np.float32),
+        "w1": rng.normal(size=(8, encode.ACTIONS)).astype(np.float32),
+        "b1": np.zeros(encode.ACTIONS, np.float32),
+        "obs_mean": np.zeros(encode.OBSERVATION_SIZE),
+        "obs_var": np.ones(encode.OBSERVATION_SIZE),
+        "clip": 10.0,
+        "epsilon": 1e-8,
+    }
+    policy = MLPPolicy(arrays)
+    observation = rng.normal(size=encode.OBSERVATION_SIZE).astype(np.float32)
+    logits = policy.logits(observation)
+    mask = np.zeros(encode.ACTIONS, bool)
+    mask[[2, 5, 7]] = True
+    assert policy(observation, mask) == [2, 5, 7][int(np.argmax(logits[[2, 5, 7]]))]
+    assert policy.logits(np.stack([observation] * 3)).shape == (3, encode.ACTIONS)
+    with pytest.raises(qe.InvalidArgument, match="maps 265 numbers to 33 actions"):
+        MLPPolicy({**arrays, "w1": arrays["w1"][:, :5]})
+    with pytest.raises(qe.InvalidArgument, match="not the arrays"):
+        MLPPolicy({"w0": arrays["w0"]})
+
+
+def test_the_trained_agent_loads_without_torch_and_beats_value_agents():
+    code = (
+        "import sys\n"
+        "from qe_rules.simulation.stats import simulate\n"
+        "stats = simulate('en', 4, ['trained', 'value', 'value', 'value'], games=300, seed=29)\n"
+        "assert 'torch' not in sys.modules\n"
+        "print(round(stats.win_share[0] * 300))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    wins = int(done.stdout)
+    low, _ = wilson_interval(wins, 300)
+    assert low > 0.25, (wins, low)
+    assert isinstance(agent_from_name("trained"), TrainedAgent)
+    assert repr(TrainedAgent(4)) == "TrainedAgent(seed=4)"
+
+
+def test_the_trained_agent_plays_as_a_value_agent_where_it_was_not_trained():
+    trained = play_game("de", 5, ["trained", "random", "value", "random", "value"], seed=4)
+    value = play_game("de", 5, ["value", "random", "value", "random", "value"], seed=4)
+    assert trained.to_record() == value.to_record()
+    mine = play_game("en", 4, ["trained", "value", "value", "value"], seed=4)
+    assert mine.to_record() != play_game("en", 4, "value", seed=4).to_record()
+
+
+def test_the_search_agent_bids_legally_and_the_same_for_the_same_view():
+    game = qe.new_game("en", 4, seed=3)
+    opener = next(iter(game.to_act))
+    game = game.bid(opener, 4)
+    seat = min(game.to_act)
+    agent = SearchAgent(seed=2, simulations=12)
+    view = game.view(seat)
+    bid = agent.bid(view)
+    assert view.limits.allows(bid) and bid in agent.candidates(view)
+    assert SearchAgent(seed=2, simulations=12).bid(view) == bid
+    with pytest.raises(qe.InvalidArgument, match="simulations"):
+        SearchAgent(simulations=0)
+    with pytest.raises(qe.InvalidArgument, match="not to bid"):
+        agent.bid(game.view(opener))

@@ -1,0 +1,282 @@
+"""The batched engine: every game it plays, exported as a record, replays through the
+reference engine to the same totals, spends, eliminations, winners and rule gaps."""
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import qe_rules as qe
+from qe_rules import batch
+from qe_rules.rules.model import RULESETS, RuleSet, TieFallback, TieStreak
+from qe_rules.simulation.batch.choice import BATCHED_NAMES, uses_batch
+from qe_rules.strategies import ruleset_variations
+from tests.support import THOROUGH, examples
+
+BUILTIN_GAMES = 10_000 if THOROUGH else 600
+
+
+def assert_replays(played, games=None):
+    """Every game of ``played`` (or the first ``games``) replays to its arrays."""
+    for index in range(played.games if games is None else games):
+        game = qe.replay(played.record(index))
+        result = game.result()
+        sheets = result.sheets
+        assert [s.total for s in sheets] == played.totals[index].tolist(), index
+        assert [s.spent for s in sheets] == played.spent[index].tolist(), index
+        assert [s.eliminated for s in sheets] == played.eliminated[index].tolist(), index
+        assert list(result.winners) == np.flatnonzero(played.winners[index]).tolist(), index
+        assert [s.monopolization for s in sheets] == played.monopolization[index].tolist()
+        assert [s.zero_bids for s in sheets] == played.zero_bids[index].tolist(), index
+        codes = {gap.code for gap in game.gaps}
+        assert codes == {c for b, c in enumerate(played.gap_codes) if played.gaps[index] >> b & 1}
+        assert game.sale - sum(map(len, game.holdings)) == played.unsold[index]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_game_of_a_builtin_rule_set_replays_to_the_same_result(ruleset, players):
+    agents = ["random", "floor", "random", "zero", "floor"][:players]
+    played = batch.play(ruleset, players, BUILTIN_GAMES, agents=agents, seed=7, keep_moves=True)
+    assert played.games == BUILTIN_GAMES
+    assert_replays(played)
+
+
+@pytest.mark.parametrize(
+    ("spec", "players"),
+    [
+        (
+            "en-early:tie_fallback=highest-outside-top-tie,fallback_finds_no_bid=auctioneer-wins,"
+            "auctioneer_rebid_may_be_zero=true,auctioneer_rebid_may_repeat_opening=true",
+            4,
+        ),
+        ("en-early:tie_fallback=highest-outside-top-tie,ties_before_fallback=1", 5),
+        ("en:last_tile_tie=any,last_tile_amount_public=true,min_secret_bid=1", 3),
+        (
+            "de:everyone_tied_for_most_spent=none-eliminated,tie_after_tiebreak=no-winner,"
+            "beyond_table=continue-pattern",
+            4,
+        ),
+        ("de-summary:rebid_visibility=tied-players,peek_shows=highest-bid", 5),
+        (
+            attrs.evolve(
+                qe.get_ruleset("en:rebid_visibility=first-bids,peek_shows=highest-bid"),
+                peek_player_counts=(4, 5),
+            ),
+            4,
+        ),
+    ],
+)
+def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
+    agents = ["value", "random", "floor", "zero", "value"][:players]
+    played = batch.play(spec, players, BUILTIN_GAMES // 5, agents=agents, seed=4, keep_moves=True)
+    assert_replays(played)
+
+
+@st.composite
+def readings(draw):
+    """A rule set with random readings, the two that may make a sale tie without end
+    included (the batch's agents here draw at random, so ties end)."""
+    rules = draw(ruleset_variations())
+    changes = {}
+    if draw(st.booleans()):
+        changes["tie_streak"] = TieStreak.SAME_PLAYERS
+    if draw(st.integers(0, 4)) == 0:
+        changes["tie_fallback"] = TieFallback.NONE
+    if draw(st.booleans()):
+        changes["min_secret_bid"] = draw(st.integers(0, 2))
+    return attrs.evolve(rules, **changes) if changes else rules
+
+
+@examples(60)
+@given(
+    rules=readings(),
+    data=st.data(),
+    seed=st.integers(-(2**70), 2**70),
+    start=st.integers(0, 40_000),
+)
+def test_games_under_any_reading_replay_to_the_same_result(rules, data, seed, start):
+    players = data.draw(st.sampled_from(rules.player_counts), label="players")
+    agents = data.draw(
+        st.lists(st.sampled_from(["random", "floor"]), min_size=players, max_size=players),
+        label="agents",
+    )
+    played = batch.play(rules, players, 120, agents=agents, seed=seed, start=start, keep_moves=True)
+    assert_replays(played)
+
+
+def test_a_game_is_the_same_whatever_the_chunk_and_the_other_games():
+    whole = batch.play("en", 5, 3000, agents="random", seed=3, chunk=700)
+    part = batch.play("en", 5, 400, agents="random", seed=3, start=2500)
+    assert (whole.totals[2500:2900] == part.totals).all()
+    assert (whole.winners[2500:2900] == part.winners).all()
+    assert whole.record(2600) == part.record(100)  # played again alone, without moves kept
+    kept = batch.play("en", 5, 3000, agents="random", seed=3, keep_moves=True)
+    assert kept.record(2600) == whole.record(2600)
+
+
+def test_every_rule_field_is_classified():
+    assert set(batch.FIELD_USE) == set(RuleSet.rule_fields())
+    refused = [name for name, use in batch.FIELD_USE.items() if use.startswith("refused")]
+    assert refused == []
+
+
+def test_the_batched_agent_names_are_the_batchs():
+    assert set(BATCHED_NAMES) == set(batch.BATCH_AGENTS)
+
+
+def test_stats_are_simulate_s_on_the_batch():
+    played = batch.play("en", 4, 2000, agents="random", seed=5, start=100)
+    stats = played.stats()
+    assert stats == qe.simulate("en", 4, "random", 2000, seed=5, start=100, engine="batch")
+    assert stats.engine == "batch" and stats.games == 2000
+    assert sum(stats.wins) + stats.no_winner_games == 2000
+    assert stats.total_sums == tuple(int(x) for x in played.totals.sum(axis=0))
+    halves = [
+        qe.simulate("en", 4, "random", 1000, seed=5, start=s, engine="batch") for s in (100, 1100)
+    ]
+    assert halves[0].merge(halves[1]) == stats
+    assert qe.SimulationStats.from_dict(stats.to_dict()) == stats
+    assert "played by the batch engine" in stats.to_text()
+
+
+def test_auto_uses_the_batch_only_where_every_agent_has_a_batched_form():
+    assert qe.simulate("en", 3, "random", 5, seed=1, engine="auto").engine == "batch"
+    mixed = ["random", "value", "zero"]
+    assert qe.simulate("en", 3, mixed, 5, seed=1, engine="auto").engine == "batch"
+    by_factory = ["random", qe.RandomAgent, "zero"]
+    assert qe.simulate("en", 3, by_factory, 5, seed=1, engine="auto").engine == "reference"
+    assert qe.simulate("en", 3, "random", 5, seed=1).engine == "reference"
+    assert not uses_batch("auto", ["random"], rows=True)
+    with pytest.raises(qe.InvalidArgument, match="plays only the agents"):
+        qe.simulate("en", 3, qe.ValueAgent, 5, seed=1, engine="batch")
+    with pytest.raises(qe.InvalidArgument, match="engine is one of"):
+        qe.simulate("en", 3, "random", 5, seed=1, engine="fast")
+
+
+def test_compare_each_on_the_batch_plays_every_rule_set_from_the_same_draws():
+    same = qe.compare(["en", "en"], 4, "random", 3000, seed=2, play="each", engine="batch")
+    assert same.engine == "batch"
+    assert [share.count for share in same.winner_changed] == [0, 0]
+    assert [share.count for share in same.awarded_differently] == [0, 0]
+    other = qe.compare(["en", "en-early"], 4, "random", 3000, seed=2, play="each", engine="batch")
+    changed = other.winner_changed[1]
+    assert 0 < changed.count < 3000 and changed.ci95[0] <= changed.value <= changed.ci95[1]
+    scoring_only = qe.compare(
+        ["en", "en:beyond_table=zero"], 4, "random", 3000, seed=2, play="each", engine="batch"
+    )
+    assert scoring_only.awarded_differently[1].count == 0  # the same draws, the same play
+    with pytest.raises(qe.InvalidArgument, match=r"play='each'\) only"):
+        qe.compare(["en", "de"], 4, "random", 10, seed=1, engine="batch")
+
+
+def test_the_cli_plays_compare_each_on_the_batch(capsys):
+    from qe_rules.apps.cli import main
+
+    argv = ["compare", "en", "en-early", "--play", "each", "--games", "2000", "--format", "json"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert '"engine": "batch"' in out
+
+
+def test_a_field_the_batch_cannot_hold_is_named(monkeypatch):
+    from qe_rules.simulation.batch import compiled
+
+    monkeypatch.setattr(compiled, "_MAX_TABLE", 10)
+    compiled._compiled.cache_clear()
+    try:
+        with pytest.raises(qe.InvalidArgument, match="removed_companies"):
+            batch.compile_rules("en", 4)
+    finally:
+        monkeypatch.undo()
+        compiled._compiled.cache_clear()
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(qe.InvalidArgument, match="agents"):
+        batch.play("en", 4, 10, agents=["random"] * 3, seed=1)
+    with pytest.raises(qe.InvalidArgument, match="no agent"):
+        batch.play("en", 4, 10, agents="smart", seed=1)
+    with pytest.raises(qe.InvalidArgument, match="games"):
+        batch.play("en", 4, 0, seed=1)
+    played = batch.play("en", 4, 10, seed=1)
+    with pytest.raises(qe.InvalidArgument, match="from 0 to 9"):
+        played.record(10)
+
+
+def test_a_policy_hook_bids_from_features_and_masks():
+    def policy(features, masks):
+        assert features.shape[0] == masks.shape[0]
+        return masks.argmax(axis=1) + 2  # the least legal amount, plus 2
+
+    played = batch.play("en", 4, 300, agents=batch.PolicyBids(policy), seed=1, keep_moves=True)
+    assert_replays(played, 50)
+    assert played.agents == ("policy",) * 4
+
+
+def reference_value_decisions(played, rules, players, seed):
+    """Each value seat's moves of ``played`` against :class:`~qe_rules.ValueAgent`'s
+    choice from the same view, with the batch's draw as its random part: the differences."""
+    from qe_rules.simulation.batch.lockstep import Draws
+
+    draws = Draws(seed, 0, played.games, players, rules.sales(players))
+    first_bits = [draws.first_round(sale) for sale in range(rules.sales(players))]
+    wrong = []
+    for index in range(played.games):
+        record = played.record(index)
+        first = record.first_auctioneer
+        game = qe.new_game(
+            rules, players, deck=record.deck, nations=record.nations,
+            industries=record.industries, first_auctioneer=first,
+        )  # fmt: skip
+        for move in record.moves:
+            view = game.view(move.seat)
+            column = (move.seat - first) % players
+            if played.agents[move.seat] == "value":
+                agent = qe.ValueAgent(ruleset=rules)
+                if move.kind == "bid":
+                    if view.phase is qe.Phase.REBIDDING:
+                        bits = draws.rebid(view.sale, view.ties, column, np.array([index]))[0]
+                    else:
+                        bits = first_bits[view.sale][column, index]
+                    object.__setattr__(agent, "_draw", lambda bits=bits: int(bits) / 2**32)
+                    if agent.bid(view) != move.amount:
+                        wrong.append((index, move))
+                elif agent.wants_peek(view) != (move.kind == "peek"):
+                    wrong.append((index, move))
+            game = game.apply(move)
+    return wrong
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_batched_value_agent_decides_as_the_value_agent(players):
+    rules = qe.get_ruleset("en")
+    agents = ["value", "random", "value", "value", "zero"][:players]
+    played = batch.play(rules, players, 25, agents=agents, seed=9, keep_moves=True)
+    assert reference_value_decisions(played, rules, players, 9) == []
+    assert_replays(played)
+
+
+@examples(10)
+@given(rules=ruleset_variations(), data=st.data())
+def test_the_batched_value_agent_decides_as_the_value_agent_under_any_reading(rules, data):
+    players = data.draw(st.sampled_from(rules.player_counts), label="players")
+    played = batch.play(rules, players, 8, agents="value", seed=3, keep_moves=True)
+    assert reference_value_decisions(played, rules, players, 3) == []
+
+
+ENDLESS = "en:min_opening_bid=0,secret_bid_may_equal_opening=true,tie_fallback=none"
+
+
+def test_a_sale_tied_without_end_is_refused_as_simulate_refuses_it():
+    with pytest.raises(qe.InvalidArgument, match="does not end"):
+        batch.play(ENDLESS, 4, 50, agents="zero", seed=1)
+    with pytest.raises(qe.InvalidArgument, match="does not end"):
+        qe.simulate(ENDLESS, 4, "zero", 5, seed=1, engine="reference")
+
+
+def test_a_policy_must_give_one_amount_per_game():
+    bad = batch.PolicyBids(lambda features, masks: [1, 2, 3])
+    with pytest.raises(qe.InvalidArgument, match="one amount per game"):
+        batch.play("en", 4, 50, agents=bad, seed=1)
