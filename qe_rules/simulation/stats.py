@@ -475,7 +475,10 @@ class SimulationStats(_Batched):
         counts may be left out; where given they must equal the figures computed again.
         """
         fields = Fields(
-            data, "statistics", _STATS_COUNTS, ("batches", "seed", "games", "rows", "engine", *_STATS_FIGURES)
+            data,
+            "statistics",
+            _STATS_COUNTS,
+            ("batches", "seed", "games", "rows", "engine", *_STATS_FIGURES),
         )
         get = fields.get
         players = get("players", players_of)
