@@ -147,7 +147,7 @@ def check_serve_arguments(args: argparse.Namespace) -> None:
     folder = os.path.dirname(database) or "."
     try:
         if not os.path.isdir(folder):
-            raise InvalidArgument(f"--db: the folder {folder!r} does not exist")
+            raise InvalidArgument(f"--db: the folder {folder!r} of {database!r} does not exist")
         if os.path.exists(database) and not os.path.isfile(database):
             raise InvalidArgument(f"--db: {database!r} is not a file")
     except ValueError as error:  # a path no file can have: a NUL
