@@ -60,6 +60,7 @@ from qe_rules.apps.pages import (
 )
 from qe_rules.apps.project import project_url
 from qe_rules.apps.rulebooks import FORMATS, write_rulebook
+from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
@@ -982,7 +983,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _add_serve_parser(commands: _Commands) -> None:
-    """The ``serve`` command's arguments."""
+    """The ``serve`` command's arguments (see :mod:`qe_rules.apps.serving`)."""
     server = commands.add_parser(
         "serve",
         help="serve web tables: play in a browser, one private link per seat",
@@ -990,77 +991,7 @@ def _add_serve_parser(commands: _Commands) -> None:
         "a table at the start page and gets one private link per seat; agents fill the "
         "other seats. Tables are stored in the database file and survive a restart.",
     )
-    server.add_argument("--port", type=int, default=8000, help="default 8000")
-    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    server.add_argument(
-        "--ruleset", default="en", metavar="ID", help="the form's default: an id, spec or file"
-    )
-    server.add_argument("--players", type=int, default=4, help="the form's default (4)")
-    server.add_argument(
-        "--db", default="qe-tables.sqlite3", metavar="FILE", help="default qe-tables.sqlite3"
-    )
-    server.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.5,
-        metavar="SECONDS",
-        help="how long an agent waits before each move (default 0.5)",
-    )
-    server.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="where players reach the server, as the links show it (default "
-        "http://HOST:PORT/); requests for other host names are refused",
-    )
-    server.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="another host name to answer for (repeatable; '*' for any)",
-    )
-    server.add_argument(
-        "--trust-proxy",
-        nargs="?",
-        const="127.0.0.1",
-        metavar="ADDRESSES",
-        help="behind a reverse proxy: read the client's address from X-Forwarded-For when "
-        "the request comes from these addresses (comma-separated; default 127.0.0.1)",
-    )
-    server.add_argument(
-        "--tables-per-minute",
-        type=int,
-        default=20,
-        metavar="N",
-        help="new tables a minute from one address (default 20; 0 for no limit)",
-    )
-    server.add_argument(
-        "--max-tables",
-        type=int,
-        default=2000,
-        metavar="N",
-        help="tables kept in all (default 2000; 0 for no limit)",
-    )
-    server.add_argument(
-        "--keep-finished",
-        type=float,
-        default=24.0,
-        metavar="HOURS",
-        help="hours a finished table is kept after its last move (default 24; 0 for ever)",
-    )
-    server.add_argument(
-        "--keep-abandoned",
-        type=float,
-        default=168.0,
-        metavar="HOURS",
-        help="hours an unfinished table is kept without a move (default 168; 0 for ever)",
-    )
-    server.add_argument(
-        "--log-level",
-        default="info",
-        choices=("debug", "info", "warning", "error"),
-        help="what the server logs on stderr (default info)",
-    )
+    add_serve_arguments(server)
     server.set_defaults(run=_cmd_serve)
 
 
@@ -1071,68 +1002,8 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise _InputError(
             f"--players: {rules.id} is played by {counts} players, not {args.players}"
         )
-    _check_serve_args(args)
-    try:
-        from qe_rules.apps import web
-    except ImportError as error:  # the optional extra is missing
-        raise _InputError(
-            f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
-        ) from None
-    for option in ("tables_per_minute", "max_tables", "keep_finished", "keep_abandoned"):
-        value = getattr(args, option)
-        if not value >= 0:  # NaN too
-            raise _InputError(f"--{option.replace('_', '-')} is at least 0, not {value}")
-    limits = web.WebLimits(
-        tables_per_client_per_minute=args.tables_per_minute,
-        max_tables=args.max_tables,
-        keep_finished=args.keep_finished * 3600,
-        keep_abandoned=args.keep_abandoned * 3600,
-    )
-    address = args.base_url or f"http://{args.host}:{args.port}/"
-    print(f"QE tables at {address} (Ctrl-C stops)", file=out)
-    out.flush()
-    web.serve(
-        host=args.host,
-        port=args.port,
-        database=args.db,
-        ruleset=args.ruleset,
-        players=args.players,
-        bot_delay=args.bot_delay,
-        limits=limits,
-        base_url=args.base_url,
-        allowed_hosts=args.allowed_host,
-        trust_proxy=args.trust_proxy,
-        log_level=args.log_level,
-    )
+    serve_from_arguments(args, out)
     return EXIT_OK
-
-
-_MOST_BOT_DELAY: Final = 60.0
-
-
-def _check_serve_args(args: argparse.Namespace) -> None:
-    """Refuse what the server would fail on, before it starts: a port outside 0-65535, a
-    host that is not a name or an address, a delay that is not a number of seconds, a
-    database path in a folder that does not exist or naming a folder or a FIFO."""
-    if not 0 <= args.port <= 65535:
-        raise _InputError(f"--port is a port number from 0 to 65535, got {args.port}")
-    host = args.host
-    if not host or len(host) > 253 or not all(c.isascii() and c.isprintable() for c in host):
-        raise _InputError(f"--host is a host name or an IP address, got {shown(host)}")
-    if not 0 <= args.bot_delay <= _MOST_BOT_DELAY:  # NaN compares false
-        raise _InputError(
-            f"--bot-delay is a number of seconds from 0 to {_MOST_BOT_DELAY:g}, "
-            f"got {args.bot_delay}"
-        )
-    database = args.db
-    folder = os.path.dirname(database) or "."
-    try:
-        if not os.path.isdir(folder):
-            raise _InputError(f"--db: the folder {folder!r} does not exist")
-        if os.path.exists(database) and not os.path.isfile(database):
-            raise _InputError(f"--db: {database!r} is not a file")
-    except ValueError as error:  # a path no file can have: a NUL
-        raise _InputError(f"--db: {shown(database)}: {error}") from None
 
 
 # --------------------------------------------------------------------------- main
