@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import batch
-from qe_rules.rules.model import RULESETS, RuleSet, TieFallback, TieStreak
+from qe_rules.rules.model import RULESETS, PeekTiming, RuleSet, TieFallback, TieStreak
 from qe_rules.simulation.batch.choice import BATCHED_NAMES, uses_batch
 from qe_rules.strategies import ruleset_variations
 from tests.support import THOROUGH, examples
@@ -74,11 +74,19 @@ def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
     assert_replays(played)
 
 
+def batch_variations():
+    """Rule sets with random readings the batch plays: every ``peek_timing`` but
+    ``last-sale`` is refused (``test_a_peek_timing_the_batch_does_not_play_...``)."""
+    return ruleset_variations().map(
+        lambda rules: attrs.evolve(rules, peek_timing=PeekTiming.LAST_SALE)
+    )
+
+
 @st.composite
 def readings(draw):
     """A rule set with random readings, the two that may make a sale tie without end
     included (the batch's agents here draw at random, so ties end)."""
-    rules = draw(ruleset_variations())
+    rules = draw(batch_variations())
     changes = {}
     if draw(st.booleans()):
         changes["tie_streak"] = TieStreak.SAME_PLAYERS
@@ -119,7 +127,32 @@ def test_a_game_is_the_same_whatever_the_chunk_and_the_other_games():
 def test_every_rule_field_is_classified():
     assert set(batch.FIELD_USE) == set(RuleSet.rule_fields())
     refused = [name for name, use in batch.FIELD_USE.items() if use.startswith("refused")]
-    assert refused == []
+    assert refused == ["peek_timing"]
+
+
+OTHER_TIMINGS = [timing for timing in PeekTiming if timing is not PeekTiming.LAST_SALE]
+
+
+@pytest.mark.parametrize("timing", OTHER_TIMINGS, ids=lambda timing: timing.value)
+def test_a_peek_timing_the_batch_does_not_play_is_refused_and_auto_falls_back(timing):
+    spec = f"en:peek_timing={timing.value}"
+    message = rf"peek_timing=last-sale only.*peek_timing={timing.value}"
+    for players in (4, 5):
+        with pytest.raises(qe.InvalidArgument, match=message):
+            batch.compile_rules(spec, players)
+    with pytest.raises(qe.InvalidArgument, match=message):
+        batch.play(spec, 5, 4, agents="random", seed=1)
+    with pytest.raises(qe.InvalidArgument, match=message):
+        qe.simulate(spec, 5, "random", 4, seed=1, engine="batch")
+    fallen = qe.simulate(spec, 5, "random", 4, seed=1, engine="auto")
+    assert fallen == qe.simulate(spec, 5, "random", 4, seed=1, engine="reference")
+    assert fallen.engine == "reference"
+    assert qe.simulate("en", 5, "random", 4, seed=1, engine="auto").engine == "batch"
+    each = qe.compare(["en", spec], 5, "random", 4, seed=1, play="each", engine="auto")
+    assert each.engine == "reference"
+    with pytest.raises(qe.InvalidArgument, match=message):
+        qe.compare(["en", spec], 5, "random", 4, seed=1, play="each", engine="batch")
+    assert not uses_batch("auto", ["random"] * 5, rulesets=[qe.get_ruleset(spec)])
 
 
 def test_the_batched_agent_names_are_the_batchs():
@@ -259,7 +292,7 @@ def test_the_batched_value_agent_decides_as_the_value_agent(players):
 
 
 @examples(10)
-@given(rules=ruleset_variations(), data=st.data())
+@given(rules=batch_variations(), data=st.data())
 def test_the_batched_value_agent_decides_as_the_value_agent_under_any_reading(rules, data):
     players = data.draw(st.sampled_from(rules.player_counts), label="players")
     played = batch.play(rules, players, 8, agents="value", seed=3, keep_moves=True)
