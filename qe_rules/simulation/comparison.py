@@ -660,7 +660,7 @@ def compare(
     progress = _check_progress(progress)
     if play not in ("first", "each"):
         raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
-    batched = uses_batch(engine, specs, rows=rows, executor=executor, rulesets=chosen)
+    batched = uses_batch(engine, specs, rows=rows, executor=executor)
     if batched and play != "each":
         if engine == "batch":
             raise InvalidArgument("engine='batch' plays compare(..., play='each') only")

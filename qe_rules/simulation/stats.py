@@ -622,7 +622,7 @@ def simulate(
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
-    if uses_batch(engine, specs, rows=rows, executor=executor, rulesets=(rules,)):
+    if uses_batch(engine, specs, rows=rows, executor=executor):
         from qe_rules.simulation.batch.tally import simulate_fields  # numpy: on first use
 
         names = [str(spec) for spec in specs]

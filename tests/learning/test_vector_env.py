@@ -105,7 +105,7 @@ def test_the_vector_env_checks_its_actions():
 
 @pytest.mark.parametrize("timing", ["any-earlier-sale", "before-bids"])
 def test_the_vector_env_refuses_a_peek_timing_the_batch_does_not_play(timing):
-    with pytest.raises(qe.RulesError, match=f"peek_timing=last-sale only.*{timing}"):
+    with pytest.raises(qe.RulesError, match=f"peek_timing=last-sale only.*peek_timing={timing}"):
         BatchVectorEnv(f"en:peek_timing={timing}", 5, num_envs=2)
 
 

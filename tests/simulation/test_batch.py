@@ -74,19 +74,11 @@ def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
     assert_replays(played)
 
 
-def batch_variations():
-    """Rule sets with random readings the batch plays: every ``peek_timing`` but
-    ``last-sale`` is refused (``test_a_peek_timing_the_batch_does_not_play_...``)."""
-    return ruleset_variations().map(
-        lambda rules: attrs.evolve(rules, peek_timing=PeekTiming.LAST_SALE)
-    )
-
-
 @st.composite
 def readings(draw):
     """A rule set with random readings, the two that may make a sale tie without end
     included (the batch's agents here draw at random, so ties end)."""
-    rules = draw(batch_variations())
+    rules = draw(ruleset_variations())
     changes = {}
     if draw(st.booleans()):
         changes["tie_streak"] = TieStreak.SAME_PLAYERS
@@ -94,6 +86,8 @@ def readings(draw):
         changes["tie_fallback"] = TieFallback.NONE
     if draw(st.booleans()):
         changes["min_secret_bid"] = draw(st.integers(0, 2))
+    if draw(st.booleans()):
+        changes["peek_timing"] = draw(st.sampled_from(list(PeekTiming)))
     return attrs.evolve(rules, **changes) if changes else rules
 
 
@@ -127,32 +121,24 @@ def test_a_game_is_the_same_whatever_the_chunk_and_the_other_games():
 def test_every_rule_field_is_classified():
     assert set(batch.FIELD_USE) == set(RuleSet.rule_fields())
     refused = [name for name, use in batch.FIELD_USE.items() if use.startswith("refused")]
-    assert refused == ["peek_timing"]
+    assert refused == []
 
 
-OTHER_TIMINGS = [timing for timing in PeekTiming if timing is not PeekTiming.LAST_SALE]
-
-
-@pytest.mark.parametrize("timing", OTHER_TIMINGS, ids=lambda timing: timing.value)
-def test_a_peek_timing_the_batch_does_not_play_is_refused_and_auto_falls_back(timing):
-    spec = f"en:peek_timing={timing.value}"
-    message = rf"peek_timing=last-sale only.*peek_timing={timing.value}"
-    for players in (4, 5):
-        with pytest.raises(qe.InvalidArgument, match=message):
-            batch.compile_rules(spec, players)
-    with pytest.raises(qe.InvalidArgument, match=message):
-        batch.play(spec, 5, 4, agents="random", seed=1)
-    with pytest.raises(qe.InvalidArgument, match=message):
-        qe.simulate(spec, 5, "random", 4, seed=1, engine="batch")
-    fallen = qe.simulate(spec, 5, "random", 4, seed=1, engine="auto")
-    assert fallen == qe.simulate(spec, 5, "random", 4, seed=1, engine="reference")
-    assert fallen.engine == "reference"
-    assert qe.simulate("en", 5, "random", 4, seed=1, engine="auto").engine == "batch"
-    each = qe.compare(["en", spec], 5, "random", 4, seed=1, play="each", engine="auto")
-    assert each.engine == "reference"
-    with pytest.raises(qe.InvalidArgument, match=message):
-        qe.compare(["en", spec], 5, "random", 4, seed=1, play="each", engine="batch")
-    assert not uses_batch("auto", ["random"] * 5, rulesets=[qe.get_ruleset(spec)])
+@pytest.mark.parametrize("timing", list(PeekTiming), ids=lambda timing: timing.value)
+@pytest.mark.parametrize(
+    "extra", ["", ",peek_after_last_sale=true,peeks_per_player=2,peek_shows=highest-bid"]
+)
+def test_every_peek_timing_replays_and_the_value_agent_peeks_as_its_reference(timing, extra):
+    spec = f"en:peek_timing={timing.value}{extra}"
+    rules = qe.get_ruleset(spec)
+    mixed = ["value", "random", "floor", "zero", "random"]
+    played = batch.play(spec, 5, 60, agents=mixed, seed=4, keep_moves=True)
+    assert_replays(played)
+    kinds = [move.kind for i in range(played.games) for move in played.record(i).moves]
+    assert kinds.count("peek") > 0 and kinds.count("decline-peek") > 0
+    valued = batch.play(spec, 5, 20, agents="value", seed=4, keep_moves=True)
+    assert reference_value_decisions(valued, rules, 5, 4) == []
+    assert_replays(valued)
 
 
 def test_the_batched_agent_names_are_the_batchs():
@@ -292,7 +278,7 @@ def test_the_batched_value_agent_decides_as_the_value_agent(players):
 
 
 @examples(10)
-@given(rules=batch_variations(), data=st.data())
+@given(rules=ruleset_variations(), data=st.data())
 def test_the_batched_value_agent_decides_as_the_value_agent_under_any_reading(rules, data):
     players = data.draw(st.sampled_from(rules.player_counts), label="players")
     played = batch.play(rules, players, 8, agents="value", seed=3, keep_moves=True)

@@ -6,10 +6,10 @@ as lookup tables that the reference scorer fills in.
 >>> rules.sales, rules.min_opening_bid, int(rules.monopolization.size)
 (16, 1, 3125)
 
-Every rule field but one is played; :data:`FIELD_USE` says how, one entry per field
+Every rule field is played; :data:`FIELD_USE` says how, one entry per field
 (``tests/simulation/test_batch.py`` checks that no field is missing). A rule set the
-batch cannot hold (a scoring table too large for memory, or a ``peek_timing`` other than
-``last-sale``) raises :class:`~qe_rules.InvalidArgument` naming the field.
+batch cannot hold (a scoring table too large for memory) raises
+:class:`~qe_rules.InvalidArgument` naming the field.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from qe_rules.rules.model import (
     UniqueBidPool,
     get_ruleset,
 )
-from qe_rules.simulation.batch.choice import batch_refusal
 
 __all__ = ["FIELD_USE", "GAP_ORDER", "CompiledRules", "compile_rules"]
 
@@ -86,7 +85,7 @@ FIELD_USE: Final[dict[str, str]] = {
     "peeks_per_player": "number: who is in the peek window",
     "peek_after_last_sale": "number: a window after the last sale",
     "peek_shows": "knowledge: what a peek shows to observations",
-    "peek_timing": "refused: the batch plays last-sale only (compile_rules raises otherwise)",
+    "peek_timing": "number: which sale a peek looks at, when its window opens, what it shows",
     # scoring
     "scoring_order": "display only: changes no number",
     "token_categories": "table: industry points, filled by the reference scorer",
@@ -105,8 +104,7 @@ FIELD_USE: Final[dict[str, str]] = {
     "final_tiebreak": "number: the tie-break",
 }
 """How the batch plays each rule field: as a number of :class:`CompiledRules`, in a table,
-in the deal, or as knowledge (what a seat may see); an entry starting ``refused:`` names
-the values the batch does not play (:func:`compile_rules` raises for them)."""
+in the deal, or as knowledge (what a seat may see). No field is refused."""
 
 GAP_ORDER: Final[tuple[str, ...]] = (
     "no-untied-bid",
@@ -320,12 +318,7 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
 
 
 def compile_rules(ruleset: RuleSet | str, players: int) -> CompiledRules:
-    """``ruleset`` at ``players`` players for the batch (made once and kept); a rule set
-    the batch does not play (``peek_timing`` other than ``last-sale``) raises
-    :class:`~qe_rules.InvalidArgument` naming the field and the value it plays."""
+    """``ruleset`` at ``players`` players for the batch (made once and kept)."""
     rules = get_ruleset(ruleset)
     players = rules.check_players(players)
-    refusal = batch_refusal(rules)
-    if refusal is not None:
-        raise InvalidArgument(refusal)
     return _compiled(rules, players)
