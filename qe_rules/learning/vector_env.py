@@ -36,6 +36,10 @@ of the spends). ``copy=False`` hands out those arrays themselves (the next step
 overwrites them); the default ``copy=True`` hands out copies, as Gymnasium's vector
 environments do.
 
+The environment plays ``peek_timing=last-sale`` only (every built-in rule set's): another
+timing raises :class:`~qe_rules.InvalidArgument` naming the field (the batch itself,
+:func:`qe_rules.batch.play`, plays every timing).
+
 The module registers the environment with Gymnasium as :data:`VECTOR_ENV_ID` (a vector
 entry point)::
 
@@ -53,7 +57,7 @@ import numpy.typing as npt
 from qe_rules.components import COMPANIES
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
-from qe_rules.rules.model import RebidVisibility, RuleSet, get_ruleset
+from qe_rules.rules.model import PeekTiming, RebidVisibility, RuleSet, get_ruleset
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
 from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, legal
@@ -121,6 +125,12 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgument(f"num_envs is a whole number >= 1, got {shown(num_envs)}")
         self.rules = get_ruleset(ruleset)
+        if self.rules.peek_timing is not PeekTiming.LAST_SALE:
+            raise InvalidArgument(
+                f"the vector environment plays peek_timing={PeekTiming.LAST_SALE.value} only, "
+                f"and {self.rules.id} has peek_timing={self.rules.peek_timing.value}; "
+                "qe_rules.batch.play plays every timing"
+            )
         self.compiled = compile_rules(self.rules, players)
         self.players = players
         self.num_envs = num_envs

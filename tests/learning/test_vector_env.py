@@ -103,6 +103,12 @@ def test_the_vector_env_checks_its_actions():
     env.close()
 
 
+@pytest.mark.parametrize("timing", ["any-earlier-sale", "before-bids"])
+def test_the_vector_env_refuses_a_peek_timing_the_batch_does_not_play(timing):
+    with pytest.raises(qe.RulesError, match=f"peek_timing=last-sale only.*peek_timing={timing}"):
+        BatchVectorEnv(f"en:peek_timing={timing}", 5, num_envs=2)
+
+
 def test_gymnasium_makes_it_from_its_vector_entry_point():
     env = gymnasium.make_vec(VECTOR_ENV_ID, num_envs=3, ruleset="en", players=5)
     assert isinstance(env.unwrapped, BatchVectorEnv)

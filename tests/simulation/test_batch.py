@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules import batch
-from qe_rules.rules.model import RULESETS, RuleSet, TieFallback, TieStreak
+from qe_rules.rules.model import RULESETS, PeekTiming, RuleSet, TieFallback, TieStreak
 from qe_rules.simulation.batch.choice import BATCHED_NAMES, uses_batch
 from qe_rules.strategies import ruleset_variations
 from tests.support import THOROUGH, examples
@@ -86,6 +86,8 @@ def readings(draw):
         changes["tie_fallback"] = TieFallback.NONE
     if draw(st.booleans()):
         changes["min_secret_bid"] = draw(st.integers(0, 2))
+    if draw(st.booleans()):
+        changes["peek_timing"] = draw(st.sampled_from(list(PeekTiming)))
     return attrs.evolve(rules, **changes) if changes else rules
 
 
@@ -120,6 +122,23 @@ def test_every_rule_field_is_classified():
     assert set(batch.FIELD_USE) == set(RuleSet.rule_fields())
     refused = [name for name, use in batch.FIELD_USE.items() if use.startswith("refused")]
     assert refused == []
+
+
+@pytest.mark.parametrize("timing", list(PeekTiming), ids=lambda timing: timing.value)
+@pytest.mark.parametrize(
+    "extra", ["", ",peek_after_last_sale=true,peeks_per_player=2,peek_shows=highest-bid"]
+)
+def test_every_peek_timing_replays_and_the_value_agent_peeks_as_its_reference(timing, extra):
+    spec = f"en:peek_timing={timing.value}{extra}"
+    rules = qe.get_ruleset(spec)
+    mixed = ["value", "random", "floor", "zero", "random"]
+    played = batch.play(spec, 5, 60, agents=mixed, seed=4, keep_moves=True)
+    assert_replays(played)
+    kinds = [move.kind for i in range(played.games) for move in played.record(i).moves]
+    assert kinds.count("peek") > 0 and kinds.count("decline-peek") > 0
+    valued = batch.play(spec, 5, 20, agents="value", seed=4, keep_moves=True)
+    assert reference_value_decisions(valued, rules, 5, 4) == []
+    assert_replays(valued)
 
 
 def test_the_batched_agent_names_are_the_batchs():

@@ -122,6 +122,21 @@ def played_chunks(
         yield play_chunk(rules, draws, agents, moves), moves
 
 
+def _window_moves(
+    window: Ints | None, peeked: Ints | None, row: int, first: int, players: int
+) -> list[Move]:
+    """Game ``row``'s answers in a peek window (a peek names no sale: the latest)."""
+    if window is None or peeked is None:
+        return []
+    return [
+        Move(
+            "peek" if int(peeked[row]) >> column & 1 else "decline-peek", (first + column) % players
+        )
+        for column in range(players)
+        if int(window[row]) >> column & 1
+    ]
+
+
 def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
     """Game ``row`` of a played chunk whose moves were logged, as a record."""
     rules = chunk.rules
@@ -142,6 +157,12 @@ def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
         last = rules.last_tile and sale == rules.sales - 1
         bids = log.first[sale][:, row]
         auctioneer = None if last else sale % players
+        if log.before_windows:
+            moves.extend(
+                _window_moves(
+                    log.before_windows[sale], log.before_peeked[sale], row, first, players
+                )
+            )
         if auctioneer is not None:
             moves.append(Move("bid", seat(auctioneer), int(bids[auctioneer])))
         moves.extend(
@@ -158,13 +179,7 @@ def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
                     for column in range(players)
                     if code >> column & 1
                 )
-        window = log.windows[sale]
-        peeked = log.peeked[sale]
-        if window is not None and peeked is not None:
-            for column in range(players):
-                if int(window[row]) >> column & 1:
-                    kind = "peek" if int(peeked[row]) >> column & 1 else "decline-peek"
-                    moves.append(Move(kind, seat(column)))
+        moves.extend(_window_moves(log.windows[sale], log.peeked[sale], row, first, players))
     return GameRecord(
         ruleset=rules.ruleset,
         players=players,

@@ -85,6 +85,7 @@ FIELD_USE: Final[dict[str, str]] = {
     "peeks_per_player": "number: who is in the peek window",
     "peek_after_last_sale": "number: a window after the last sale",
     "peek_shows": "knowledge: what a peek shows to observations",
+    "peek_timing": "number: which sale a peek looks at, when its window opens, what it shows",
     # scoring
     "scoring_order": "display only: changes no number",
     "token_categories": "table: industry points, filled by the reference scorer",

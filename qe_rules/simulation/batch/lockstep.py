@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument
 from qe_rules.limits import ROUNDS_PER_SALE
+from qe_rules.rules.model import PeekTiming
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_OUTSIDE,
@@ -211,6 +212,9 @@ class MoveLog:
         self.rebids: list[list[tuple[Ints, Ints, Ints]]] = []
         self.windows: list[Ints | None] = []
         self.peeked: list[Ints | None] = []
+        # under peek_timing=before-bids: per sale, the window before its opening bid
+        self.before_windows: list[Ints | None] = []
+        self.before_peeked: list[Ints | None] = []
 
 
 class Chunk:
@@ -248,6 +252,18 @@ class Chunk:
         # being asked (its number, games, rebidding seats, ties in a row), the peek window
         self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
         self.peek_window: npt.NDArray[np.bool_] | None = None
+        self.peek_sale = 0  # the sale number a view shows in the peek window being asked
+        timing = rules.ruleset.peek_timing
+        self.peek_any = timing is PeekTiming.ANY_EARLIER_SALE
+        self.peek_before = timing is PeekTiming.BEFORE_BIDS
+        # any-earlier-sale: per column, sale and game, whether the seat may peek at it
+        self.peekable = (
+            np.zeros((players, rules.sales, games), dtype=bool) if self.peek_any else None
+        )
+        # before-bids: per column and game, whether it announced a peek at this sale
+        self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
+        # per sale and game, the highest standing bid (what a highest-bid peek shows)
+        self.standing_max = np.zeros((rules.sales, games), dtype=np.int64)
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
 
@@ -331,6 +347,8 @@ class Chunk:
             knowledge.start_sale(sale)
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
+        if self.peek_before:
+            yield from self._window_before(sale, auctioneer)
         drawn = self.draws.first_round(sale)
         bids = np.empty((players, games), dtype=np.int32)
         opening: Bids | None = None
@@ -382,9 +400,15 @@ class Chunk:
         self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
+        self.standing_max[sale] = bids.max(axis=0)
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
-        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        if self.peek_before:
+            self._reveal(sale, bids)
+            if self.log is not None:
+                self.log.windows.append(None)
+                self.log.peeked.append(None)
+        elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
             yield from self._peek_window(sale, winner, auctioneer, bids)
         elif self.log is not None:
             self.log.windows.append(None)
@@ -580,7 +604,10 @@ class Chunk:
             secret[:] = False
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
-        if secret.any():
+        self.peek_sale = sale + 1
+        if self.peekable is not None:
+            yield from self._window_any(sale, secret, winner, auctioneer, window, peeked)
+        elif secret.any():
             columns = np.arange(players)[:, None]
             inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
             if auctioneer is not None:
@@ -603,6 +630,91 @@ class Chunk:
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)
+
+    def _window_any(
+        self,
+        sale: int,
+        secret: npt.NDArray[np.bool_],
+        winner: Ints,
+        auctioneer: int | None,
+        window: Ints,
+        peeked: Ints,
+    ) -> Generator[PeekAsk, Any, None]:
+        """The window after ``sale`` under ``peek_timing=any-earlier-sale``: each seat
+        with a peek left and a sale it may peek at; a peek looks at the latest of them."""
+        rules, players, peekable = self.rules, self.players, self.peekable
+        assert peekable is not None
+        columns = np.arange(players)[:, None]
+        now = secret & (winner != columns)
+        if auctioneer is not None:
+            now[auctioneer] = False
+        peekable[:, sale] = now
+        inside = peekable[:, : sale + 1].any(axis=1) & (self.peeks_used < rules.peeks_per_player)
+        self.peek_window = inside
+        latest = np.arange(sale + 1)[:, None]
+        for column in range(players):
+            rows = np.flatnonzero(inside[column])
+            if not rows.size:
+                continue
+            window[rows] |= 1 << column
+            drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
+            answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
+            if not answers.any():
+                continue
+            peekers = rows[answers]
+            self.peeks_used[column, peekers] += 1
+            peeked[peekers] |= 1 << column
+            targets = np.where(peekable[column, : sale + 1, peekers].T, latest, -1).max(axis=0)
+            peekable[column, targets, peekers] = False
+            if self.knowledge is not None:
+                for target in np.unique(targets):
+                    chosen = peekers[targets == target]
+                    self.knowledge.peeked(
+                        int(target), column, chosen, self.amounts[target],
+                        self.standing_max[target][None, :],
+                    )  # fmt: skip
+
+    def _window_before(self, sale: int, auctioneer: int | None) -> Generator[PeekAsk, Any, None]:
+        """Under ``peek_timing=before-bids``: the window before ``sale``'s opening bid,
+        each seat with a peek left but the auctioneer (not before the last sale without
+        ``peek_after_last_sale``). A peek is announced; :meth:`_reveal` shows it."""
+        rules, players, announced = self.rules, self.players, self.announced
+        assert announced is not None
+        announced[:] = False
+        window = np.zeros(self.games, dtype=np.int64)
+        peeked = np.zeros(self.games, dtype=np.int64)
+        self.peek_sale = sale
+        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+            inside = self.peeks_used < rules.peeks_per_player
+            if auctioneer is not None:
+                inside[auctioneer] = False
+            self.peek_window = inside
+            for column in range(players):
+                rows = np.flatnonzero(inside[column])
+                if not rows.size:
+                    continue
+                window[rows] |= 1 << column
+                drawn = self.draws.rebid(sale, 1, column, rows, peek=True)
+                answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
+                if not answers.any():
+                    continue
+                peekers = rows[answers]
+                self.peeks_used[column, peekers] += 1
+                peeked[peekers] |= 1 << column
+                announced[column, peekers] = True
+        if self.log is not None:
+            self.log.before_windows.append(window)
+            self.log.before_peeked.append(peeked)
+
+    def _reveal(self, sale: int, bids: Ints) -> None:
+        """Under ``before-bids``, once ``sale`` ends: what each announced peek shows."""
+        knowledge, announced = self.knowledge, self.announced
+        if knowledge is None or announced is None:
+            return
+        for column in range(self.players):
+            rows = np.flatnonzero(announced[column] & ~np.isnan(knowledge.unknown[column, sale]))
+            if rows.size:
+                knowledge.peeked(sale, column, rows, self.amounts[sale], bids)
 
     # ----------------------------------------------------------------- scoring
 

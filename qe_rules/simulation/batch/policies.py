@@ -294,10 +294,10 @@ class ValueBids:
         return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
-        """Peek in the second half of the game (the window of sale ``s`` is asked at
-        sale ``s + 1``, as a view shows it)."""
+        """Peek in the second half of the game (``peek_sale``: the sale a view shows in
+        the window; the window after sale ``s`` shows ``s + 1``)."""
         state = ask.state
-        return np.full(len(ask.rows), state.sale + 1 >= state.rules.sales // 2)
+        return np.full(len(ask.rows), state.peek_sale >= state.rules.sales // 2)
 
 
 def _whole(values: npt.NDArray[np.float64]) -> Ints:
