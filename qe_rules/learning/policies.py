@@ -145,15 +145,14 @@ class SelfPlay:
     the ``fallback`` agent. It reads the snapshots when the agent is made, so an
     environment picks up new snapshots at its next reset.
 
-    >>> from qe_rules.gymnasium_env import QESeatEnv
+    ``QESeatEnv("en", 4, opponents=play.factory)`` seats them (see ``docs/rl.md``); the
+    factory alone shows what an environment gets:
+
     >>> play = SelfPlay(keep=3, fallback="value")
-    >>> env = QESeatEnv("en", 4, opponents=play.factory)
-    >>> _ = env.reset(seed=1)
-    >>> type(env.agents[1]).__name__
+    >>> type(play.factory(1)).__name__
     'ValueAgent'
     >>> play.snapshot(lambda observation, mask: int(np.flatnonzero(mask)[0]))
-    >>> _ = env.reset(seed=2)
-    >>> type(env.agents[1]).__name__, len(play.snapshots)
+    >>> type(play.factory(2)).__name__, len(play.snapshots)
     ('PolicyAgent', 1)
     """
 
