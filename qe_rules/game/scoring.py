@@ -532,17 +532,22 @@ class _IndustryPoints(NamedTuple):
 def points_by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
     """A points table as a tuple indexed by count, 0 to ``size``, past its end as ``policy``
     says: ``CAP`` keeps the last value, ``CONTINUE_PATTERN`` goes on with steps one larger
-    each time (a table of one entry is capped), ``ZERO`` scores 0.
+    each time (a table of one entry, or one whose last step does not rise, is capped: no
+    pattern of growing steps to continue), ``ZERO`` scores 0.
 
     >>> points_by_count({2: 3, 3: 6, 4: 10}, 6, BeyondTable.CONTINUE_PATTERN)
     (0, 0, 3, 6, 10, 15, 21)
     >>> points_by_count({2: 3, 3: 6, 4: 10}, 5, BeyondTable.CAP)
     (0, 0, 3, 6, 10, 10)
+    >>> points_by_count({1: 100, 2: 1}, 4, BeyondTable.CONTINUE_PATTERN)
+    (0, 100, 1, 1, 1)
     """
     top = max(table)
     points = [table.get(count, 0) for count in range(min(top, size) + 1)]
     last = table[top]
     step = table[top] - table[top - 1] if top - 1 in table else None
+    if step is not None and step <= 0:
+        step = None
     for _ in range(top + 1, size + 1):
         if policy is BeyondTable.ZERO:
             points.append(0)

@@ -109,7 +109,8 @@ class BeyondTable(enum.Enum):
     """Score the table's largest entry (and report the rule gap)."""
     CONTINUE_PATTERN = "continue-pattern"
     """Continue the table's steps, each one larger than the step before (3, 6, 10 -> 15;
-    1, 3, 6, 10 -> 15); a table of one entry is capped. Reports the rule gap."""
+    1, 3, 6, 10 -> 15); a table of one entry, or one whose last step does not rise, is
+    capped. Reports the rule gap."""
     ZERO = "zero"
     """Score nothing for it (and report the rule gap). A house rule: no text suggests it."""
 

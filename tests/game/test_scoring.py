@@ -901,3 +901,22 @@ def test_a_sheets_company_points_keep_their_plain_data_key_and_old_name():
 def test_a_result_as_text_is_its_score_board():
     result = qe.score_game("en", example_records())
     assert str(result) == result.to_text() == result.score_board()
+
+
+@given(
+    st.dictionaries(st.integers(1, 6), st.integers(0, 10**6), min_size=1, max_size=6),
+    st.integers(0, 22),
+)
+def test_a_continued_table_never_scores_less_past_its_end(table, size):
+    # A table whose last step does not rise has no pattern of growing steps: it is capped
+    # (a decreasing table once scored negative points past its end).
+    from qe_rules.game.scoring import points_by_count
+
+    points = points_by_count(table, size, qe.BeyondTable.CONTINUE_PATTERN)
+    top = max(table)
+    beyond = points[top + 1 :]
+    assert all(p >= table[top] for p in beyond)
+    assert list(beyond) == sorted(beyond)
+    rising = top - 1 in table and table[top] > table[top - 1]
+    if not rising:
+        assert set(beyond) <= {table[top]}
