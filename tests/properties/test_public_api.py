@@ -176,6 +176,7 @@ def test_import_loads_no_optional_package():
         "matplotlib",
         "pyarrow",
         "distributed",
+        "shtab",
     ]
     code = (
         "import sys, qe_rules\n"
