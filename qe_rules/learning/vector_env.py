@@ -33,7 +33,8 @@ many games) and answers every question of the moment from its actions. The obser
 and masks live in arrays made once; a step rewrites only what it changes (the phase, the
 bids and limits of the moment; once a sale, the tile, holdings and what each seat knows
 of the spends). ``copy=False`` hands out those arrays themselves (the next step
-overwrites them); the default ``copy=True`` hands out copies, as Gymnasium's vector
+overwrites them; ``info["final_obs"]`` lasts until the autoreset after next, since two
+sets of arrays take turns); the default ``copy=True`` hands out copies, as Gymnasium's vector
 environments do.
 
 The environment plays ``peek_timing=last-sale`` only (every built-in rule set's): another
@@ -87,7 +88,6 @@ _BIDS: Final = _AT["my_bids"]  # my_bids and seen_bids, side by side
 _BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
 _SEEN: Final = _AT["seen_bids"] - _BIDS
 _LEDGER: Final = _AT["known_spend"]  # then unknown_amounts, zero_bid_rounds, peeks_used
-_AMOUNTS: Final = np.arange(encode.BID_CAP + 1)
 
 
 class _Asker:
@@ -109,7 +109,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``ruleset`` with ``players`` players, stepped together.
 
     ``copy=False`` hands out the environment's own observation and mask arrays, which the
-    next :meth:`step` or :meth:`reset` overwrites (copy what you keep); with ``copy=True``
+    next :meth:`step` or :meth:`reset` overwrites (copy what you keep; two sets take
+    turns, one per autoreset, so ``final_obs`` is not among them); with ``copy=True``
     (the default, as Gymnasium's vector environments) each is a new array."""
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -149,6 +150,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         # the observations and masks, written in place: only what a step changes
         self._obs = np.zeros((num_envs, players, encode.OBSERVATION_SIZE), np.float32)
         self._masks = np.zeros((num_envs, players, encode.ACTIONS), dtype=bool)
+        self._spare: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]] | None = None
         self._in_library = np.array(
             [_COMPANY_INDEX[c] for c in self.rules.companies(players)], dtype=np.int64
         )
@@ -230,9 +232,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             )
             done[:] = True
             info: dict[str, Any] = {
-                "final_obs": self._obs.copy(),
-                "final_info": {"action_mask": self._masks.copy()},
+                "final_obs": self._obs,
+                "final_info": {"action_mask": self._masks},
             }
+            self._turn_over()
             self._start_games()
             self._observe()
             observations, info["action_mask"] = self._handed()
@@ -245,6 +248,19 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         """Let the games go (no thread or process to stop)."""
         self._started = False
         self._question = None
+
+    def _turn_over(self) -> None:
+        """The last observations and masks stay with ``info["final_obs"]``: new games
+        are written into other arrays (with ``copy=False``, the spare pair, which the
+        games before last used; else new ones)."""
+        if self.copy:
+            self._obs = np.empty_like(self._obs)
+            self._masks = np.empty_like(self._masks)
+        else:
+            if self._spare is None:
+                self._spare = (np.empty_like(self._obs), np.empty_like(self._masks))
+            spare, self._spare = self._spare, (self._obs, self._masks)
+            self._obs, self._masks = spare
 
     def _handed(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         if self.copy:
@@ -292,11 +308,9 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self._shown_sale: tuple[int, bool] = (-1, False)  # the sale shown, and if over
         self._applied = 0  # the finished sales written into the observations
         self._peeks_applied = 0  # the sales whose peeks are written
-        self._ledger = np.zeros((self.num_envs, players, 4 * _SEATS), np.float32)
-        # by viewer, seat and game: the spend the viewer knows, the tiles won for an
-        # amount it does not know
-        self._known_spends = np.zeros((players, players, self.num_envs))
-        self._hidden = np.zeros((players, players, self.num_envs), np.int32)
+        # where each seat's own spend is, in the observations as one flat array
+        seat_rows = np.arange(self.num_envs)[:, None] * players + seats
+        self._own_spend = (seat_rows * encode.OBSERVATION_SIZE + _LEDGER + seats).ravel()
         self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
         # per game, the numbers every seat's observation shares from the phase to the
         # tied seats (written as one region at every step)
@@ -310,19 +324,15 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         finished = sale  # the sales over; while peeking, the last one's window is open
         peeked = finished - 1 if peeking else finished
         if self._applied < finished or self._peeks_applied < peeked:
-            for done in range(self._applied, finished):
-                self._sale_done(done)
-            self._applied = finished
+            if self._applied < finished:
+                for done in range(self._applied, finished):
+                    self._sale_done(done)
+                self._applied = finished
+                zeros = _AT["zero_bid_rounds"]
+                out[:, :, zeros : zeros + players] = chunk.zero_counts.T[:, None, :]
             for done in range(self._peeks_applied, peeked):
                 self._peeks_of(done)
             self._peeks_applied = max(self._peeks_applied, peeked)
-            # known_spend, unknown_amounts, zero_bid_rounds and peeks_used, side by side
-            ledger = self._ledger
-            ledger[:, :, :players] = self._known_spends.transpose(2, 0, 1)
-            ledger[:, :, _SEATS : _SEATS + players] = self._hidden.transpose(2, 0, 1)
-            ledger[:, :, 2 * _SEATS : 2 * _SEATS + players] = chunk.zero_counts.T[:, None, :]
-            ledger[:, :, 3 * _SEATS : 3 * _SEATS + players] = chunk.peeks_used.T[:, None, :]
-            out[:, :, _LEDGER : _LEDGER + 4 * _SEATS] = ledger
         key = (sale, over)
         if key == self._shown_sale:
             return
@@ -352,18 +362,18 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         by = winner[won]
         tile = self._in_library[chunk.deck[won, done]]
         place = _AT["holdings"] + by * len(COMPANIES) + tile
-        out[won[:, None], np.arange(players), place[:, None]] = 1
-        # every game, viewer and winner at once, dense: (games, viewers, seats); the
-        # known amount is NaN where the viewer does not know it, won it, or nobody won
-        # by viewer and game: NaN where the viewer does not know the amount, won it, or
-        # nobody won
-        known = np.nan_to_num(knowledge.known[:, done])
-        hidden = ~np.isnan(knowledge.unknown[:, done])
-        for seat in range(players):
-            mine = winner == seat
-            self._known_spends[:, seat] += known * mine
-            self._hidden[:, seat] += hidden & mine
-        self._known_spends[np.arange(players), np.arange(players)] = knowledge.spent
+        # one flat index per game won and viewer (the array is contiguous)
+        flat = out.reshape(-1)
+        viewers = won[:, None] * players + np.arange(players)
+        flat[viewers * encode.OBSERVATION_SIZE + place[:, None]] = 1
+        # per game won and viewer, added to the winner's known_spend (the amount, if the
+        # viewer knows it) or else to its unknown_amounts (a tile more, unless the viewer
+        # won it)
+        known = knowledge.known[:, done, won].T
+        blind = np.isnan(known)
+        added = np.where(blind, ~np.isnan(knowledge.unknown[:, done, won].T), known)
+        flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + by)[:, None] + _SEATS * blind] += added
+        flat[self._own_spend] = knowledge.spent.T.ravel()  # each seat's own spend, exact
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
@@ -381,8 +391,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             known = knowledge.known[column, done, games]
             told = ~np.isnan(known)
             games, seat = games[told], winner[games[told]]
-            self._known_spends[column, seat, games] += known[told]
-            self._hidden[column, seat, games] -= 1
+            self._obs[games, column, _LEDGER + seat] += known[told]
+            self._obs[games, column, _LEDGER + _SEATS + seat] -= 1
+        used = _AT["peeks_used"]
+        self._obs[:, :, used : used + players] = chunk.peeks_used.T[:, None, :]
 
     def _observe(self) -> None:
         """Bring every seat's observation and mask in every game up to now, in place:
@@ -552,27 +564,48 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             minimum[auctioneer] = rules.auctioneer_rebid_minimum
             may_equal[auctioneer] = rules.auctioneer_rebid_may_equal
         acts = to_act[moving]
+        if not rebid:  # every game alike: one row of seats to act, one write each
+            self._limits_alike(tail, masks, acts[0], minimum, may_equal, opening)
+            return
         tail[:, :, 0] = acts * minimum
-        forbidding = acts & ~may_equal if opening is not None else None
-        if forbidding is not None:
+        if opening is not None:
+            forbidding = acts & ~may_equal
             tail[:, :, 1] = forbidding * opening[moving][:, None]
             tail[:, :, 2] = forbidding
         rows = self._every[moving]  # the games that move
-        allowed: dict[int, Any] = {}  # by minimum: each moving game's row of the mask
         for seat in range(players):
             seat_acts = acts[:, seat]
             if not seat_acts.any():
                 continue
             everywhere = bool(seat_acts.all())
-            where = (moving if rebid else slice(None)) if everywhere else rows[seat_acts]
+            games = rows if everywhere else rows[seat_acts]
             low = int(minimum[seat])
+            masks[games, seat, low : encode.BID_CAP + 1] = True
             if opening is None or may_equal[seat]:
-                masks[where, seat, low : encode.BID_CAP + 1] = True
                 continue
-            found = allowed.get(low)
-            if found is None:
-                found = allowed[low] = (low <= _AMOUNTS) & (opening[rows][:, None] != _AMOUNTS)
-            masks[where, seat, : encode.BID_CAP + 1] = found if everywhere else found[seat_acts]
+            amount = opening[games]  # the opening bid, forbidden where it is a bid allowed
+            inside = (amount >= low) & (amount <= encode.BID_CAP)
+            masks[games[inside], seat, amount[inside]] = False
+
+    def _limits_alike(
+        self, tail: Any, masks: Any, row: Any, minimum: Any, may_equal: Any, opening: Any
+    ) -> None:
+        """:meth:`_limits` where the same seats act in every game (``row``)."""
+        row = np.asarray(row, dtype=bool)
+        tail[:, :, 0] = row * minimum
+        forbidding = row & ~may_equal if opening is not None else row & False
+        if forbidding.any():
+            tail[:, :, 1] = forbidding * opening[:, None]
+            tail[:, :, 2] = forbidding
+        lows = minimum.tolist()
+        acting = np.flatnonzero(row).tolist()
+        for seat in acting:
+            masks[:, seat, lows[seat] : encode.BID_CAP + 1] = True
+        for low in {lows[seat] for seat in acting}:
+            seats = np.flatnonzero(forbidding & (minimum == low))
+            if seats.size:  # the opening bid, forbidden where it is a bid allowed
+                games = np.flatnonzero((opening >= low) & (opening <= encode.BID_CAP))
+                masks[games[:, None], seats, opening[games][:, None]] = False
 
 
 if VECTOR_ENV_ID not in gymnasium.registry:  # importing the module again registers nothing new

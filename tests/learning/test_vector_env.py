@@ -165,8 +165,23 @@ def test_without_copies_the_same_arrays_hold_the_same_observations():
     kept, _ = sharing.reset(seed=2)
     expected, _ = copying.reset(seed=2)
     assert np.array_equal(kept, expected)
-    actions = np.random.default_rng(2).integers(0, encode.ACTIONS, (40, 6, 4))
+    actions = np.random.default_rng(2).integers(0, encode.ACTIONS, (200, 6, 4))
+    arrays = {id(kept)}
+    ends = 0
     for chosen in actions:
-        observations = sharing.step(chosen)[0]
-        assert observations is kept
-        assert np.array_equal(observations, copying.step(chosen)[0])
+        observations, _, done, _, info = sharing.step(chosen)
+        expected, _, _, _, copied = copying.step(chosen)
+        assert np.array_equal(observations, expected)
+        assert np.array_equal(info["action_mask"], copied["action_mask"])
+        if done.any():  # the last observations stay apart from the new games'
+            ends += 1
+            assert info["final_obs"] is not observations
+            assert np.array_equal(info["final_obs"], copied["final_obs"])
+            assert np.array_equal(
+                info["final_info"]["action_mask"], copied["final_info"]["action_mask"]
+            )
+            arrays.add(id(observations))
+        else:
+            assert id(observations) in arrays
+    assert ends >= 2
+    assert len(arrays) == 2  # two sets of arrays take turns
