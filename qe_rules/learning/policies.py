@@ -49,17 +49,22 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
+from qe_rules.learning.observer import BatchObserver, moment_key, to_seats
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
+from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, ValueBids, legal
 
 __all__ = [
     "TRAINED_TABLES",
     "TRAINED_WEIGHTS",
     "MLPPolicy",
+    "ManyPolicy",
     "Policy",
     "PolicyAgent",
+    "PolicyBatchAgent",
     "SelfPlay",
     "TrainedAgent",
+    "TrainedBatchAgent",
     "policy_factory",
 ]
 
@@ -248,8 +253,17 @@ class MLPPolicy:
 
     def __call__(self, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> int:
         """The legal action with the highest output (``mask`` says which are legal)."""
-        logits = self.logits(observation)
-        return int(np.argmax(np.where(np.asarray(mask, bool), logits, -np.inf)))
+        return int(self.many(np.asarray(observation)[None], np.asarray(mask)[None])[0])
+
+    def many(
+        self, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.int64]:
+        """:meth:`__call__` for many rows at once (what :class:`PolicyBatchAgent` asks)."""
+        logits = self.logits(observations)
+        chosen: npt.NDArray[np.int64] = np.argmax(
+            np.where(np.asarray(masks, bool), logits, -np.inf), axis=1
+        )
+        return chosen
 
     def __repr__(self) -> str:
         sizes = [encode.OBSERVATION_SIZE] + [w.shape[1] for w, _ in self.layers]
@@ -257,8 +271,9 @@ class MLPPolicy:
 
 
 @functools.cache
-def _trained_policy() -> MLPPolicy:
-    weights = importlib.resources.files("qe_rules").joinpath(f"data/agents/{TRAINED_WEIGHTS}")
+def _trained_policy(players: int = 4) -> MLPPolicy:
+    name = TRAINED_WEIGHTS.replace("-4.", f"-{players}.")
+    weights = importlib.resources.files("qe_rules").joinpath(f"data/agents/{name}")
     with importlib.resources.as_file(weights) as path:
         return MLPPolicy.load(path)
 
@@ -305,3 +320,142 @@ class TrainedAgent(PolicyAgent):
 
     def __repr__(self) -> str:
         return f"TrainedAgent(seed={self.seed})"
+
+
+# --------------------------------------------------------------------------- batched
+
+
+ManyPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.ArrayLike]
+"""A policy for many rows at once: ``(observations, masks) -> actions``, one row each."""
+
+
+class PolicyBatchAgent:
+    """:class:`PolicyAgent` for the batched engine (:func:`qe_rules.batch.play`): the
+    same decisions from the same encoding, for many games at once.
+
+    It follows the games through :class:`~qe_rules.learning.observer.BatchObserver` and
+    asks ``many(observations, masks)`` for the rows asked, or, where neither ``many`` nor
+    ``policy.many`` is given, ``policy`` row by row. Plays ``peek_timing=last-sale`` only.
+
+    >>> import numpy as np
+    >>> from qe_rules import batch
+    >>> def five_or_least(observation, mask):
+    ...     return 5 if mask[5] else int(np.flatnonzero(mask)[0])
+    >>> played = batch.play("en", 4, 50, agents=[PolicyBatchAgent(five_or_least), "value",
+    ...                     "value", "value"], seed=1)
+    >>> played.games
+    50
+    """
+
+    name: ClassVar[str] = "policy"
+    reads_state: ClassVar[bool] = True
+    reads_moves: ClassVar[bool] = True
+
+    def __init__(self, policy: Policy, *, many: ManyPolicy | None = None) -> None:
+        if not callable(policy):
+            raise InvalidArgument(
+                f"a policy is a callable (observation, mask), got {shown(policy)}"
+            )
+        self.policy = policy
+        self.many: ManyPolicy | None = many if many is not None else getattr(policy, "many", None)
+        self._observer: BatchObserver | None = None
+        self._chunk: Any = None
+        self._moment: tuple[Any, ...] | None = None
+
+    def see(self, ask: BidAsk | PeekAsk) -> None:
+        """Bring the encoding of every seat up to the moment of ``ask``."""
+        chunk = ask.state
+        observer = self._observer
+        if chunk is not self._chunk:
+            if (
+                observer is None
+                or observer.compiled is not chunk.rules
+                or (observer.games != chunk.games)
+            ):
+                observer = BatchObserver(chunk.rules, chunk.games, fresh_arrays=False)
+                self._observer = observer
+            observer.start(chunk, chunk.log)
+            self._chunk, self._moment = chunk, None
+        assert observer is not None
+        moment = moment_key(chunk, ask)
+        if moment != self._moment:
+            self._moment = moment
+            observer.observe(ask)
+
+    def _actions(self, ask: BidAsk | PeekAsk) -> npt.NDArray[np.int64]:
+        self.see(ask)  # a no-op when the batch has shown it the question
+        chunk, observer = ask.state, self._observer
+        assert observer is not None
+        rows = np.arange(chunk.games) if ask.rows is None else ask.rows
+        observations = to_seats(
+            observer.observations[rows, ask.seat], chunk.first[rows], chunk.players
+        )
+        masks = observer.masks[rows, ask.seat]
+        if self.many is not None:
+            actions = np.asarray(self.many(observations, masks))
+        else:
+            actions = np.array(
+                [_action(self.policy(o, m)) for o, m in zip(observations, masks, strict=True)],
+                dtype=np.int64,
+            )
+        if actions.shape != (len(rows),):
+            raise InvalidArgument(
+                f"a policy gives one action per row ({len(rows)}), got shape {actions.shape}"
+            )
+        return actions.astype(np.int64)
+
+    def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
+        """The policy's bids, made legal as :class:`PolicyAgent` makes them."""
+        actions = self._actions(ask)
+        amounts = np.where((actions >= 0) & (actions <= encode.BID_CAP), actions, 0)
+        chosen: npt.NDArray[np.int64] = legal(amounts, ask.minimum, ask.forbidden)
+        return chosen
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Where the policy answers :data:`~qe_rules.learning.encode.PEEK`."""
+        peeks: npt.NDArray[np.bool_] = self._actions(ask) == encode.PEEK
+        return peeks
+
+    def __repr__(self) -> str:
+        return f"PolicyBatchAgent({self.policy!r})"
+
+
+class TrainedBatchAgent:
+    """:class:`TrainedAgent` for the batched engine: the shipped policy where it was
+    trained (:data:`TRAINED_TABLES`), else the batched value agent; ``"trained"`` among
+    the batch's agent names."""
+
+    name: ClassVar[str] = "trained"
+    reads_state: ClassVar[bool] = True
+    reads_moves: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self._value = ValueBids()
+        self._policies: dict[int, PolicyBatchAgent] = {}
+
+    def _agent(self, state: Any) -> PolicyBatchAgent | ValueBids:
+        rules = state.rules
+        if (rules.ruleset.id, rules.players) not in TRAINED_TABLES:
+            return self._value
+        found = self._policies.get(rules.players)
+        if found is None:
+            found = self._policies[rules.players] = PolicyBatchAgent(_trained_policy(rules.players))
+        return found
+
+    def see(self, ask: BidAsk | PeekAsk) -> None:
+        """Follow the games where the policy plays."""
+        agent = self._agent(ask.state)
+        if isinstance(agent, PolicyBatchAgent):
+            agent.see(ask)
+
+    def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
+        """The policy's bids, or the value agent's."""
+        bids: npt.NDArray[np.int64] = self._agent(ask.state).bids(ask)
+        return bids
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """The policy's peeks, or the value agent's."""
+        return self._agent(ask.state).peeks(ask)
+
+    def __repr__(self) -> str:
+        return "TrainedBatchAgent()"

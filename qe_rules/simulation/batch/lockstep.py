@@ -235,7 +235,12 @@ class Chunk:
             len(rules.nations), len(rules.industries)
         )
         self.actual_seat = (self.first[None, :] + np.arange(players)[:, None]) % players
+        unique = list(dict.fromkeys(agents))
+        if log is None and any(getattr(agent, "reads_moves", False) for agent in unique):
+            log = MoveLog()  # an agent reads the moves (the seats' bids seen), unrecorded
         self.log = log
+        # agents that see every question before it is answered (to follow the games)
+        self._watchers = [agent for agent in unique if hasattr(agent, "see")]
         self.sale = 0
         self.winners = np.full((rules.sales, games), -1, dtype=np.int64)
         self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
@@ -288,6 +293,8 @@ class Chunk:
 
     def answer(self, ask: BidAsk | PeekAsk) -> Any:
         """The agents' answer to a question of :meth:`sale_steps`: bids or peeks."""
+        for watcher in self._watchers:
+            watcher.see(ask)
         if isinstance(ask, PeekAsk):
             return self._peeks(ask.seat, ask.rows, ask.draws)
         return self._bids(ask)

@@ -17,12 +17,14 @@ The built-in ones (:data:`BATCH_AGENTS`): ``random`` (the library's
 :class:`~qe_rules.RandomAgent`: the minimum plus 0 to 12), ``floor`` (the speed
 yardstick's bidder: an opening of 1 to 6, any other bid 0 to 7, each raised to a legal
 amount), ``zero`` (:class:`~qe_rules.ZeroAgent`), ``value``
-(:class:`~qe_rules.ValueAgent`) and ``policy`` (:class:`PolicyBids`, a
-hook for a function of observations and masks).
+(:class:`~qe_rules.ValueAgent`) and ``trained`` (``TrainedAgent``); :class:`PolicyBids` is
+a hook for a function of simple features, and ``qe_rules.learning.policies.PolicyBatchAgent``
+seats any policy of the encoding.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
@@ -102,7 +104,12 @@ def _uniform(draws: Bits, count: int) -> Ints:
 
 @runtime_checkable
 class BatchAgent(Protocol):
-    """A batched agent: the bids of one seat in many games, and its peeks."""
+    """A batched agent: the bids of one seat in many games, and its peeks.
+
+    Optional: a class attribute ``reads_state = True`` keeps what each seat knows
+    (``state.knowledge``), ``reads_moves = True`` the moves (``state.log``) even where no
+    record is asked for, and a method ``see(ask)`` is shown every question of the games,
+    whoever answers it, before it is answered."""
 
     name: ClassVar[str]
 
@@ -319,13 +326,28 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
     return found
 
 
+def _trained() -> BatchAgent:
+    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl`` extra's
+    numpy and the shipped weights): loaded by name on first use, never imported here."""
+    try:
+        module = importlib.import_module("qe_rules.learning.policies")
+    except ImportError as error:
+        raise InvalidArgument(
+            f"the trained agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
+        ) from None
+    agent: BatchAgent = module.TrainedBatchAgent()
+    return agent
+
+
 BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
     "random": RandomBids,
     "floor": FloorBids,
     "zero": ZeroBids,
     "value": ValueBids,
+    "trained": _trained,
 }
-"""The batched agents by name."""
+"""The batched agents by name (``trained``: the shipped policy, or the value agent where
+it was not trained, as :class:`~qe_rules.TrainedAgent` plays)."""
 
 
 def batch_agent(spec: object) -> BatchAgent:
