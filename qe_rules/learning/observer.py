@@ -184,9 +184,7 @@ class BatchObserver:
         self._shown_sale: tuple[int, bool] = (-1, False)  # the sale shown, and if over
         self._applied = 0  # the finished sales written into the observations
         self._peeks_applied = 0  # the sales whose peeks are written
-        # where each seat's own spend is, in the observations as one flat array
-        seat_rows = np.arange(self.games)[:, None] * players + seats
-        self._own_spend = (seat_rows * encode.OBSERVATION_SIZE + _LEDGER + seats).ravel()
+        self._zero_counts = np.zeros((players, self.games), np.int32)  # as last written
         self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
         # per game, the numbers every seat's observation shares from the phase to the
         # tied seats (written as one region at every step)
@@ -204,8 +202,13 @@ class BatchObserver:
                 for done in range(self._applied, finished):
                     self._sale_done(done)
                 self._applied = finished
-                zeros = _AT["zero_bid_rounds"]
-                out[:, :, zeros : zeros + players] = chunk.zero_counts.T[:, None, :]
+                # zero_bid_rounds, where a sale changed them
+                counts = chunk.zero_counts
+                changed = np.flatnonzero((counts != self._zero_counts).any(axis=0))
+                if changed.size:
+                    zeros = _AT["zero_bid_rounds"]
+                    out[changed, :, zeros : zeros + players] = counts[:, changed].T[:, None, :]
+                    self._zero_counts = counts.copy()
             for done in range(self._peeks_applied, peeked):
                 self._peeks_of(done)
             self._peeks_applied = max(self._peeks_applied, peeked)
@@ -249,7 +252,7 @@ class BatchObserver:
         blind = np.isnan(known)
         added = np.where(blind, ~np.isnan(knowledge.unknown[:, done, won].T), known)
         flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + by)[:, None] + _SEATS * blind] += added
-        flat[self._own_spend] = knowledge.spent.T.ravel()  # each seat's own spend, exact
+        out[won, by, _LEDGER + by] = knowledge.spent[by, won]  # the winner's own spend, exact
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""

@@ -46,6 +46,8 @@ from qe_rules.simulation.batch.compiled import (
 from qe_rules.simulation.batch.knowledge import Knowledge
 from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
+Bits32 = npt.NDArray[np.uint32]
+
 __all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
 
 BLOCK: Final = 16384
@@ -103,11 +105,9 @@ class Draws:
 
     def _bits(self, purpose: int, sale: int) -> npt.NDArray[np.uint32]:
         """``(columns, games)`` bits from each block's stream for ``purpose`` and ``sale``."""
-        parts = []
-        for block in self.blocks:
-            generator = np.random.PCG64(self._sequence(block, purpose, sale))
-            raw = generator.random_raw((self.players * BLOCK + 1) // 2)
-            parts.append(raw.view(np.uint32)[: self.players * BLOCK].reshape(self.players, BLOCK))
+        parts = [
+            _block_bits(self.seed, block, purpose, sale, self.players) for block in self.blocks
+        ]
         return self._joined(parts, 1)
 
     def _joined(self, parts: Sequence[npt.NDArray[Any]], axis: int) -> npt.NDArray[Any]:
@@ -122,19 +122,16 @@ class Draws:
 
         A shuffle sorts 27 random bits per item with the item's index below them (ties of
         the random bits, about one deck in a million, keep the canonical order)."""
-        decks, dealt_nations, tokens, firsts = [], [], [], []
-        for block in self.blocks:
-            generator = np.random.PCG64(self._sequence(block, 0, 0))
-            decks.append(_shuffled(generator, self.sales))
-            dealt_nations.append(_shuffled(generator, nations))
-            tokens.append(_shuffled(generator, industries))
-            raw = generator.random_raw(BLOCK // 2).view(np.uint32)
-            firsts.append(raw.astype(np.uint64) * np.uint64(self.players) >> np.uint64(32))
+        dealt = [
+            _block_deal(self.seed, block, self.sales, nations, industries, self.players)
+            for block in self.blocks
+        ]
+        decks, dealt_nations, tokens, firsts = zip(*dealt, strict=True)
         return (
             self._joined(decks, 0),
             self._joined(dealt_nations, 0)[:, : self.players],
             self._joined(tokens, 0)[:, : self.players],
-            self._joined(firsts, 0).astype(np.int64),
+            self._joined(firsts, 0).copy(),  # the vector environment sets its own
         )
 
     def first_round(self, sale: int) -> npt.NDArray[np.uint32]:
@@ -186,6 +183,35 @@ def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, i
         + (strides[rules.tile_industry] << offset_shift)
     )
     return packed.astype(np.float64), nation_shift, nation_width, offset_shift
+
+
+# A block's draws are kept for the next chunks of the same block: chunks smaller than a
+# block (the vector environment's, a small ``chunk``) would otherwise draw it again each.
+@functools.lru_cache(maxsize=64)
+def _block_bits(seed: int, block: int, purpose: int, sale: int, players: int) -> Bits32:
+    """``(players, BLOCK)`` bits of block ``block``'s stream for ``purpose`` and ``sale``
+    (read-only)."""
+    generator = np.random.PCG64(np.random.SeedSequence([seed, block, purpose, sale]))
+    raw = generator.random_raw((players * BLOCK + 1) // 2)
+    bits: Bits32 = raw.view(np.uint32)[: players * BLOCK].reshape(players, BLOCK)
+    bits.flags.writeable = False
+    return bits
+
+
+@functools.lru_cache(maxsize=4)
+def _block_deal(
+    seed: int, block: int, sales: int, nations: int, industries: int, players: int
+) -> tuple[Ints, Ints, Ints, Ints]:
+    """Block ``block``'s deal (:meth:`Draws.deal`), read-only."""
+    generator = np.random.PCG64(np.random.SeedSequence([seed, block, 0, 0]))
+    deck = _shuffled(generator, sales)
+    dealt_nations = _shuffled(generator, nations)
+    tokens = _shuffled(generator, industries)
+    raw = generator.random_raw(BLOCK // 2).view(np.uint32)
+    first = (raw.astype(np.uint64) * np.uint64(players) >> np.uint64(32)).astype(np.int64)
+    for array in (deck, dealt_nations, tokens, first):
+        array.flags.writeable = False
+    return deck, dealt_nations, tokens, first
 
 
 def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
