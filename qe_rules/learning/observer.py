@@ -272,8 +272,8 @@ class BatchObserver:
             games, seat = games[told], winner[games[told]]
             self._obs[games, column, _LEDGER + seat] += known[told]
             self._obs[games, column, _LEDGER + _SEATS + seat] -= 1
-        used = _AT["peeks_used"]
-        self._obs[:, :, used : used + players] = chunk.peeks_used.T[:, None, :]
+        used, rows = _AT["peeks_used"], np.flatnonzero(peeked)  # the games with a peek
+        self._obs[rows, :, used : used + players] = chunk.peeks_used[:, rows].T[:, None, :]
 
     def observe(self, question: Any) -> None:
         """Bring every seat's observation and mask in every game up to now, in place:

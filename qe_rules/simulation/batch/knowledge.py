@@ -66,7 +66,9 @@ class Knowledge:
         rows = np.flatnonzero(sold)
         won = winner[rows]
         tile = chunk.deck[rows, sale]
-        self.industries[won, rules.tile_industry[tile], rows] += 1
+        # one flat index per game sold (the array is contiguous: seats, industries, games)
+        kinds, games = self.industries.shape[1:]
+        self.industries.reshape(-1)[(won * kinds + rules.tile_industry[tile]) * games + rows] += 1
         nation = np.array(rules.nations)[chunk.nations[rows, won]]
         self.own[won, rows] += rules.tile_nation[tile] == nation
         if auctioneer is not None:
