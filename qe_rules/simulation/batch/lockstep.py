@@ -26,7 +26,7 @@ numbers).
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -646,23 +646,42 @@ class Chunk:
             if auctioneer is not None:
                 inside[auctioneer] = False
             self.peek_window = inside  # for observers (learning.vector_env)
-            for column in range(players):
-                rows = np.flatnonzero(inside[column])
-                if not rows.size:
-                    continue
-                window[rows] |= 1 << column
-                drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
-                answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
-                if not answers.any():
-                    continue
-                peekers = rows[answers]
-                self.peeks_used[column, peekers] += 1
-                peeked[peekers] |= 1 << column
-                if self.knowledge is not None:
-                    self.knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+            knowledge = self.knowledge
+
+            def learn(column: int, peekers: Ints) -> None:
+                if knowledge is not None:
+                    knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+
+            yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)
+
+    def _ask_peeks(
+        self,
+        sale: int,
+        round_: int,
+        inside: npt.NDArray[np.bool_],
+        window: Ints,
+        peeked: Ints,
+        then: Callable[[int, Ints], None],
+    ) -> Generator[PeekAsk, Any, None]:
+        """Ask each column, in the games where it is ``inside`` the window, whether it
+        peeks (its draws: ``round_`` of ``sale``); mark the window and the peeks, count
+        them, and pass each column's peekers to ``then``."""
+        for column in range(self.players):
+            rows = np.flatnonzero(inside[column])
+            if not rows.size:
+                continue
+            window[rows] |= 1 << column
+            drawn = self.draws.rebid(sale, round_, column, rows, peek=True)
+            answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
+            if not answers.any():
+                continue
+            peekers = rows[answers]
+            self.peeks_used[column, peekers] += 1
+            peeked[peekers] |= 1 << column
+            then(column, peekers)
 
     def _window_any(
         self,
@@ -685,33 +704,26 @@ class Chunk:
         inside = peekable[:, : sale + 1].any(axis=1) & (self.peeks_used < rules.peeks_per_player)
         self.peek_window = inside
         latest = np.arange(sale + 1)[:, None]
-        for column in range(players):
-            rows = np.flatnonzero(inside[column])
-            if not rows.size:
-                continue
-            window[rows] |= 1 << column
-            drawn = self.draws.rebid(sale, 0, column, rows, peek=True)
-            answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
-            if not answers.any():
-                continue
-            peekers = rows[answers]
-            self.peeks_used[column, peekers] += 1
-            peeked[peekers] |= 1 << column
+        knowledge = self.knowledge
+
+        def learn(column: int, peekers: Ints) -> None:  # each peeker's latest sale
             targets = np.where(peekable[column, : sale + 1, peekers].T, latest, -1).max(axis=0)
             peekable[column, targets, peekers] = False
-            if self.knowledge is not None:
+            if knowledge is not None:
                 for target in np.unique(targets):
                     chosen = peekers[targets == target]
-                    self.knowledge.peeked(
+                    knowledge.peeked(
                         int(target), column, chosen, self.amounts[target],
                         self.standing_max[target][None, :],
                     )  # fmt: skip
+
+        yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
 
     def _window_before(self, sale: int, auctioneer: int | None) -> Generator[PeekAsk, Any, None]:
         """Under ``peek_timing=before-bids``: the window before ``sale``'s opening bid,
         each seat with a peek left but the auctioneer (not before the last sale without
         ``peek_after_last_sale``). A peek is announced; :meth:`_reveal` shows it."""
-        rules, players, announced = self.rules, self.players, self.announced
+        rules, announced = self.rules, self.announced
         assert announced is not None
         announced[:] = False
         window = np.zeros(self.games, dtype=np.int64)
@@ -722,19 +734,11 @@ class Chunk:
             if auctioneer is not None:
                 inside[auctioneer] = False
             self.peek_window = inside
-            for column in range(players):
-                rows = np.flatnonzero(inside[column])
-                if not rows.size:
-                    continue
-                window[rows] |= 1 << column
-                drawn = self.draws.rebid(sale, 1, column, rows, peek=True)
-                answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
-                if not answers.any():
-                    continue
-                peekers = rows[answers]
-                self.peeks_used[column, peekers] += 1
-                peeked[peekers] |= 1 << column
+
+            def announce(column: int, peekers: Ints) -> None:
                 announced[column, peekers] = True
+
+            yield from self._ask_peeks(sale, 1, inside, window, peeked, announce)
         if self.log is not None:
             self.log.before_windows.append(window)
             self.log.before_peeked.append(peeked)
