@@ -9,6 +9,8 @@ Needs numpy only (no torch). From the repository root::
 
 ``--curve`` evaluates every ``ckpt_*.npz`` of a training run (``train_agent.py export-all``
 writes them) and prints the learning curve with the steps and minutes of ``log.jsonl``.
+``--engine batch`` plays the games on the batched engine (``PolicyBatchAgent``: the same
+decisions, other deals, many times faster).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import pathlib
 import time
 from typing import Any
 
-from qe_rules.learning.policies import MLPPolicy, policy_factory
+from qe_rules import batch
+from qe_rules.learning.policies import MLPPolicy, PolicyBatchAgent, policy_factory
 from qe_rules.simulation.stats import simulate
 
 TABLES = {
@@ -34,9 +37,24 @@ def table(name: str, players: int) -> list[Any]:
     return TABLES[name][: players - 1]
 
 
+ENGINE = "reference"
+
+
 def win_share(me: Any, name: str, players: int, games: int, seed: int) -> tuple[float, Any]:
-    stats = simulate("en", players, [me, *table(name, players)], games=games, seed=seed)
+    if ENGINE == "batch":
+        agents = [me, *table(name, players)]
+        stats = batch.play("en", players, games, agents=agents, seed=seed).stats()
+    else:
+        stats = simulate("en", players, [me, *table(name, players)], games=games, seed=seed)
     return stats.win_share[0], stats.win_ci95[0]
+
+
+def agent(weights: str | None) -> Any:
+    """The policy in ``weights`` (default: the ``trained`` agent) for the engine chosen."""
+    if weights is None:
+        return "trained"
+    policy = MLPPolicy.load(weights)
+    return PolicyBatchAgent(policy) if ENGINE == "batch" else policy_factory(policy)
 
 
 def percent(share: float, interval: Any = None) -> str:
@@ -47,7 +65,7 @@ def percent(share: float, interval: Any = None) -> str:
 
 
 def evaluate(args: argparse.Namespace) -> None:
-    me: Any = "trained" if args.weights is None else policy_factory(MLPPolicy.load(args.weights))
+    me = agent(args.weights)
     rows = []
     for players in args.players:
         for name in args.tables:
@@ -69,12 +87,15 @@ def curve(args: argparse.Namespace) -> None:
     for line in (run / "log.jsonl").read_text().splitlines():
         row = json.loads(line)
         logged[row["name"]] = row
-    print(f"| minutes | steps | vs 3 value ({args.games} games) | vs 3 random |")
+    print(f"| minutes | steps | vs value agents ({args.games} games) | vs random agents |")
     print("|---|---|---|---|")
     for path in sorted(run.glob("ckpt_*.npz")) + sorted(run.glob("final.npz")):
         row = logged.get(path.stem, {})
-        me = policy_factory(MLPPolicy.load(path))
-        shares = [win_share(me, name, 4, args.games, args.seed) for name in ("value", "random")]
+        me = agent(str(path))
+        players = args.players[0]
+        shares = [
+            win_share(me, name, players, args.games, args.seed) for name in ("value", "random")
+        ]
         print(
             f"| {row.get('minutes', '?')} | {row.get('steps', '?')} | "
             + " | ".join(percent(*share) for share in shares)
@@ -92,7 +113,10 @@ def main() -> None:
     parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
     parser.add_argument("--curve", help="a training run's folder: evaluate its checkpoints")
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--engine", choices=["reference", "batch"], default="reference")
     args = parser.parse_args()
+    global ENGINE
+    ENGINE = args.engine
     if args.curve:
         curve(args)
     else:

@@ -19,8 +19,8 @@ the game apps can seat it:
 20
 
 :class:`MLPPolicy` is a small network evaluated with numpy alone, as exported by
-``scripts/train_agent.py``; :class:`TrainedAgent` (``"trained"`` among the agent names) is
-the one shipped in the package, trained with MaskablePPO for 4 players under ``en``:
+``scripts/train_agent.py``; :class:`TrainedAgent` (``"trained"`` among the agent names)
+plays the ones shipped in the package, trained with MaskablePPO under ``en``:
 
 >>> from qe_rules.simulation.agents import agent_from_name
 >>> agent = agent_from_name("trained")
@@ -71,8 +71,9 @@ __all__ = [
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 """A policy: from a seat's observation and action mask, an action (a whole number)."""
 
-TRAINED_WEIGHTS: Final = "trained-en-4.npz"
-"""The file of the shipped policy in ``qe_rules/data/agents``."""
+TRAINED_WEIGHTS: Final = {3: "trained-en-3.npz", 4: "trained-en-4.npz"}
+"""The files of the shipped policies in ``qe_rules/data/agents``, by player count (each
+trained under ``en`` for that many players)."""
 
 
 def _action(choice: Any) -> int:
@@ -272,24 +273,25 @@ class MLPPolicy:
 
 @functools.cache
 def _trained_policy(players: int = 4) -> MLPPolicy:
-    name = TRAINED_WEIGHTS.replace("-4.", f"-{players}.")
+    name = TRAINED_WEIGHTS[players]
     weights = importlib.resources.files("qe_rules").joinpath(f"data/agents/{name}")
     with importlib.resources.as_file(weights) as path:
         return MLPPolicy.load(path)
 
 
-TRAINED_TABLES: Final = frozenset({("en", 4)})
-"""The rule sets and player counts the shipped policy was trained for, as ``(rule set
+TRAINED_TABLES: Final = frozenset(("en", players) for players in TRAINED_WEIGHTS)
+"""The rule sets and player counts the shipped policies were trained for, as ``(rule set
 id, players)``."""
 
 
 class TrainedAgent(PolicyAgent):
-    """The shipped policy (:data:`TRAINED_WEIGHTS`): a network trained with MaskablePPO
-    against value and random agents, 4 players under ``en``, played greedily with numpy
-    (docs/rl.md has its evaluation). At a table it was not trained for (see
-    :data:`TRAINED_TABLES`) it plays as a value agent: a 4-player policy does not carry over (one
-    checkpoint won about 1% of 3- and 5-player games against value agents). ``seed`` goes to that
-    value agent (the policy plays the same in every game), and ``ruleset`` too, so that
+    """The shipped policies (:data:`TRAINED_WEIGHTS`): networks trained with MaskablePPO
+    against value and random agents under ``en``, one per player count, played greedily
+    with numpy (docs/rl.md has their evaluation). At a table none was trained for (see
+    :data:`TRAINED_TABLES`) it plays as a value agent: a policy does not carry over to
+    another player count (the 4-player one won about 1% of 3- and 5-player games against
+    value agents). ``seed`` goes to that value agent (a policy plays the same in every
+    game), and ``ruleset`` too, so that
     :func:`~qe_rules.simulation.agents.agent_factory` makes it as it makes the others."""
 
     __slots__ = ("_fallback", "seed")
@@ -305,6 +307,10 @@ class TrainedAgent(PolicyAgent):
 
     def _trained_for(self, view: PlayerView) -> bool:
         return (view.ruleset, view.players) in TRAINED_TABLES
+
+    def _choose(self, view: PlayerView) -> int:
+        encoder, policy = self._encoder, _trained_policy(view.players)
+        return _action(policy(encoder.observation(view), encoder.action_mask(view)))
 
     def bid(self, view: PlayerView) -> int:
         """The policy's bid where it was trained, else the value agent's."""

@@ -11,6 +11,7 @@ np = pytest.importorskip("numpy", reason="the policies need the rl extra")
 
 from qe_rules.learning import encode  # noqa: E402
 from qe_rules.learning.policies import (  # noqa: E402
+    TRAINED_TABLES,
     MLPPolicy,
     PolicyAgent,
     SelfPlay,
@@ -105,11 +106,19 @@ def test_an_mlp_policy_checks_its_arrays_and_picks_the_best_legal_action():
         MLPPolicy({"w0": arrays["w0"]})
 
 
-def test_the_trained_agent_loads_without_torch_and_beats_value_agents():
+# the least win share (the low end of the 95% interval, 300 games) the shipped policy must
+# reach against value agents: above a value agent's share in that seat (about 25% with 4
+# players, 32% with 3)
+BEATS_VALUE = {3: 0.40, 4: 0.25}
+
+
+@pytest.mark.parametrize("players", sorted(BEATS_VALUE))
+def test_the_trained_agent_loads_without_torch_and_beats_value_agents(players):
     code = (
         "import sys\n"
         "from qe_rules.simulation.stats import simulate\n"
-        "stats = simulate('en', 4, ['trained', 'value', 'value', 'value'], games=300, seed=29)\n"
+        f"agents = ['trained'] + ['value'] * {players - 1}\n"
+        f"stats = simulate('en', {players}, agents, games=300, seed=29)\n"
         "assert 'torch' not in sys.modules\n"
         "print(round(stats.win_share[0] * 300))\n"
     )
@@ -117,7 +126,8 @@ def test_the_trained_agent_loads_without_torch_and_beats_value_agents():
     assert done.returncode == 0, done.stderr
     wins = int(done.stdout)
     low, _ = wilson_interval(wins, 300)
-    assert low > 0.25, (wins, low)
+    assert low > BEATS_VALUE[players], (wins, low)
+    assert ("en", players) in TRAINED_TABLES
     assert isinstance(agent_from_name("trained"), TrainedAgent)
     assert repr(TrainedAgent(4)) == "TrainedAgent(seed=4)"
 
