@@ -152,6 +152,112 @@ def train(args: argparse.Namespace) -> None:
     log.save("final")
 
 
+def decisions(players: int, games: int, seed: int) -> tuple[Any, Any, Any]:
+    """The value agent's decisions in batched games (every seat a value agent, then one
+    value agent in each seat against random agents, then against a mixed table): the
+    encoder's observations, the masks and the actions it took."""
+    from qe_rules import batch
+    from qe_rules.learning import encode
+    from qe_rules.learning.policies import PolicyBatchAgent
+    from qe_rules.simulation.batch.policies import ValueBids
+
+    class Recorder(PolicyBatchAgent):
+        """A batched value agent that keeps each decision's encoding."""
+
+        def __init__(self) -> None:
+            super().__init__(lambda observation, mask: 0)
+            self.value = ValueBids()
+            self.rows: list[tuple[Any, Any, Any]] = []
+
+        def bids(self, ask: Any) -> Any:
+            observations, masks = self.encoded(ask)
+            amounts = self.value.bids(ask)
+            self.rows.append(
+                (observations.copy(), masks.copy(), np.minimum(amounts, encode.BID_CAP))
+            )
+            return amounts
+
+        def peeks(self, ask: Any) -> Any:
+            observations, masks = self.encoded(ask)
+            answers = self.value.peeks(ask)
+            actions = np.where(answers, encode.PEEK, encode.DECLINE_PEEK)
+            self.rows.append((observations.copy(), masks.copy(), actions))
+            return answers
+
+    recorder = Recorder()
+    batch.play("en", players, games, agents=recorder, seed=seed, chunk=1024)
+    for seat in range(players):
+        for other in ("random", "mixed"):
+            table: list[Any] = [
+                "random" if other == "random" or (column % 2) else "value"
+                for column in range(players)
+            ]
+            table[seat] = recorder
+            batch.play("en", players, games, agents=table, seed=seed + 1 + seat, chunk=1024)
+    observations = np.concatenate([o for o, _, _ in recorder.rows])
+    masks = np.concatenate([m for _, m, _ in recorder.rows])
+    actions = np.concatenate([a for _, _, a in recorder.rows]).astype(np.int64)
+    return observations, masks, actions
+
+
+def clone(args: argparse.Namespace) -> None:
+    """Behaviour cloning: a network that imitates the value agent (cross-entropy on its
+    decisions, masked to the legal actions), saved as a checkpoint that ``train --init``
+    goes on from (``clone.zip`` and ``clone_vecnorm.pkl``, the observation statistics of
+    the decisions)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    observations, masks, actions = decisions(args.players, args.games, args.seed)
+    print(f"{len(actions)} decisions", flush=True)
+    venv = VecNormalize(
+        DummyVecEnv([lambda: QESeatEnv("en", args.players, reward="shaped")]),
+        norm_obs=True, norm_reward=False, clip_obs=10.0,
+    )  # fmt: skip
+    venv.obs_rms.mean = observations.mean(axis=0).astype(np.float64)
+    venv.obs_rms.var = observations.var(axis=0).astype(np.float64)
+    venv.obs_rms.count = float(len(observations))
+    model = MaskablePPO(
+        "MlpPolicy", venv, policy_kwargs={"net_arch": [args.width, args.width]},
+        seed=args.seed, verbose=0, device="cpu",
+    )  # fmt: skip
+    policy = model.policy
+    scale = np.sqrt(venv.obs_rms.var + venv.epsilon)
+    inputs = torch.tensor(
+        np.clip((observations - venv.obs_rms.mean) / scale, -10, 10), dtype=torch.float32
+    )
+    allowed = torch.tensor(masks)
+    targets = torch.tensor(actions)
+    parameters = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+    optimizer = torch.optim.Adam(parameters, lr=args.lr)
+    generator = torch.Generator().manual_seed(args.seed)
+    for epoch in range(args.epochs):
+        order = torch.randperm(len(targets), generator=generator)
+        total, right = 0.0, 0
+        for start in range(0, len(order), args.batch):
+            chosen = order[start : start + args.batch]
+            latent = policy.mlp_extractor.forward_actor(policy.features_extractor(inputs[chosen]))
+            logits = policy.action_net(latent).masked_fill(~allowed[chosen], -1e8)
+            loss = torch.nn.functional.cross_entropy(logits, targets[chosen])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(chosen)
+            right += int((logits.argmax(dim=1) == targets[chosen]).sum())
+        print(
+            json.dumps({"epoch": epoch, "loss": round(total / len(targets), 4),
+                        "agree": round(right / len(targets), 4)}),
+            flush=True,
+        )  # fmt: skip
+    model.save(out / "clone.zip")
+    venv.save(str(out / "clone_vecnorm.pkl"))
+
+
 def export(args: argparse.Namespace) -> None:
     """Write the policy network and observation statistics of a checkpoint as numpy
     arrays: ``layers`` weight/bias pairs (tanh between them), ``obs_mean``, ``obs_var``,
@@ -211,6 +317,16 @@ def main() -> None:
         help="the opponent tables and their odds, as name:weight,...",
     )
     run.set_defaults(func=train)
+    copy = commands.add_parser("clone", help="imitate the value agent (a start for train)")
+    copy.add_argument("--out", default="runs/clone")
+    copy.add_argument("--players", type=int, default=5)
+    copy.add_argument("--games", type=int, default=2000, help="games per table")
+    copy.add_argument("--seed", type=int, default=0)
+    copy.add_argument("--epochs", type=int, default=8)
+    copy.add_argument("--batch", type=int, default=1024)
+    copy.add_argument("--lr", type=float, default=1e-3)
+    copy.add_argument("--width", type=int, default=128)
+    copy.set_defaults(func=clone)
     out = commands.add_parser("export", help="export a checkpoint's policy as .npz")
     out.add_argument("checkpoint")
     out.add_argument("--out", default="qe_rules/data/agents/trained-en-4.npz")

@@ -388,7 +388,10 @@ class PolicyBatchAgent:
             self._moment = moment
             observer.observe(ask)
 
-    def _actions(self, ask: BidAsk | PeekAsk) -> npt.NDArray[np.int64]:
+    def encoded(
+        self, ask: BidAsk | PeekAsk
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """The observations and masks of the seat asked, one row per game asked."""
         self.see(ask)  # a no-op when the batch has shown it the question
         chunk, observer = ask.state, self._observer
         assert observer is not None
@@ -396,7 +399,10 @@ class PolicyBatchAgent:
         observations = to_seats(
             observer.observations[rows, ask.seat], chunk.first[rows], chunk.players
         )
-        masks = observer.masks[rows, ask.seat]
+        return observations, observer.masks[rows, ask.seat]
+
+    def _actions(self, ask: BidAsk | PeekAsk) -> npt.NDArray[np.int64]:
+        observations, masks = self.encoded(ask)
         if self.many is not None:
             actions = np.asarray(self.many(observations, masks))
         else:
@@ -404,9 +410,9 @@ class PolicyBatchAgent:
                 [_action(self.policy(o, m)) for o, m in zip(observations, masks, strict=True)],
                 dtype=np.int64,
             )
-        if actions.shape != (len(rows),):
+        if actions.shape != (len(masks),):
             raise InvalidArgument(
-                f"a policy gives one action per row ({len(rows)}), got shape {actions.shape}"
+                f"a policy gives one action per row ({len(masks)}), got shape {actions.shape}"
             )
         return actions.astype(np.int64)
 
