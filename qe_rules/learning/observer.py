@@ -154,9 +154,9 @@ class BatchObserver:
         self._new_table()
 
     def turn_over(self) -> None:
-        """The last observations and masks stay with ``info["final_obs"]``: new games
-        are written into other arrays (with ``copy=False``, the spare pair, which the
-        games before last used; else new ones)."""
+        """Leave the arrays so far to whoever holds them (the vector environment's
+        ``final_obs``): the next games are written into others (the spare pair, which the
+        games before last used; with ``fresh_arrays``, new ones)."""
         if self.fresh:
             self._obs = np.empty_like(self._obs)
             self._masks = np.empty_like(self._masks)
