@@ -71,7 +71,7 @@ __all__ = [
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 """A policy: from a seat's observation and action mask, an action (a whole number)."""
 
-TRAINED_WEIGHTS: Final = {3: "trained-en-3.npz", 4: "trained-en-4.npz"}
+TRAINED_WEIGHTS: Final = {3: "trained-en-3.npz", 4: "trained-en-4.npz", 5: "trained-en-5.npz"}
 """The files of the shipped policies in ``qe_rules/data/agents``, by player count (each
 trained under ``en`` for that many players)."""
 
