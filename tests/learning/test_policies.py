@@ -109,7 +109,7 @@ def test_an_mlp_policy_checks_its_arrays_and_picks_the_best_legal_action():
 # the least win share (the low end of the 95% interval, 300 games) the shipped policy must
 # reach against value agents: above a value agent's share in that seat (about 33% with 3
 # players, 25% with 4, 19% with 5)
-BEATS_VALUE = {3: 0.40, 4: 0.30, 5: 0.30}
+BEATS_VALUE = {3: 0.45, 4: 0.35, 5: 0.30}
 
 
 @pytest.mark.parametrize("players", sorted(BEATS_VALUE))
