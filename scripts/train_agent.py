@@ -1,12 +1,15 @@
-"""Train the shipped ``trained`` agent: sb3-contrib's MaskablePPO on the single-seat
+"""Train the shipped ``trained`` agents: sb3-contrib's MaskablePPO on the single-seat
 Gymnasium environment with the ``"shaped"`` reward, then export the policy as plain
-numpy arrays (``qe_rules/data/agents/trained-en-4.npz``).
+numpy arrays (``qe_rules/data/agents/trained-en-<players>.npz``).
 
 Needs the ``train`` extra (torch, sb3-contrib); install torch's CPU wheel first (see
 docs/rl.md). Run from the repository root::
 
     python scripts/train_agent.py train --minutes 35 --out runs/trained
     python scripts/train_agent.py export runs/trained/final.zip --out qe_rules/data/agents/trained-en-4.npz
+
+The shipped agents were made by ``clone`` first (a network that imitates the value agent),
+then ``train --init`` from it (docs/rl.md has the commands and the curves).
 
 Every game the learner takes a random seat against a random table: three value agents
 (half the games), three random agents (a quarter), or each opponent value or random (a
