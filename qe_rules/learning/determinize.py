@@ -151,13 +151,7 @@ def _sale(
     if sold.auctioneer is not None and sold.opening_bid is not None:
         game = game.bid(sold.auctioneer, sold.opening_bid)
     if sold.auctioneer == seat and sold.bids:  # the seat saw every bid
-        for number, rnd in enumerate(sold.bids):
-            bids = {s: a for s, a in rnd if not (number == 0 and s == seat)}
-            played = _play_round(game, bids) if bids else game
-            if played is None:
-                return None
-            game = played
-        return game
+        return _play_seen(game, sold.bids, seat)
     own = iter(sold.my_bids[1:] if sold.auctioneer == seat else sold.my_bids)
     standing = _opening(game)
     for number in range(len(sold.ties) + 1):
@@ -187,6 +181,18 @@ def _sale(
         if played is None or proposed is None:
             return None
         standing.update(proposed)
+        game = played
+    return game
+
+
+def _play_seen(game: Game, rounds: Sequence[Sequence[tuple[int, int]]], seat: int) -> Game | None:
+    """The rounds an auctioneer ``seat`` saw, played as seen (its own opening bid, in the
+    first round, is played already); ``None`` if the rules refuse them."""
+    for number, rnd in enumerate(rounds):
+        bids = {s: a for s, a in rnd if not (number == 0 and s == seat)}
+        played = _play_round(game, bids) if bids else game
+        if played is None:
+            return None
         game = played
     return game
 
@@ -226,13 +232,7 @@ def _current(game: Game, view: PlayerView, rng: random.Random, most: int | None)
     ):
         game = game.bid(view.auctioneer, view.opening_bid)
     if view.auctioneer == seat and view.seen_bids:
-        for number, rnd in enumerate(view.seen_bids):
-            bids = {s: a for s, a in rnd if not (number == 0 and s == seat)}
-            played = _play_round(game, bids) if bids else game
-            if played is None:
-                return None
-            game = played
-        return game
+        return _play_seen(game, view.seen_bids, seat)
     own = list(view.my_bids[1:] if view.auctioneer == seat else view.my_bids)
     standing = _opening(game)
     for number in range(view.ties):
