@@ -15,6 +15,7 @@ from qe_rules.learning.policies import (
     TrainedBatchAgent,
     _trained_policy,
 )
+from tests.support import states
 
 # whole-number weights on whole-number observations: a hash of every number, exact row by
 # row or all at once; the action it picks among the legal ones changes with any number
@@ -44,17 +45,10 @@ def policy_moves(record, policy, seats):
     asked as the reference engine asks it (every seat of a bidding round or peek window
     sees the game as the round began)."""
     agent = PolicyAgent(policy)
-    game = qe.new_game(
-        record.ruleset,
-        record.players,
-        deck=record.deck,
-        nations=record.nations,
-        industries=record.industries,
-        first_auctioneer=record.first_auctioneer,
-    )
+    games = states(record.to_dict())
     pairs = []
     waiting: set[int] = set()
-    for move in record.moves:
+    for move, game in zip(record.moves, games, strict=False):  # the game before each move
         if not waiting:  # a moment begins: its seats all see it as it began (as simulate)
             start, waiting = game, set(game.to_act)
         waiting.discard(move.seat)
@@ -64,7 +58,6 @@ def policy_moves(record, policy, seats):
                 pairs.append((move.amount, agent.bid(view)))
             else:
                 pairs.append((move.kind == "peek", agent.wants_peek(view)))
-        game = game.apply(move)
     return pairs
 
 

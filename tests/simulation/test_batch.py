@@ -12,7 +12,7 @@ from qe_rules import batch
 from qe_rules.rules.model import RULESETS, PeekTiming, RuleSet, TieFallback, TieStreak
 from qe_rules.simulation.batch.choice import BATCHED_NAMES, uses_batch
 from qe_rules.strategies import ruleset_variations
-from tests.support import THOROUGH, examples
+from tests.support import THOROUGH, examples, states
 
 BUILTIN_GAMES = 10_000 if THOROUGH else 600
 
@@ -245,13 +245,10 @@ def reference_value_decisions(played, rules, players, seed):
     for index in range(played.games):
         record = played.record(index)
         first = record.first_auctioneer
-        game = qe.new_game(
-            rules, players, deck=record.deck, nations=record.nations,
-            industries=record.industries, first_auctioneer=first,
-        )  # fmt: skip
         waiting: set[int] = set()
         sale, rebid_round = -1, 0  # the batch numbers a sale's rebid rounds 1, 2, ...
-        for move in record.moves:
+        # each move beside the game before it
+        for move, game in zip(record.moves, states(record.to_dict()), strict=False):
             if not waiting:  # a bidding round or window begins
                 waiting = set(game.to_act)
                 if game.sale != sale:
@@ -273,7 +270,6 @@ def reference_value_decisions(played, rules, players, seed):
                         wrong.append((index, move))
                 elif agent.wants_peek(view) != (move.kind == "peek"):
                     wrong.append((index, move))
-            game = game.apply(move)
     return wrong
 
 
