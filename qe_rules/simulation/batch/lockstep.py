@@ -92,16 +92,13 @@ class Draws:
         self.blocks = range(first // BLOCK, (first + games - 1) // BLOCK + 1)
         self.offset = first - self.blocks[0] * BLOCK
         numbers = np.arange(first, first + games, dtype=np.uint64)
-        keys = np.array([self._sequence(block, 3, 0).generate_state(1, np.uint64)[0]
+        keys = np.array([_stream(self.seed, block, 3, 0).generate_state(1, np.uint64)[0]
                          for block in self.blocks], dtype=np.uint64)  # fmt: skip
         # a rebid's counter: the game's place in its block, then sale, round and column
         self._rebid_base = (
             keys[numbers // np.uint64(BLOCK) - np.uint64(self.blocks[0])]
             + (numbers % np.uint64(BLOCK) << np.uint64(24)) * _GOLDEN
         )
-
-    def _sequence(self, block: int, purpose: int, sale: int) -> np.random.SeedSequence:
-        return np.random.SeedSequence([self.seed, block, purpose, sale])
 
     def _bits(self, purpose: int, sale: int) -> npt.NDArray[np.uint32]:
         """``(columns, games)`` bits from each block's stream for ``purpose`` and ``sale``."""
@@ -185,13 +182,19 @@ def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, i
     return packed.astype(np.float64), nation_shift, nation_width, offset_shift
 
 
+def _stream(seed: int, block: int, purpose: int, sale: int) -> np.random.SeedSequence:
+    """The seed of block ``block``'s stream for ``purpose`` (0 the deal, 1 first-round
+    bids, 3 the rebid keys) and ``sale``."""
+    return np.random.SeedSequence([seed, block, purpose, sale])
+
+
 # A block's draws are kept for the next chunks of the same block: chunks smaller than a
 # block (the vector environment's, a small ``chunk``) would otherwise draw it again each.
 @functools.lru_cache(maxsize=64)
 def _block_bits(seed: int, block: int, purpose: int, sale: int, players: int) -> Bits32:
     """``(players, BLOCK)`` bits of block ``block``'s stream for ``purpose`` and ``sale``
     (read-only)."""
-    generator = np.random.PCG64(np.random.SeedSequence([seed, block, purpose, sale]))
+    generator = np.random.PCG64(_stream(seed, block, purpose, sale))
     raw = generator.random_raw((players * BLOCK + 1) // 2)
     bits: Bits32 = raw.view(np.uint32)[: players * BLOCK].reshape(players, BLOCK)
     bits.flags.writeable = False
@@ -203,7 +206,7 @@ def _block_deal(
     seed: int, block: int, sales: int, nations: int, industries: int, players: int
 ) -> tuple[Ints, Ints, Ints, Ints]:
     """Block ``block``'s deal (:meth:`Draws.deal`), read-only."""
-    generator = np.random.PCG64(np.random.SeedSequence([seed, block, 0, 0]))
+    generator = np.random.PCG64(_stream(seed, block, 0, 0))
     deck = _shuffled(generator, sales)
     dealt_nations = _shuffled(generator, nations)
     tokens = _shuffled(generator, industries)
