@@ -385,3 +385,36 @@ def _assert_readable_on_a_phone(page):
             .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
     )
     assert smallest >= 12, smallest
+
+
+def test_what_a_person_types_stays_through_an_update_of_the_same_turn(tmp_path, browser):
+    """An update that starts no new turn (here: the person renames their seat) keeps the
+    amount being typed; the next turn to bid starts with an empty box."""
+    with live_server(tmp_path / "tables.sqlite3") as (base, server):
+        page = browser.new_page()
+        page.goto(base + "/")
+        page.select_option("select[name=players]", "3")
+        page.select_option("select[name=seat1]", "value")
+        page.select_option("select[name=seat2]", "value")
+        page.click("button[type=submit]")
+        page.wait_for_url("**/host/*")
+        page.click("a[href^='/seat/']")
+        page.wait_for_selector("#bid:not([hidden])")
+        (table,) = server.tables.values()
+        page.fill("#amount", "7")
+        page.click("#you summary")  # the name is in a closed panel
+        page.fill("#name", "Ada")
+        page.click("#rename button")
+        deadline = time.monotonic() + 20  # the page draws the table again, with the name
+        while "Ada" not in page.inner_text("#picture") + page.inner_text("#board"):
+            assert time.monotonic() < deadline, "the page did not show the new name"
+            time.sleep(0.05)
+        assert page.input_value("#amount") == "7"
+        game = table.game
+        page.fill("#amount", str(table.game.view(0).limits.legal(7)))
+        page.click("#bid-button")
+        _until_moved(table, game)
+        page.wait_for_selector("#bid:not([hidden]), #download:not([hidden])")
+        if page.is_visible("#bid") and not table.game.is_over:
+            _at_version(page, table.version)
+            assert page.input_value("#amount") == ""

@@ -12,6 +12,7 @@ let shown = -1;
 let source = null;
 let last = null;
 let wasTurn = false;
+let bidTurn = null; // the turn to bid the amount box was last emptied for
 
 function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
@@ -82,7 +83,10 @@ function draw(payload) {
     const amount = $("amount");
     amount.min = String(limits.minimum);
     amount.max = String(MAX_BID);
-    amount.value = "";
+    // a new turn to bid starts with an empty box; other updates keep what is typed
+    const turn = `${view.sale}:${view.phase}:${view.ties}:${(view.my_bids || []).length}`;
+    if (turn !== bidTurn) amount.value = "";
+    bidTurn = turn;
     amount.placeholder = String(limits.minimum);
     const values = { minimum: limits.minimum, maximum: MAX_BID, amount: limits.forbidden };
     const range = $("range");
