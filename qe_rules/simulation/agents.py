@@ -246,7 +246,10 @@ def _worth(view: PlayerView, tile: Company | None, tables: _Tables) -> float:
 
 def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
     """:meth:`ValueAgent.others_spent` with the typical price given."""
-    known: list[float] = [0.0] * view.players
+    players = view.players
+    known = [0] * players  # the amounts the seat knows each other seat paid
+    floors = [0] * players  # the least each paid where the seat does not know it
+    unknown = [0] * players  # how many such sales each won
     for sale in view.history:
         winner = sale.winner
         if winner is None or winner == view.seat:
@@ -254,10 +257,11 @@ def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
         if sale.amount is not None:
             known[winner] += sale.amount
         else:
-            floor = 0 if sale.opening_bid is None else sale.opening_bid + 1
-            known[winner] += max(floor, typical)
-    known[view.seat] = float(view.spent)
-    return tuple(known)
+            floors[winner] += 0 if sale.opening_bid is None else sale.opening_bid + 1
+            unknown[winner] += 1
+    spent = [float(known[s] + max(floors[s], unknown[s] * typical)) for s in range(players)]
+    spent[view.seat] = float(view.spent)
+    return tuple(spent)
 
 
 def _spending_room(view: PlayerView, typical: float) -> float:
@@ -285,9 +289,10 @@ class ValueAgent(Agent):
     counts for a discounted share.
 
     The limit (:meth:`spending_room`) keeps the seat from becoming the highest spender:
-    it estimates each other seat's spend from the tiles it won (the amount where the seat
-    saw it, else a little above the opening bid) and allows what the others are likely
-    to add in the sales left. Where zero bids score, a tile worth little is passed with a
+    it estimates each other seat's spend from the tiles it won (the amounts the seat saw,
+    plus, for the tiles whose amount it did not see, the typical price it saw for each or
+    their opening bids plus one, whichever sums higher) and allows what the others are
+    likely to add in the sales left. Where zero bids score, a tile worth little is passed with a
     zero bid. ``seed`` adds a small random part to each bid (less than 1), which makes
     ties rare; ``ruleset`` is needed only for a rule set that is not built in.
 

@@ -52,10 +52,9 @@ Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
 
 # bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
-_CODES: Final = np.arange(256)
+# (read with np.take, several times faster than indexing with a small whole-number type;
+# a code holds several seats where code & (code - 1) is not 0)
 _FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)], dtype=np.int64)
-_SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.int64)
-_TIED: Final = _SIZE > 1
 # each seat of the code as a byte set to 1 (a byte per seat: counts added for many seats)
 _BYTES: Final = np.array(
     [sum(1 << 8 * seat for seat in range(8) if code >> seat & 1) for code in range(256)],
@@ -257,8 +256,9 @@ class Chunk:
         # agents that see every question before it is answered (to follow the games)
         self._watchers = [agent for agent in unique if hasattr(agent, "see")]
         self.sale = 0
-        self.winners = np.full((rules.sales, games), -1, dtype=np.int64)
-        self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
+        # written a sale at a time, every game (no need to clear them first)
+        self.winners = np.empty((rules.sales, games), dtype=np.int64)
+        self.amounts = np.empty((rules.sales, games), dtype=np.int64)
         self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
         self.tie_sales = np.zeros(games, dtype=np.int64)
         self.zero_counts = np.zeros((players, games), dtype=np.int32)
@@ -282,10 +282,15 @@ class Chunk:
         )
         # before-bids: per column and game, whether it announced a peek at this sale
         self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
-        # per sale and game, the highest standing bid (what a highest-bid peek shows)
-        self.standing_max = np.zeros((rules.sales, games), dtype=np.int64)
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
+        # per sale and game, the highest standing bid (what a highest-bid peek at an
+        # earlier sale shows a seat's knowledge): kept only where something reads it
+        self.standing_max = (
+            np.zeros((rules.sales, games), dtype=np.int64)
+            if self.peek_any and self.knowledge is not None
+            else None
+        )
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
         """Per column: each agent and the games where it sits there (None: all of them)."""
@@ -397,14 +402,14 @@ class Chunk:
         code = (bids[0] == highest).view(np.uint8).copy()
         for column in range(1, players):
             code |= (bids[column] == highest).view(np.uint8) << np.uint8(column)
-        winner = _FIRST[code]
+        winner = np.take(_FIRST, code)
         amount = highest
-        tied = np.flatnonzero(_TIED[code])
+        tied = np.flatnonzero(code & (code - np.uint8(1)))
         if last and rules.last_tile_any_tie:
             # any two equal bids are a tie that leaves the last tile unsold
             ordered = np.sort(bids, axis=0)
             repeated = np.flatnonzero(
-                (ordered[1:] == ordered[:-1]).any(axis=0) & (_SIZE[code] == 1)
+                (ordered[1:] == ordered[:-1]).any(axis=0) & (code & (code - np.uint8(1)) == 0)
             )
             if repeated.size:
                 self.tie_sales[repeated] += 1
@@ -422,7 +427,8 @@ class Chunk:
         self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
-        self.standing_max[sale] = bids.max(axis=0)
+        if self.standing_max is not None:
+            self.standing_max[sale] = bids.max(axis=0)
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if self.peek_before:
@@ -538,9 +544,9 @@ class Chunk:
             code = np.zeros(len(pending), dtype=np.int64)
             for column in range(players):
                 code |= (current[column] == highest).astype(np.int64) << column
-            single = _SIZE[code] == 1
+            single = code & (code - 1) == 0
             done = pending[single]
-            won[done] = _FIRST[code[single]]
+            won[done] = np.take(_FIRST, code[single])
             paid[done] = highest[single]
             pending, code = pending[~single], code[~single]
             if not pending.size:
@@ -710,7 +716,7 @@ class Chunk:
                     chosen = peekers[targets == target]
                     knowledge.peeked(
                         int(target), column, chosen, self.amounts[target],
-                        self.standing_max[target][None, :],
+                        self.standing_max[target][None, :],  # type: ignore[index]
                     )  # fmt: skip
 
         yield from self._ask_peeks(inside, window, peeked, learn)
@@ -803,9 +809,11 @@ class Chunk:
         best = standing.max(axis=0)
         leaders = ~eliminated & (total == best)
         several = leaders.sum(axis=0) > 1
-        if rules.lower_spend_tiebreak:
-            least = np.where(leaders, spent, np.iinfo(np.int64).max).min(axis=0)
-            leaders &= ~several | (spent == least)
+        if rules.lower_spend_tiebreak and several.any():
+            level = np.flatnonzero(several)  # the games with several leaders
+            among = leaders[:, level]
+            least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
+            leaders[:, level] = among & (spent[:, level] == least)
         gaps = self.unsold_reason.copy()
         gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
         gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
