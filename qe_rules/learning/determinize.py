@@ -60,15 +60,19 @@ MEAN_EXCESS: Final = 3.0
 average (exponentially: winning bids seldom exceed what they had to by much)."""
 
 
-def _legal_below(game: Game, seat: int, below: int, rng: random.Random, zero: bool) -> int | None:
+def _legal_below(
+    game: Game, seat: int, below: int, rng: random.Random, zero: bool | None
+) -> int | None:
     """A legal bid of ``seat`` under ``below``: 0 if ``zero`` and allowed, else drawn
-    uniformly from the legal amounts from 1 (or the minimum); ``None`` if there is none."""
+    uniformly from the legal amounts from 1 (or the minimum), or where it is not known
+    whether the seat bid 0 (``zero`` is ``None``) from the minimum; ``None`` if there is
+    none."""
     limits = game.bid_limits(seat)
     if limits is None:
         return None
     if zero and limits.allows(0):
         return 0
-    low = max(limits.minimum, 1 if limits.allows(0) and not zero else limits.minimum)
+    low = max(limits.minimum, 1 if limits.allows(0) and zero is False else limits.minimum)
     choices = [a for a in range(low, below) if limits.allows(a)]
     if not choices:
         choices = [a for a in range(limits.minimum, below) if limits.allows(a)]
@@ -98,12 +102,15 @@ def _round_bids(
     standing: dict[int, int],
     top: Sequence[int],
     amount: int | None,
-    zeros: Sequence[int],
+    zeros: Sequence[int] | None,
     most: int | None,
+    again: Collection[int] = (),
 ) -> dict[int, int] | None:
     """Bids for one round of the seats to act, the others' bids ``standing``: the seats
-    of ``top`` end with the highest bid (``amount`` if known), the others with less (0 for
-    the seats of ``zeros``), the seat itself bids ``own``."""
+    of ``top`` end with the highest bid (``amount`` if known), the others with less: 0 for
+    the seats of ``zeros`` and more for the rest where this is their last bid in the sale
+    (the seats of ``again`` bid later), anything where ``zeros`` is not known. The seat
+    itself bids ``own``."""
     to_act = sorted(game.to_act)
     if amount is None:
         fixed = [standing[s] for s in top if s not in to_act and s in standing]
@@ -131,7 +138,8 @@ def _round_bids(
         elif other in top:
             bids[other] = amount
         else:
-            drawn = _legal_below(game, other, amount, rng, other in zeros)
+            zero = None if zeros is None or other in again else other in zeros
+            drawn = _legal_below(game, other, amount, rng, zero)
             if drawn is None:
                 return None
             bids[other] = drawn
@@ -176,6 +184,7 @@ def _sale(
             amount=amount,
             zeros=sold.zero_bidders,
             most=most,
+            again=set().union(*sold.ties[number:]),  # tied now or later: they bid again
         )
         played = None if proposed is None else _play_round(game, proposed)
         if played is None or proposed is None:
@@ -221,8 +230,15 @@ def _answer_peeks(
     return game
 
 
-def _current(game: Game, view: PlayerView, rng: random.Random, most: int | None) -> Game | None:
-    """One proposal for the sale under way: its opening bid and its rounds so far."""
+def _current(
+    game: Game,
+    view: PlayerView,
+    rng: random.Random,
+    most: int | None,
+    rebids: Sequence[Collection[int]] | None,
+) -> Game | None:
+    """One proposal for the sale under way: its opening bid and its rounds so far, each
+    rebid round asking the seats ``rebids`` names (where given)."""
     seat = view.seat
     if (
         view.opening_bid is not None
@@ -237,19 +253,25 @@ def _current(game: Game, view: PlayerView, rng: random.Random, most: int | None)
     standing = _opening(game)
     for number in range(view.ties):
         mine = own.pop(0) if seat in game.to_act and own else None
+        asked = None if rebids is None or number >= len(rebids) else frozenset(rebids[number])
         if number == view.ties - 1:
             top = list(view.tied)
+        elif asked is not None:  # the seats asked to rebid next were tied, maybe others too
+            top = sorted(asked)
+            top += [s for s in sorted(game.to_act) if s not in top and rng.random() < 0.5]
         else:  # an earlier tie: the seats tied at last, the seat if it bids again, maybe others
             top = list(view.tied)
             if own and seat not in top:
                 top.append(seat)
             top += [s for s in sorted(game.to_act) if s not in top and rng.random() < 0.5]
         proposed = _round_bids(
-            game, seat, mine, rng, standing=standing, top=top, amount=None, zeros=(), most=most
+            game, seat, mine, rng, standing=standing, top=top, amount=None, zeros=None, most=most
         )
         played = None if proposed is None else _play_round(game, proposed)
         if played is None or proposed is None or played.sale != game.sale:
             return None
+        if asked is not None and played.to_act != asked:
+            return None  # the next round would ask other seats than the seat saw asked
         standing.update(proposed)
         game = played
     return game
@@ -262,13 +284,17 @@ def determinize(
     ruleset: RuleSet | str | None = None,
     most: int | None = None,
     peeks: Sequence[Collection[int]] | None = None,
+    rebids: Sequence[Collection[int]] | None = None,
 ) -> Game:
     """A game whose view from ``view.seat`` is ``view``, its hidden parts drawn with
     ``rng``. ``ruleset`` is needed only for a rule set that is not built in; ``most``
     bounds the amounts drawn (players who never bid more, such as learning agents, whose
     actions stop at :data:`~qe_rules.learning.encode.BID_CAP`). ``peeks`` says which
     seats peeked in each peek window so far, where the seat saw it (a view keeps only
-    how often each seat peeked): without it, the others peek as early as they may."""
+    how often each seat peeked): without it, the others peek as early as they may.
+    ``rebids`` says which seats were asked to rebid in each rebid round of the sale under
+    way so far, where the seat saw it (a view shows only who is tied now): without it,
+    the seats tied in the earlier rounds are drawn."""
     if not isinstance(view, PlayerView):
         raise InvalidArgument("determinize takes a PlayerView (game.view(seat))")
     if view.is_over:
@@ -324,7 +350,7 @@ def determinize(
             raise InvalidArgument(f"no game found that seat {seat} sees as this view")
         return game
     for _ in range(ATTEMPTS):
-        played = _current(game, view, rng, most)
+        played = _current(game, view, rng, most, rebids)
         if played is not None and played.view(seat) == view:
             return played
     raise InvalidArgument(

@@ -145,6 +145,7 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         # the amount is public (opening bids, peek answers), else "seat:*"
         self.moves: list[str] = []
         self.windows: list[tuple[int, ...]] = []  # who peeked in each peek window
+        self.rebids: list[tuple[int, ...]] = []  # who rebids in each rebid round of the sale
         self.resamples = 0  # resample_from_infostate calls on this state, for its draws
 
     # ------------------------------------------------------------------ chance: the deal
@@ -236,8 +237,12 @@ class QEState(pyspiel.State):  # type: ignore[misc]
             peeked = tuple(s for s, answer in sorted(turn.actions.items()) if answer == encode.PEEK)
             self.windows.append(peeked)
             self.moves.append("peeked:" + ",".join(map(str, peeked)))
-        self.game = turn.play(before)
-        self.turn = turn.next(before, self.game)
+        self.game = after = turn.play(before)
+        if after.sale != before.sale:
+            self.rebids = []
+        elif after.phase is Phase.REBIDDING and before.phase is not Phase.PEEKING:
+            self.rebids.append(tuple(sorted(after.to_act)))
+        self.turn = turn.next(before, after)
         self.truncated = self.turn.rounds >= self.max_rounds
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -286,6 +291,7 @@ class QEState(pyspiel.State):  # type: ignore[misc]
             ruleset=self.rules,
             most=encode.BID_CAP,
             peeks=self.windows,
+            rebids=self.rebids,
         )
         state: QEState = self.get_game().new_initial_state()
         industries = [game.view(seat).industry for seat in range(self.players)]

@@ -1,9 +1,11 @@
 """QE as an OpenSpiel game (qe_rules.openspiel), where the open_spiel wheel installs."""
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import qe_rules as qe
-from tests.support import slow_except
+from tests.support import examples, slow_except
 
 pyspiel = pytest.importorskip(
     "pyspiel",
@@ -131,3 +133,75 @@ def test_ismcts_plays_a_game():
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
     assert sum(state.returns()) in (0.0, 1.0)
+
+
+def tie_prone_states(ruleset, players, seed, bids=5):
+    """Every decision of one game of ``python_qe`` whose seats bid at most ``bids`` (so that
+    bidding rounds tie again and again), from a state just after the deal."""
+    import random
+
+    draw = random.Random(seed)
+    game = pyspiel.load_game("python_qe", {"players": players, "ruleset": ruleset})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(draw.choice([a for a, _ in state.chance_outcomes()]))
+    while not state.is_terminal():
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(draw.choice([a for a in legal if a <= bids] or legal))
+
+
+def resampling_mistakes(states, seed, every=1):
+    """The resamples of every ``every``-th state, for the seat to act, whose information
+    state differs from the real one or that raise: ``(mistakes, resamples)``."""
+    resample = openspiel.resampler(seed)
+    mistakes = resamples = 0
+    for number, state in enumerate(states):
+        if number % every:
+            continue
+        seat = state.current_player()
+        resamples += 1
+        try:
+            again = resample(state, seat)
+        except qe.InvalidArgument:
+            mistakes += 1
+            continue
+        mistakes += again.information_state_string(seat) != state.information_state_string(seat)
+    return mistakes, resamples
+
+
+@given(
+    st.sampled_from([("en", 3), ("en", 4), ("en", 5), ("en-early", 4), ("de", 5)]),
+    st.integers(0, 2**16),
+    st.integers(0, 3),
+)
+@examples(20)
+def test_resampled_states_keep_the_rebid_rounds_of_repeated_ties(table, seed, low):
+    # bids of 0 to 2..5: most sales tie several times, and the seats tied in each round
+    # (public: who was asked to rebid) must be the same in the drawn past
+    ruleset, players = table
+    ties = []
+    for state in tie_prone_states(ruleset, players, seed, bids=2 + low):
+        if state.game.view(0).ties >= 2 and len(ties) < 6:
+            ties.append(state.clone())
+    assume(ties)
+    assert resampling_mistakes(ties, seed) == (0, len(ties))
+
+
+@pytest.mark.slow
+def test_a_hundred_thousand_resamples_keep_the_information_state():
+    # games of 3, 4 and 5 players under en, de and en-early, their bids at most 3, 5, 8
+    # or 30 (tie-prone to ordinary), a resample at every decision: about 2 minutes of
+    # processor time
+    total = mistakes = 0
+    seed = 0
+    tables = [("en", 3), ("en", 4), ("en", 5), ("de", 5), ("en-early", 4)]
+    while total < 100_000:
+        ruleset, players = tables[seed % len(tables)]
+        bids = (3, 5, 8, 30)[seed // len(tables) % 4]
+        states = tie_prone_states(ruleset, players, seed, bids=bids)
+        wrong, done = resampling_mistakes(states, seed)
+        mistakes += wrong
+        total += done
+        seed += 1
+    assert (mistakes, total >= 100_000) == (0, True)
