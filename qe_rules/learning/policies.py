@@ -1,6 +1,5 @@
 """Policies as agents: a learner's policy at a table of built-in agents, self-play
-against frozen snapshots, and the shipped ``trained`` agent (needs numpy: the ``rl``
-extra).
+against frozen snapshots, and the shipped ``ppo`` agent (needs numpy: the ``rl`` extra).
 
 A *policy* is any callable ``(observation, mask) -> action`` on the encoding of
 :mod:`qe_rules.learning.encode`: the observation vector of a seat's view and its bool
@@ -19,11 +18,13 @@ the game apps can seat it:
 20
 
 :class:`MLPPolicy` is a small network evaluated with numpy alone, as exported by
-``scripts/train_agent.py``; :class:`TrainedAgent` (``"trained"`` among the agent names)
-plays the ones shipped in the package, trained with MaskablePPO under ``en``:
+``scripts/train_agent.py``; :class:`PPOAgent` (``"ppo"`` among the agent names) plays
+the ones shipped in the package, trained with MaskablePPO under ``en`` (the ``trained``
+agent before the learned agent of :mod:`qe_rules.simulation.learned`: it beats value
+agents, but a value agent wins 40% of the games against three of it):
 
 >>> from qe_rules.simulation.agents import agent_from_name
->>> agent = agent_from_name("trained")
+>>> agent = agent_from_name("ppo")
 >>> import qe_rules as qe
 >>> view = qe.new_game("en", 4, seed=7).bid(0, 3).view(1)
 >>> 0 <= agent.bid(view) <= 30 and agent.bid(view) != 3
@@ -50,30 +51,31 @@ from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, moment_key, to_seats
-from qe_rules.rules.model import RuleSet
+from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
 from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, ValueBids, legal
+from qe_rules.simulation.learned import agrees_with_en
 
 __all__ = [
-    "TRAINED_TABLES",
-    "TRAINED_WEIGHTS",
+    "PPO_WEIGHTS",
     "MLPPolicy",
     "ManyPolicy",
+    "PPOAgent",
+    "PPOBatchAgent",
     "Policy",
     "PolicyAgent",
     "PolicyBatchAgent",
     "SelfPlay",
-    "TrainedAgent",
-    "TrainedBatchAgent",
     "policy_factory",
+    "ppo_policy",
 ]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 """A policy: from a seat's observation and action mask, an action (a whole number)."""
 
-TRAINED_WEIGHTS: Final = {3: "trained-en-3.npz", 4: "trained-en-4.npz", 5: "trained-en-5.npz"}
-"""The files of the shipped policies in ``qe_rules/data/agents``, by player count (each
-trained under ``en`` for that many players)."""
+PPO_WEIGHTS: Final = {3: "ppo-en-3.npz", 4: "ppo-en-4.npz", 5: "ppo-en-5.npz"}
+"""The files of the shipped PPO networks in ``qe_rules/data/agents``, by player count
+(each trained under ``en`` for that many players; about 200 kB each)."""
 
 
 def _action(choice: Any) -> int:
@@ -272,60 +274,65 @@ class MLPPolicy:
 
 
 @functools.cache
-def _trained_policy(players: int = 4) -> MLPPolicy:
-    name = TRAINED_WEIGHTS[players]
+def _shipped_policy(players: int) -> MLPPolicy:
+    name = PPO_WEIGHTS[players]
     weights = importlib.resources.files("qe_rules").joinpath(f"data/agents/{name}")
     with importlib.resources.as_file(weights) as path:
         return MLPPolicy.load(path)
 
 
-TRAINED_TABLES: Final = frozenset(("en", players) for players in TRAINED_WEIGHTS)
-"""The rule sets and player counts the shipped policies were trained for, as ``(rule set
-id, players)``."""
+def ppo_policy(ruleset: RuleSet | str, players: int) -> MLPPolicy | None:
+    """The shipped PPO network for this table: the one trained under ``en`` for the
+    player count where the rule set agrees with ``en`` in play
+    (:func:`~qe_rules.simulation.learned.agrees_with_en`), else ``None``."""
+    if players not in PPO_WEIGHTS or not agrees_with_en(get_ruleset(ruleset)):
+        return None
+    return _shipped_policy(players)
 
 
-class TrainedAgent(PolicyAgent):
-    """The shipped policies (:data:`TRAINED_WEIGHTS`): networks trained with MaskablePPO
-    against value and random agents under ``en``, one per player count, played greedily
-    with numpy (docs/rl.md has their evaluation). At a table none was trained for (see
-    :data:`TRAINED_TABLES`) it plays as a value agent: a policy does not carry over to
+class PPOAgent(PolicyAgent):
+    """The shipped PPO networks (:data:`PPO_WEIGHTS`): trained with MaskablePPO against
+    value and random agents under ``en``, one per player count, played greedily with
+    numpy (docs/rl.md has their evaluation). Where no network applies
+    (:func:`ppo_policy`) it plays as a value agent: a network does not carry over to
     another player count (the 4-player one won about 1% of 3- and 5-player games against
-    value agents). ``seed`` goes to that value agent (a policy plays the same in every
-    game), and ``ruleset`` too, so that
-    :func:`~qe_rules.simulation.agents.agent_factory` makes it as it makes the others."""
+    value agents). ``seed`` goes to that value agent (a network plays the same in every
+    game), and ``ruleset`` too."""
 
-    __slots__ = ("_fallback", "seed")
+    __slots__ = ("_fallback", "ruleset", "seed")
 
-    name: ClassVar[str] = "trained"
+    name: ClassVar[str] = "ppo"
 
     def __init__(self, seed: int = 0, *, ruleset: RuleSet | str | None = None) -> None:
         if type(seed) is not int:
             raise InvalidArgument(f"an agent's seed is a whole number (int), got {shown(seed)}")
-        super().__init__(_trained_policy())
+        super().__init__(lambda observation, mask: 0)
         self.seed = seed
+        self.ruleset = ruleset
         self._fallback = ValueAgent(seed, ruleset=ruleset)
 
-    def _trained_for(self, view: PlayerView) -> bool:
-        return (view.ruleset, view.players) in TRAINED_TABLES
-
-    def _choose(self, view: PlayerView) -> int:
-        encoder, policy = self._encoder, _trained_policy(view.players)
-        return _action(policy(encoder.observation(view), encoder.action_mask(view)))
+    def _network(self, view: PlayerView) -> MLPPolicy | None:
+        rules = self.ruleset if self.ruleset is not None else view.ruleset
+        return ppo_policy(rules, view.players)
 
     def bid(self, view: PlayerView) -> int:
-        """The policy's bid where it was trained, else the value agent's."""
-        if self._trained_for(view):
-            return super().bid(view)
-        return self._fallback.bid(view)
+        """The network's bid where one applies, else the value agent's."""
+        network = self._network(view)
+        if network is None:
+            return self._fallback.bid(view)
+        self.policy = network
+        return super().bid(view)
 
     def wants_peek(self, view: PlayerView) -> bool:
-        """The policy's answer where it was trained, else the value agent's."""
-        if self._trained_for(view):
-            return super().wants_peek(view)
-        return self._fallback.wants_peek(view)
+        """The network's answer where one applies, else the value agent's."""
+        network = self._network(view)
+        if network is None:
+            return self._fallback.wants_peek(view)
+        self.policy = network
+        return super().wants_peek(view)
 
     def __repr__(self) -> str:
-        return f"TrainedAgent(seed={self.seed})"
+        return f"PPOAgent(seed={self.seed})"
 
 
 # --------------------------------------------------------------------------- batched
@@ -432,42 +439,43 @@ class PolicyBatchAgent:
         return f"PolicyBatchAgent({self.policy!r})"
 
 
-class TrainedBatchAgent:
-    """:class:`TrainedAgent` for the batched engine: the shipped policy where it was
-    trained (:data:`TRAINED_TABLES`), else the batched value agent; ``"trained"`` among
-    the batch's agent names."""
+class PPOBatchAgent:
+    """:class:`PPOAgent` for the batched engine: the shipped network where one applies
+    (:func:`ppo_policy`), else the batched value agent; ``"ppo"`` among the batch's agent
+    names."""
 
-    name: ClassVar[str] = "trained"
+    name: ClassVar[str] = "ppo"
     reads_state: ClassVar[bool] = True
     reads_moves: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._value = ValueBids()
-        self._policies: dict[int, PolicyBatchAgent] = {}
+        self._policies: dict[tuple[Any, int], PolicyBatchAgent | ValueBids] = {}
 
     def _agent(self, state: Any) -> PolicyBatchAgent | ValueBids:
         rules = state.rules
-        if (rules.ruleset.id, rules.players) not in TRAINED_TABLES:
-            return self._value
-        found = self._policies.get(rules.players)
+        key = (rules.ruleset, rules.players)
+        found = self._policies.get(key)
         if found is None:
-            found = self._policies[rules.players] = PolicyBatchAgent(_trained_policy(rules.players))
+            network = ppo_policy(rules.ruleset, rules.players)
+            found = self._value if network is None else PolicyBatchAgent(network)
+            self._policies[key] = found
         return found
 
     def see(self, ask: BidAsk | PeekAsk) -> None:
-        """Follow the games where the policy plays."""
+        """Follow the games where the network plays."""
         agent = self._agent(ask.state)
         if isinstance(agent, PolicyBatchAgent):
             agent.see(ask)
 
     def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
-        """The policy's bids, or the value agent's."""
+        """The network's bids, or the value agent's."""
         bids: npt.NDArray[np.int64] = self._agent(ask.state).bids(ask)
         return bids
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
-        """The policy's peeks, or the value agent's."""
+        """The network's peeks, or the value agent's."""
         return self._agent(ask.state).peeks(ask)
 
     def __repr__(self) -> str:
-        return "TrainedBatchAgent()"
+        return "PPOBatchAgent()"

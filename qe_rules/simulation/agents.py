@@ -400,15 +400,19 @@ _BY_NAME: Final[Mapping[str, Callable[..., Agent]]] = {
     "value": ValueAgent,
 }
 
-# Agents defined in a higher layer, which needs an extra: loaded by name on first use
-# (as Gymnasium loads an environment's entry point), never imported by this module.
-_ELSEWHERE: Final[Mapping[str, tuple[str, str, str]]] = {
-    "trained": ("qe_rules.learning.policies", "TrainedAgent", "rl"),
+# Agents defined in another module (built on this one), or in a higher layer that needs
+# an extra: loaded by name on first use (as Gymnasium loads an environment's entry
+# point), never imported by this module.
+_ELSEWHERE: Final[Mapping[str, tuple[str, str, str | None]]] = {
+    "trained": ("qe_rules.simulation.learned", "TrainedAgent", None),
+    "ppo": ("qe_rules.learning.policies", "PPOAgent", "rl"),
 }
 
 AGENT_NAMES: Final[tuple[str, ...]] = (*_BY_NAME, *_ELSEWHERE)
-"""The names :func:`agent_from_name` knows: ``random``, ``zero``, ``value`` and
-``trained`` (the shipped learned policy, which needs numpy: the ``rl`` extra)."""
+"""The names :func:`agent_from_name` knows: ``random``, ``zero``, ``value``, ``trained``
+(the shipped learned agent: the value agent's figures read by a small learned network,
+:mod:`qe_rules.simulation.learned`) and ``ppo`` (networks trained with PPO on the full
+observation, which need numpy: the ``rl`` extra)."""
 
 
 def _load_elsewhere(name: str) -> Callable[..., Agent]:
@@ -433,11 +437,12 @@ def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFa
     >>> agent_factory("smart")
     Traceback (most recent call last):
     ...
-    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained
+    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained, ppo
     """
     kind = _BY_NAME.get(name) if isinstance(name, str) else None
     if kind is None and isinstance(name, str) and name in _ELSEWHERE:
-        return _load_elsewhere(name)
+        loaded = _load_elsewhere(name)
+        return loaded if ruleset is None else functools.partial(loaded, ruleset=ruleset)
     if kind is None:
         raise InvalidArgument(f"unknown agent {shown(name)}; agents are {', '.join(AGENT_NAMES)}")
     if kind is ValueAgent and ruleset is not None:

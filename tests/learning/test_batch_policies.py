@@ -9,11 +9,11 @@ import qe_rules as qe
 from qe_rules import batch
 from qe_rules.learning import encode
 from qe_rules.learning.policies import (
-    TRAINED_TABLES,
+    PPO_WEIGHTS,
     PolicyAgent,
     PolicyBatchAgent,
-    TrainedBatchAgent,
-    _trained_policy,
+    PPOBatchAgent,
+    ppo_policy,
 )
 from tests.support import states
 
@@ -106,11 +106,13 @@ def test_a_batched_policy_refuses_a_peek_timing_it_cannot_encode():
         batch.play("en:peek_timing=before-bids", 5, 4, agents=[agent] * 5, seed=1)
 
 
-@pytest.mark.parametrize(("ruleset", "players"), sorted(TRAINED_TABLES))
-def test_the_batched_trained_agent_plays_the_shipped_policy(ruleset, players):
-    policy = _trained_policy(players)
+@pytest.mark.parametrize(
+    ("ruleset", "players"), [("en", players) for players in PPO_WEIGHTS] + [("de", 5)]
+)
+def test_the_batched_ppo_agent_plays_the_shipped_network(ruleset, players):
+    policy = ppo_policy(ruleset, players)
     played = batch.play(
-        ruleset, players, 12, agents=[TrainedBatchAgent()] + ["value"] * (players - 1),
+        ruleset, players, 12, agents=[PPOBatchAgent()] + ["value"] * (players - 1),
         seed=4, keep_moves=True,
     )  # fmt: skip
     for number in range(played.games):

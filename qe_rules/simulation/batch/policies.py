@@ -17,7 +17,8 @@ The built-in ones (:data:`BATCH_AGENTS`): ``random`` (the library's
 :class:`~qe_rules.RandomAgent`: the minimum plus 0 to 12), ``floor`` (the speed
 yardstick's bidder: an opening of 1 to 6, any other bid 0 to 7, each raised to a legal
 amount), ``zero`` (:class:`~qe_rules.ZeroAgent`), ``value``
-(:class:`~qe_rules.ValueAgent`) and ``trained`` (``TrainedAgent``); :class:`PolicyBids` is
+(:class:`~qe_rules.ValueAgent`), ``trained`` (``TrainedAgent``) and ``ppo``
+(``PPOAgent``); :class:`PolicyBids` is
 a hook for a function of simple features, and ``qe_rules.learning.policies.PolicyBatchAgent``
 seats any policy of the encoding.
 """
@@ -362,15 +363,23 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
 
 
 def _trained() -> BatchAgent:
-    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl`` extra's
-    numpy and the shipped weights): loaded by name on first use, never imported here."""
+    """The batched ``trained`` agent, defined in a module built on this one
+    (:mod:`qe_rules.simulation.batch.learned`): loaded on first use."""
+    module = importlib.import_module("qe_rules.simulation.batch.learned")
+    agent: BatchAgent = module.TrainedBids()
+    return agent
+
+
+def _ppo() -> BatchAgent:
+    """The batched ``ppo`` agent, defined in a higher layer (it needs the ``rl`` extra):
+    loaded by name on first use, never imported here."""
     try:
         module = importlib.import_module("qe_rules.learning.policies")
     except ImportError as error:
         raise InvalidArgument(
-            f"the trained agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
+            f"the ppo agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
         ) from None
-    agent: BatchAgent = module.TrainedBatchAgent()
+    agent: BatchAgent = module.PPOBatchAgent()
     return agent
 
 
@@ -380,9 +389,10 @@ BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
     "zero": ZeroBids,
     "value": ValueBids,
     "trained": _trained,
+    "ppo": _ppo,
 }
-"""The batched agents by name (``trained``: the shipped policy, or the value agent where
-it was not trained, as :class:`~qe_rules.TrainedAgent` plays)."""
+"""The batched agents by name (``trained``: the shipped learned agent, or the value agent
+where its weights do not apply, as ``TrainedAgent`` plays; ``ppo``: the PPO networks)."""
 
 
 def batch_agent(spec: object) -> BatchAgent:

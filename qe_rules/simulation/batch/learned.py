@@ -1,0 +1,214 @@
+"""The learned agent batched (:class:`~qe_rules.simulation.learned.LearnedAgent` for many
+games at once), and the batch's ``trained`` agent.
+
+Once a sale, every seat's features are computed from what it knows
+(:mod:`~qe_rules.simulation.batch.knowledge`, the value agent's figures of
+:class:`~qe_rules.simulation.batch.policies.ValueBids`) and the network is evaluated for
+every seat and game in one matrix product per layer: features on a grid of ``1/64`` and
+weights over 256 make each product exact, so the rows give the bits the reference agent
+computes one at a time. Each question then reads the seat's row.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.simulation.agents import _tables
+from qe_rules.simulation.batch.policies import (
+    BidAsk,
+    PeekAsk,
+    ValueBids,
+    _tables_potentials,
+    _whole,
+    legal,
+)
+from qe_rules.simulation.learned import (
+    _ROOM_CLIP,
+    CLIP,
+    DENOMINATOR,
+    GRID,
+    OUTPUT_SCALE,
+    SCALE,
+    LearnedWeights,
+    trained_weights,
+)
+
+__all__ = ["LearnedBids", "TrainedBids"]
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.signedinteger[Any]]
+
+
+def _public_worths(state: Any) -> Floats:
+    """Per column and game: the tile's worth to the seat without its token
+    (:func:`~qe_rules.simulation.learned.public_worth`)."""
+    knowledge, rules = state.knowledge, state.rules
+    players, sale, games = rules.players, state.sale, state.games
+    nationalization, monopolization, diversification = _tables_potentials(
+        _tables(rules.ruleset, players)
+    )
+    tile = state.deck[:, sale]
+    industry = np.take(rules.tile_industry, tile)
+    nation = knowledge.pieces(state)[0]
+    kinds_of = knowledge.industries.shape[1]
+    base = np.arange(players)[:, None] * (kinds_of * games)
+    same = np.take(knowledge.industries.reshape(-1), base + industry * games + np.arange(games))
+    worth = np.empty((players, games))
+    worth[:] = np.take(rules.tile_vp, tile)
+    own = np.minimum(knowledge.own, TILE_LIMIT)
+    nation_here = np.take(rules.tile_nation, tile) == nation
+    worth += np.where(nation_here, np.take(nationalization, own), 0.0)
+    worth += np.take(monopolization, np.minimum(same, TILE_LIMIT))
+    kinds = np.minimum(knowledge.kinds, TILE_LIMIT)
+    worth += np.where(same == 0, np.take(diversification, kinds), 0.0)
+    return worth
+
+
+def _rivals(worth: Floats) -> Floats:
+    """Per column: the largest value among the other columns."""
+    if len(worth) == 1:
+        return np.zeros_like(worth)
+    order = np.sort(worth, axis=0)
+    first, second = order[-1], order[-2]
+    rivals: Floats = np.where(worth == first, second, first)
+    return rivals
+
+
+def _rounded(values: Floats) -> Floats:
+    scaled = np.clip(values * SCALE, -CLIP, CLIP)
+    rounded: Floats = np.floor(scaled * GRID) / GRID
+    return rounded
+
+
+class LearnedBids:
+    """:class:`~qe_rules.simulation.learned.LearnedAgent` batched: the same decisions
+    from the same view, for many games at once. Peeks as the value agent."""
+
+    name: ClassVar[str] = "learned"
+    reads_state: ClassVar[bool] = True
+
+    def __init__(self, weights: LearnedWeights) -> None:
+        self.weights = weights
+        self._value = ValueBids()
+        self._layers = [
+            (np.array(matrix, dtype=np.float64) / DENOMINATOR, np.array(bias) / DENOMINATOR)
+            for matrix, bias in weights.layers
+        ]
+
+    def sale_figures(self, state: Any) -> tuple[Floats, ...]:
+        """Per column and game, for the sale in progress: the worth, the zero-bid points,
+        the opening target, the target, the cap and the pass threshold."""
+        knowledge = state.knowledge
+        found = knowledge.derived.get(self)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        worth, room, zeros = self._value.sale_figures(state)
+        rules, sale = state.rules, state.sale
+        players = rules.players
+        typical = knowledge.typical()
+        spent = knowledge.others_spent(typical)
+        seats = np.arange(players)
+        spent[seats, seats] = -np.inf
+        top = spent.max(axis=1)
+        spent[seats, seats] = np.inf
+        low = spent.min(axis=1)
+        me = knowledge.spent
+        auctioneer = np.zeros((players, state.games))
+        if not (rules.last_tile and sale == rules.sales - 1):
+            auctioneer[sale % players] = 1.0
+        raw = (
+            worth,
+            np.clip(room, -_ROOM_CLIP, _ROOM_CLIP),
+            zeros.astype(np.float64),
+            np.broadcast_to(np.take(rules.tile_vp, state.deck[:, sale]), worth.shape),
+            np.clip(me - top, -_ROOM_CLIP, _ROOM_CLIP),
+            np.clip(me - low, -_ROOM_CLIP, _ROOM_CLIP),
+            np.full(worth.shape, float(rules.sales - sale)),
+            typical,
+            _rivals(_public_worths(state)),
+            auctioneer,
+        )
+        values = _rounded(np.stack(raw, axis=-1))  # (columns, games, features)
+        last = len(self._layers) - 1
+        for number, (matrix, bias) in enumerate(self._layers):
+            values = values @ matrix + bias
+            if number < last:
+                np.maximum(values, 0.0, out=values)
+        found = knowledge.derived[self] = (
+            worth,
+            zeros.astype(np.float64),
+            0.6 * worth + OUTPUT_SCALE * values[..., 0],
+            worth + OUTPUT_SCALE * values[..., 1],
+            room + OUTPUT_SCALE * values[..., 2],
+            1.0 + OUTPUT_SCALE * values[..., 3],
+        )
+        return found
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """The learned agent's amounts (see the reference agent)."""
+        state, weights = ask.state, self.weights
+        figures = self.sale_figures(state)
+        rows = slice(None) if ask.rows is None else ask.rows
+        worth, zero, opening_target, target, cap, pass_below = (f[ask.seat, rows] for f in figures)
+        draw = ask.draws / 2**32
+        if ask.phase == "opening":
+            noise = weights.opening_noise / DENOMINATOR * draw
+            return legal(
+                _whole(np.minimum(opening_target, cap) + noise), ask.minimum, ask.forbidden
+            )
+        aim = np.minimum(target + weights.noise / DENOMINATOR * draw, cap)
+        least = legal(np.full(len(draw), ask.minimum), ask.minimum, ask.forbidden)
+        if ask.phase == "rebid" and ask.previous is not None:
+            tied_at = ask.previous
+            steps = weights.rebid_steps / DENOMINATOR * draw
+            raised = np.minimum(_whole(aim), tied_at + 1 + _whole(steps))
+            return np.where(aim <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
+        zero_here = zero if ask.minimum <= 0 else 0.0
+        opening = 0 if state.opening is None else state.opening[rows]
+        passes = (aim <= opening + weights.margin / DENOMINATOR) | (worth <= zero_here + pass_below)
+        return np.where(passes, least, legal(_whole(aim), ask.minimum, ask.forbidden))
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """Peek in the second half of the game, as the value agent."""
+        return self._value.peeks(ask)
+
+    def __repr__(self) -> str:
+        return "LearnedBids(...)"
+
+
+class TrainedBids:
+    """The batch's ``trained`` agent: :class:`LearnedBids` with the shipped weights where
+    they apply (:func:`~qe_rules.simulation.learned.trained_weights`), else the batched
+    value agent."""
+
+    name: ClassVar[str] = "trained"
+    reads_state: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self._value = ValueBids()
+        self._agents: dict[tuple[Any, int], LearnedBids | ValueBids] = {}
+
+    def _agent(self, state: Any) -> LearnedBids | ValueBids:
+        rules = state.rules
+        key = (rules.ruleset, rules.players)
+        found = self._agents.get(key)
+        if found is None:
+            weights = trained_weights(rules.ruleset, rules.players)
+            found = self._value if weights is None else LearnedBids(weights)
+            self._agents[key] = found
+        return found
+
+    def bids(self, ask: BidAsk) -> Ints:
+        """The learned agent's bids, or the value agent's."""
+        return self._agent(ask.state).bids(ask)
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        """The value agent's peeks (the learned agent peeks as it does)."""
+        return self._agent(ask.state).peeks(ask)
+
+    def __repr__(self) -> str:
+        return "TrainedBids()"
