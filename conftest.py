@@ -8,6 +8,7 @@ OPTIONAL = {
     "qe_rules/learning/pettingzoo_env.py": "pettingzoo",
     "qe_rules/learning/gymnasium_env.py": "gymnasium",
     "qe_rules/learning/openspiel_game.py": "pyspiel",
+    "qe_rules/learning/sb3.py": "stable_baselines3",
     "qe_rules/rl.py": "pettingzoo",
     "qe_rules/gymnasium_env.py": "gymnasium",
     "qe_rules/openspiel.py": "pyspiel",

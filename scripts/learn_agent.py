@@ -2,8 +2,8 @@
 (``qe_rules.simulation.learned``) found by the cross-entropy method on the batched engine,
 against a population that grows as it learns (PSRO-style): value and random tables, hand-
 written variants of the value agent and best responses to the agent itself, each seated
-against copies of it (each generation the value agent and ``--sample`` others drawn from
-them). numpy only. From the repository root::
+against copies of it (each generation the value agent, ``--sample`` of its variants drawn
+at random, and every best response kept). numpy only. From the repository root::
 
     OPENBLAS_NUM_THREADS=1 nice -n 15 python scripts/learn_agent.py --players 4 \\
         --minutes 60 --out runs/learned4
@@ -46,12 +46,16 @@ from qe_rules.simulation.learned import (
 
 GLOBALS = ("noise", "opening_noise", "margin", "rebid_steps")
 # per player count: the goal of each table, a share of the games for the agent's tables
-# (the agent in one seat) and a most for the intruders' (one seat against copies of it)
+# (the agent in one seat) and a most for the intruders' (one seat against copies of it):
+# the value agent, its variants, and the best responses found
 GOALS = {
-    3: {"value": 0.60, "random": 0.85, "mixed": 0.75, "intruder": 0.40},
-    4: {"value": 0.52, "random": 0.82, "mixed": 0.70, "intruder": 0.30},
-    5: {"value": 0.45, "random": 0.72, "mixed": 0.55, "intruder": 0.24},
-}
+    3: {"value": 0.60, "random": 0.85, "mixed": 0.75, "in:value": 0.38, "in:variant": 0.42,
+        "in:br": 0.52},
+    4: {"value": 0.52, "random": 0.82, "mixed": 0.70, "in:value": 0.28, "in:variant": 0.33,
+        "in:br": 0.45},
+    5: {"value": 0.45, "random": 0.72, "mixed": 0.55, "in:value": 0.22, "in:variant": 0.27,
+        "in:br": 0.36},
+}  # fmt: skip
 CAP = 0.04
 
 
@@ -127,9 +131,16 @@ def margins(
     goals = GOALS[players]
     found = {}
     for number, (name, agents) in enumerate(tables(players, agent, intruders).items()):
-        count = games if not name.startswith("in:") else games * 2 // 3
+        count = games if not name.startswith("in:") else games * 3 // 4
         won = share(agents, players, count, seed + number)
-        found[name] = goals["intruder"] - won if name.startswith("in:") else won - goals[name]
+        if name.startswith("in:br"):
+            found[name] = goals["in:br"] - won
+        elif name.startswith("in:value-"):
+            found[name] = goals["in:variant"] - won
+        elif name.startswith("in:"):
+            found[name] = goals["in:value"] - won
+        else:
+            found[name] = won - goals[name]
     return found
 
 
@@ -261,16 +272,16 @@ def main() -> None:
     parser.add_argument("--out", default="runs/learned")
     parser.add_argument("--minutes", type=float, default=60.0, help="processor minutes")
     parser.add_argument("--hidden", type=int, default=8)
-    parser.add_argument("--population", type=int, default=24)
-    parser.add_argument("--elite", type=int, default=6)
+    parser.add_argument("--population", type=int, default=32)
+    parser.add_argument("--elite", type=int, default=8)
     parser.add_argument("--spread", type=float, default=0.1)
-    parser.add_argument("--games", type=int, default=600, help="games per table and weights")
+    parser.add_argument("--games", type=int, default=800, help="games per table and weights")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--sample", type=int, default=3, help="intruders besides the value agent per generation"
+        "--sample", type=int, default=2, help="variants of the value agent per generation"
     )
-    parser.add_argument("--exploit-every", type=int, default=15)
-    parser.add_argument("--exploit-generations", type=int, default=8)
+    parser.add_argument("--exploit-every", type=int, default=20)
+    parser.add_argument("--exploit-generations", type=int, default=10)
     parser.add_argument("--exploiters", type=int, default=4)
     parser.add_argument("--report-every", type=int, default=5)
     parser.add_argument("--select-seed", type=int, default=424242)

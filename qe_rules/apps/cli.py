@@ -18,6 +18,10 @@
   the rulebook of a rule set, written from the project's own templates.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
+- ``qe-rules evaluate [AGENT ...]``: a cross-play matrix of a population of agents, with
+  intervals, Elo and Nash averaging (numpy).
+- ``qe-rules exploit AGENT``: the exploitability probe, a best response learnt for a fixed
+  budget (the ``train`` extra).
 - ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
   extra: shtab).
 
@@ -59,6 +63,7 @@ from qe_rules.apps.pages import (
     verification_markdown,
 )
 from qe_rules.apps.project import project_url
+from qe_rules.apps.research import add_research_parsers
 from qe_rules.apps.rulebooks import FORMATS, write_rulebook
 from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
@@ -1085,6 +1090,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
+    add_research_parsers(commands, _ruleset_arg)
     _add_completion_parser(commands)
     return parser
 

@@ -61,18 +61,27 @@ average (exponentially: winning bids seldom exceed what they had to by much)."""
 
 
 def _legal_below(
-    game: Game, seat: int, below: int, rng: random.Random, zero: bool | None
+    game: Game,
+    seat: int,
+    below: int,
+    rng: random.Random,
+    zero: bool | None,
+    hints: Collection[int] = (),
 ) -> int | None:
     """A legal bid of ``seat`` under ``below``: 0 if ``zero`` and allowed, else drawn
     uniformly from the legal amounts from 1 (or the minimum), or where it is not known
-    whether the seat bid 0 (``zero`` is ``None``) from the minimum; ``None`` if there is
-    none."""
+    whether the seat bid 0 (``zero`` is ``None``) from the minimum; half the time from the
+    ``hints`` among them (amounts the sale is known to hold: bids that tie with them or
+    win a fallback are then drawn often enough); ``None`` if there is none."""
     limits = game.bid_limits(seat)
     if limits is None:
         return None
     if zero and limits.allows(0):
         return 0
     low = max(limits.minimum, 1 if limits.allows(0) and zero is False else limits.minimum)
+    hinted = sorted(a for a in set(hints) if low <= a < below and limits.allows(a))
+    if hinted and rng.random() < 0.5:
+        return rng.choice(hinted)
     choices = [a for a in range(low, below) if limits.allows(a)]
     if not choices:
         choices = [a for a in range(limits.minimum, below) if limits.allows(a)]
@@ -105,12 +114,13 @@ def _round_bids(
     zeros: Sequence[int] | None,
     most: int | None,
     again: Collection[int] = (),
+    hints: Collection[int] = (),
 ) -> dict[int, int] | None:
     """Bids for one round of the seats to act, the others' bids ``standing``: the seats
     of ``top`` end with the highest bid (``amount`` if known), the others with less: 0 for
     the seats of ``zeros`` and more for the rest where this is their last bid in the sale
-    (the seats of ``again`` bid later), anything where ``zeros`` is not known. The seat
-    itself bids ``own``."""
+    (the seats of ``again`` bid later), anything where ``zeros`` is not known, often one of
+    the ``hints``. The seat itself bids ``own``."""
     to_act = sorted(game.to_act)
     if amount is None:
         fixed = [standing[s] for s in top if s not in to_act and s in standing]
@@ -139,7 +149,7 @@ def _round_bids(
             bids[other] = amount
         else:
             zero = None if zeros is None or other in again else other in zeros
-            drawn = _legal_below(game, other, amount, rng, zero)
+            drawn = _legal_below(game, other, amount, rng, zero, hints)
             if drawn is None:
                 return None
             bids[other] = drawn
@@ -162,6 +172,7 @@ def _sale(
         return _play_seen(game, sold.bids, seat)
     own = iter(sold.my_bids[1:] if sold.auctioneer == seat else sold.my_bids)
     standing = _opening(game)
+    hints = {*sold.my_bids, *standing.values(), *([] if sold.amount is None else [sold.amount])}
     for number in range(len(sold.ties) + 1):
         if game.sale != sold.sale or not game.to_act or game.phase is Phase.PEEKING:
             break
@@ -185,6 +196,7 @@ def _sale(
             zeros=sold.zero_bidders,
             most=most,
             again=set().union(*sold.ties[number:]),  # tied now or later: they bid again
+            hints=hints,
         )
         played = None if proposed is None else _play_round(game, proposed)
         if played is None or proposed is None:
@@ -251,6 +263,7 @@ def _current(
         return _play_seen(game, view.seen_bids, seat)
     own = list(view.my_bids[1:] if view.auctioneer == seat else view.my_bids)
     standing = _opening(game)
+    hints = {*view.my_bids, *standing.values()}
     for number in range(view.ties):
         mine = own.pop(0) if seat in game.to_act and own else None
         asked = None if rebids is None or number >= len(rebids) else frozenset(rebids[number])
@@ -265,8 +278,9 @@ def _current(
                 top.append(seat)
             top += [s for s in sorted(game.to_act) if s not in top and rng.random() < 0.5]
         proposed = _round_bids(
-            game, seat, mine, rng, standing=standing, top=top, amount=None, zeros=None, most=most
-        )
+            game, seat, mine, rng, standing=standing, top=top, amount=None, zeros=None,
+            most=most, hints=hints,
+        )  # fmt: skip
         played = None if proposed is None else _play_round(game, proposed)
         if played is None or proposed is None or played.sale != game.sale:
             return None

@@ -68,6 +68,7 @@ __all__ = [
     "SelfPlay",
     "policy_factory",
     "ppo_policy",
+    "recorded_decisions",
 ]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
@@ -479,3 +480,56 @@ class PPOBatchAgent:
 
     def __repr__(self) -> str:
         return "PPOBatchAgent()"
+
+
+class _Recorder(PolicyBatchAgent):
+    """A batched agent that plays as ``agent`` and keeps each decision with the encoding
+    of the view it was made from."""
+
+    def __init__(self, agent: Any) -> None:
+        super().__init__(lambda observation, mask: 0)
+        self.agent = agent
+        self.rows: list[tuple[Any, Any, Any]] = []
+
+    def see(self, ask: BidAsk | PeekAsk) -> None:
+        super().see(ask)
+        if hasattr(self.agent, "see"):
+            self.agent.see(ask)
+
+    def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
+        observations, masks = self.encoded(ask)
+        amounts: npt.NDArray[np.int64] = self.agent.bids(ask)
+        self.rows.append((observations.copy(), masks.copy(), np.minimum(amounts, encode.BID_CAP)))
+        return amounts
+
+    def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
+        observations, masks = self.encoded(ask)
+        answers: npt.NDArray[np.bool_] = self.agent.peeks(ask)
+        actions = np.where(answers, encode.PEEK, encode.DECLINE_PEEK)
+        self.rows.append((observations.copy(), masks.copy(), actions))
+        return answers
+
+
+def recorded_decisions(
+    agent: Any,
+    ruleset: RuleSet | str,
+    players: int,
+    games: int,
+    *,
+    seed: int,
+    opponents: Any = None,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """The decisions of a batched ``agent`` in ``games`` batched games (every seat
+    ``agent``, or seat 0 against ``opponents``), as a policy of the encoding would take
+    them: the observations of its views, their masks and its actions (bids above
+    :data:`~qe_rules.learning.encode.BID_CAP` as that cap). What imitation learns from."""
+    from qe_rules.simulation.batch.outcome import play
+    from qe_rules.simulation.batch.policies import batch_agent
+
+    recorder = _Recorder(batch_agent(agent))
+    table: Any = recorder if opponents is None else [recorder, *opponents]
+    play(ruleset, players, games, agents=table, seed=seed)
+    observations = np.concatenate([o for o, _, _ in recorder.rows])
+    masks = np.concatenate([m for _, m, _ in recorder.rows])
+    actions = np.concatenate([a for _, _, a in recorder.rows]).astype(np.int64)
+    return observations, masks, actions

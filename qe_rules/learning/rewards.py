@@ -11,11 +11,14 @@ cut short by ``max_rounds``). :data:`REWARDS` names the kinds an environment tak
 ``"shaped"``
     The win share plus a small margin, and for an eliminated seat a penalty that eases
     the less it overspent. An eliminated seat gets
-    ``-1 + SHAPING * tanh((top other spend - own spend) / SCALE)`` (at most -1: it spent
-    the most, or as much as the top); a seat still in the running gets its win share plus
-    ``SHAPING * tanh((own total - best other total) / SCALE)``, the best other total among
-    the seats not eliminated. Tiles never pay an eliminated seat: its reward reads only
-    the spends, so buying more never makes elimination better.
+    ``-1 + SHAPING * (top other spend - own spend) / (top other spend + own spend)``
+    (from -1.5 to -1: it spent the most, or as much as the top; the overspend counts in
+    proportion to the spends, so that a policy bidding at random, which spends several
+    times what the others do, still meets different rewards); a seat still in the running
+    gets its win share plus ``SHAPING * tanh((own total - best other total) / SCALE)``,
+    the best other total among the seats not eliminated. Tiles never pay an eliminated
+    seat: its reward reads only the spends, so buying more never makes elimination
+    better.
 ``"rank"``
     From ``1`` for the first place to ``-1`` for the last: ``1 - 2 * ahead / (players - 1)``,
     where ``ahead`` counts the seats still in the running ranked strictly better: the
@@ -37,7 +40,7 @@ cut short by ``max_rounds``). :data:`REWARDS` names the kinds an environment tak
 >>> [round(r, 2) for r in final_rewards(result, "rank")]
 [-0.33, 0.33, -1.0, 1.0]
 >>> [round(r, 2) for r in final_rewards(result, "shaped")]
-[-0.36, -0.1, -1.36, 1.1]
+[-0.36, -0.1, -1.07, 1.1]
 >>> [round(r, 2) for r in final_rewards(result, "score")]
 [-0.72, -0.2, -1.0, 0.2]
 
@@ -58,6 +61,7 @@ __all__ = [
     "SCALE",
     "SHAPING",
     "RewardFunction",
+    "batch_rewards",
     "check_reward",
     "end_info",
     "final_rewards",
@@ -70,7 +74,7 @@ SHAPING: Final = 0.5
 """The weight of the margin and of the spending term in the ``"shaped"`` reward."""
 
 SCALE: Final = 10.0
-"""Points (or spend) that make one unit inside the ``tanh`` of the margins."""
+"""Points that make one unit inside the ``tanh`` of the margins."""
 
 RewardFunction = Callable[[GameResult], tuple[float, ...]]
 """A reward given as a function: each seat's reward from the game's result."""
@@ -102,7 +106,7 @@ def _shaped(result: GameResult) -> tuple[float, ...]:
     for sheet in sheets:
         if sheet.eliminated:
             top = max((o.spent for o in sheets if o.seat != sheet.seat), default=0)
-            rewards.append(-1.0 + SHAPING * math.tanh((top - sheet.spent) / SCALE))
+            rewards.append(-1.0 + SHAPING * (top - sheet.spent) / max(top + sheet.spent, 1))
         else:
             margin = math.tanh(margins[sheet.seat] / SCALE)
             rewards.append(wins[sheet.seat] + SHAPING * margin)
@@ -175,3 +179,43 @@ def end_info(result: GameResult, seat: int | None = None) -> dict[str, Any]:
         info["win_share"] = _win(result)[seat]
         info["eliminated"] = result.sheets[seat].eliminated
     return info
+
+
+def batch_rewards(scored: Any, reward: str = "win") -> Any:
+    """Every seat's reward of kind ``reward`` (a name of :data:`REWARDS`) in many games at
+    once, as :func:`final_rewards` gives it: ``scored`` holds ``(seats, games)`` numpy
+    arrays ``total``, ``spent``, ``eliminated`` and ``winners`` (a batch chunk's
+    ``score()``); the rewards have that shape too."""
+    import numpy as np  # the vector environments' extra
+
+    if reward not in _KINDS:
+        raise InvalidArgument(
+            f"reward is one of {', '.join(REWARDS)} on the batch, got {shown(reward)}"
+        )
+    winners = np.asarray(scored["winners"], dtype=bool)
+    eliminated = np.asarray(scored["eliminated"], dtype=bool)
+    total = np.asarray(scored["total"], dtype=np.float64)
+    spent = np.asarray(scored["spent"], dtype=np.float64)
+    wins = winners / np.maximum(winners.sum(axis=0), 1)
+    if reward == "win":
+        return wins
+    itself = np.eye(len(total), dtype=bool)[:, :, None]  # (seat, other seat, 1)
+    # the best total of another seat still in the running (0 where none is), and the top
+    # spend of another seat
+    running = np.where(eliminated, -np.inf, total)
+    best_other = np.where(itself, -np.inf, running[None, :, :]).max(axis=1)
+    best_other = np.where(np.isfinite(best_other), best_other, 0.0)
+    margin = total - best_other
+    if reward == "score":
+        return np.where(eliminated, -1.0, np.tanh(margin / SCALE))
+    if reward == "shaped":
+        top = np.maximum(np.where(itself, -np.inf, spent[None, :, :]).max(axis=1), 0.0)
+        over = -1.0 + SHAPING * (top - spent) / np.maximum(top + spent, 1)
+        return np.where(eliminated, over, wins + SHAPING * np.tanh(margin / SCALE))
+    players = len(total)
+    key_win = np.where(eliminated, -1, winners)  # winners first, then by total
+    better = (key_win[None, :, :] > key_win[:, None, :]) | (
+        (key_win[None, :, :] == key_win[:, None, :]) & (total[None, :, :] > total[:, None, :])
+    )
+    ahead = (better & ~eliminated[None, :, :]).sum(axis=1)
+    return np.where(eliminated, -1.0, 1.0 - 2.0 * ahead / (players - 1))

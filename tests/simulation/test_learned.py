@@ -2,6 +2,7 @@
 move of a learned seat in the batch's games is what the reference agent, made with that
 seat's keyed seed, chooses from the same view; and the shipped ``trained`` agent."""
 
+import itertools
 import random
 
 import attrs
@@ -41,7 +42,7 @@ def drawn_weights(seed, hidden=(8,), spread=200):
             tuple(tuple(draw.randint(-spread, spread) for _ in range(b)) for _ in range(a)),
             tuple(draw.randint(-spread // 2, spread // 2) for _ in range(b)),
         )
-        for a, b in zip(sizes, sizes[1:], strict=False)
+        for a, b in itertools.pairwise(sizes)
     )
     return LearnedWeights(
         layers,

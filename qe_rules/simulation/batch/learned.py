@@ -68,20 +68,23 @@ def _public_worths(state: Any) -> Floats:
     return worth
 
 
-def _rivals(worth: Floats) -> Floats:
-    """Per column: the largest value among the other columns."""
+def _rivals(worth: Floats, out: Floats) -> None:
+    """Per column, the largest value among the other columns, into ``out``."""
     if len(worth) == 1:
-        return np.zeros_like(worth)
-    order = np.sort(worth, axis=0)
-    first, second = order[-1], order[-2]
-    rivals: Floats = np.where(worth == first, second, first)
-    return rivals
+        out[:] = 0.0
+        return
+    best = worth.argmax(axis=0)
+    first = np.take_along_axis(worth, best[None, :], axis=0)[0]
+    rest = worth.copy()
+    np.put_along_axis(rest, best[None, :], -np.inf, axis=0)
+    second = rest.max(axis=0)
+    np.copyto(out, first)
+    np.copyto(out, second, where=np.arange(len(worth))[:, None] == best)
 
 
-def _rounded(values: Floats) -> Floats:
-    scaled = np.clip(values * SCALE, -CLIP, CLIP)
-    rounded: Floats = np.floor(scaled * GRID) / GRID
-    return rounded
+def _clipped(values: Floats, bound: float, out: Floats) -> None:
+    np.maximum(values, -bound, out=out)
+    np.minimum(out, bound, out=out)
 
 
 class LearnedBids:
@@ -94,10 +97,23 @@ class LearnedBids:
     def __init__(self, weights: LearnedWeights) -> None:
         self.weights = weights
         self._value = ValueBids()
+        # each layer as (matrix transposed, bias column); the first reads the features on
+        # their grid as whole numbers, so its weights are divided by the grid as well
         self._layers = [
-            (np.array(matrix, dtype=np.float64) / DENOMINATOR, np.array(bias) / DENOMINATOR)
-            for matrix, bias in weights.layers
+            (
+                np.array(matrix, dtype=np.float64).T / (DENOMINATOR * (GRID if n == 0 else 1)),
+                np.array(bias, dtype=np.float64)[:, None] / DENOMINATOR,
+            )
+            for n, (matrix, bias) in enumerate(weights.layers)
         ]
+        self._features: Floats | None = None
+
+    def _grid(self, size: int) -> Floats:
+        """A ``(features, size)`` array to write the features in (kept between sales)."""
+        found = self._features
+        if found is None or found.shape[1] != size:
+            found = self._features = np.empty((len(self._layers[0][0][0]), size))
+        return found
 
     def sale_figures(self, state: Any) -> tuple[Floats, ...]:
         """Per column and game, for the sale in progress: the worth, the zero-bid points,
@@ -108,7 +124,7 @@ class LearnedBids:
             return found  # type: ignore[no-any-return]
         worth, room, zeros = self._value.sale_figures(state)
         rules, sale = state.rules, state.sale
-        players = rules.players
+        players, games = worth.shape
         typical = knowledge.typical()
         spent = knowledge.others_spent(typical)
         seats = np.arange(players)
@@ -117,34 +133,43 @@ class LearnedBids:
         spent[seats, seats] = np.inf
         low = spent.min(axis=1)
         me = knowledge.spent
-        auctioneer = np.zeros((players, state.games))
+        grid = self._grid(players * games)
+        rows = grid.reshape(len(grid), players, games)
+        rows[0] = worth
+        _clipped(room, _ROOM_CLIP, rows[1])
+        rows[2] = zeros
+        rows[3] = np.take(rules.tile_vp, state.deck[:, sale])
+        np.subtract(me, top, out=rows[4])
+        _clipped(rows[4], _ROOM_CLIP, rows[4])
+        np.subtract(me, low, out=rows[5])
+        _clipped(rows[5], _ROOM_CLIP, rows[5])
+        rows[6] = float(rules.sales - sale)
+        rows[7] = typical
+        _rivals(_public_worths(state), rows[8])
+        rows[9] = 0.0
         if not (rules.last_tile and sale == rules.sales - 1):
-            auctioneer[sale % players] = 1.0
-        raw = (
-            worth,
-            np.clip(room, -_ROOM_CLIP, _ROOM_CLIP),
-            zeros.astype(np.float64),
-            np.broadcast_to(np.take(rules.tile_vp, state.deck[:, sale]), worth.shape),
-            np.clip(me - top, -_ROOM_CLIP, _ROOM_CLIP),
-            np.clip(me - low, -_ROOM_CLIP, _ROOM_CLIP),
-            np.full(worth.shape, float(rules.sales - sale)),
-            typical,
-            _rivals(_public_worths(state)),
-            auctioneer,
-        )
-        values = _rounded(np.stack(raw, axis=-1))  # (columns, games, features)
+            rows[9, sale % players] = 1.0
+        # as the reference rounds each feature: scaled, clipped, on the grid (here as
+        # whole numbers of grid steps: the first layer's weights are divided by the grid)
+        np.multiply(grid, SCALE, out=grid)
+        _clipped(grid, CLIP, grid)
+        np.multiply(grid, GRID, out=grid)
+        np.floor(grid, out=grid)
+        values = grid
         last = len(self._layers) - 1
         for number, (matrix, bias) in enumerate(self._layers):
-            values = values @ matrix + bias
+            values = matrix @ values
+            values += bias
             if number < last:
                 np.maximum(values, 0.0, out=values)
+        outputs = values.reshape(len(values), players, games)
         found = knowledge.derived[self] = (
             worth,
             zeros.astype(np.float64),
-            0.6 * worth + OUTPUT_SCALE * values[..., 0],
-            worth + OUTPUT_SCALE * values[..., 1],
-            room + OUTPUT_SCALE * values[..., 2],
-            1.0 + OUTPUT_SCALE * values[..., 3],
+            0.6 * worth + OUTPUT_SCALE * outputs[0],
+            worth + OUTPUT_SCALE * outputs[1],
+            room + OUTPUT_SCALE * outputs[2],
+            1.0 + OUTPUT_SCALE * outputs[3],
         )
         return found
 

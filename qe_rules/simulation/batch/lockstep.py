@@ -228,7 +228,10 @@ class MoveLog:
 
 
 class Chunk:
-    """The lockstep games of one chunk and, once played, their outcome by column."""
+    """The lockstep games of one chunk and, once played, their outcome by column.
+
+    ``agents`` are one per seat of the table, or with ``by_column`` one per column (the
+    same place after the first auctioneer in every game)."""
 
     def __init__(
         self,
@@ -236,6 +239,8 @@ class Chunk:
         draws: Draws,
         agents: Sequence[BatchAgent],
         log: MoveLog | None,
+        *,
+        by_column: bool = False,
     ) -> None:
         self.rules = rules
         self.draws = draws
@@ -266,7 +271,7 @@ class Chunk:
         once = rules.zero_bid_limit == 1
         self.zero_round = np.zeros((players, games), dtype=bool if once else np.int32)
         self.peeks_used = np.zeros((players, games), dtype=np.int64)
-        self._agents = self._groups(agents)
+        self._agents = [[(agent, None)] for agent in agents] if by_column else self._groups(agents)
         self.opening: Bids | None = None  # the opening bids of the sale in progress
         # for observers of the games in progress (learning.vector_env): the rebid round
         # being asked (its number, games, rebidding seats, ties in a row), the peek window
