@@ -105,6 +105,40 @@ def measure_env(
     return times["env"] / rounds, times["floor"] / FLOOR_GAMES
 
 
+def measure_seat_env(
+    players: int, opponents: str, num_envs: int, games: int, repeat: int, copy: bool
+) -> tuple[float, float]:
+    """The best times, per game, of ``games`` games of the single-learner vector
+    environment (one learner, ``opponents`` in the other seats, on the batch) and of the
+    floor's games. The learner's actions are drawn uniformly from all actions (the
+    environment plays a forbidden one as the nearest legal one)."""
+    import numpy as np
+
+    from qe_rules.learning import encode
+    from qe_rules.learning.seat_vector_env import SeatVectorEnv
+
+    env = SeatVectorEnv("en", players, num_envs, opponents=opponents, copy=copy)
+    rng = np.random.default_rng(1)
+
+    def run() -> None:
+        env.reset(seed=1)
+        finished = 0
+        while finished < games:
+            done = env.step(rng.integers(0, encode.ACTIONS, num_envs))[2]
+            finished += int(done.sum())
+
+    rounds = -(-games // num_envs) * num_envs
+    times = race({"env": run, "floor": floor_games(FLOOR_GAMES)}, repeat)
+    env.close()
+    return times["env"] / rounds, times["floor"] / FLOOR_GAMES
+
+
+def measure_agents(players: int, agents: str, games: int, repeat: int) -> tuple[float, float]:
+    """The best times, per game, of ``games`` batch games of ``agents`` in every seat
+    (``trained``: the learned agent) and of the floor's games."""
+    return measure(players, games, repeat, agents)
+
+
 def million() -> str:
     """The peak memory of a run of 1,000,000 games (4 players, statistics only)."""
     import qe_rules as qe
@@ -127,6 +161,16 @@ def main() -> None:
     parser.add_argument("--env", action="store_true", help="the vector environment too")
     parser.add_argument("--env-only", action="store_true", help="the vector environment alone")
     parser.add_argument(
+        "--seat-env",
+        action="store_true",
+        help="only the single-learner vector environment against value and random agents",
+    )
+    parser.add_argument(
+        "--agents",
+        action="store_true",
+        help="only the batch with value and trained agents in every seat (4 players)",
+    )
+    parser.add_argument(
         "--clock",
         choices=tuple(CLOCKS),
         default="wall",
@@ -137,6 +181,18 @@ def main() -> None:
     clock = CLOCKS[args.clock]
     games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
     print(machine())
+    if args.seat_env:
+        for opponents in ("value", "random"):
+            for copy in (False, True):
+                env_time, floor_time = measure_seat_env(4, opponents, 4096, 8192, repeat, copy)
+                what = f"one learner against 3 {opponents}, 4 players, 4096 games, copy={copy}"
+                print(line(what, env_time, floor_time))
+        return
+    if args.agents:
+        for agents in ("value", "trained"):
+            batch_time, floor_time = measure_agents(4, agents, min(games, 65536), repeat)
+            print(line(f"batch, en, 4 players, {agents} in every seat", batch_time, floor_time))
+        return
     if not args.env_only:
         for text in report(games, repeat):
             print(text)

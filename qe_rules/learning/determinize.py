@@ -47,9 +47,9 @@ from qe_rules.rules.model import RuleSet, get_ruleset
 
 __all__ = ["ATTEMPTS", "MEAN_EXCESS", "SPREAD", "determinize"]
 
-ATTEMPTS: Final = 400
+ATTEMPTS: Final = 1000
 """How many proposals one sale (or the sale under way) gets before :func:`determinize`
-gives up."""
+gives up (every other one drawn with hints: see ``_legal_below``)."""
 
 SPREAD: Final = 12
 """An amount the seat did not see is drawn from its least possible value to at most this
@@ -149,7 +149,10 @@ def _round_bids(
             bids[other] = amount
         else:
             zero = None if zeros is None or other in again else other in zeros
-            drawn = _legal_below(game, other, amount, rng, zero, hints)
+            # equal standing bids tie later: the bids of this round are hints too
+            drawn = _legal_below(
+                game, other, amount, rng, zero, (*hints, *bids.values()) if hints else ()
+            )
             if drawn is None:
                 return None
             bids[other] = drawn
@@ -163,9 +166,10 @@ def _play_round(game: Game, bids: dict[int, int]) -> Game | None:
 
 
 def _sale(
-    game: Game, sold: SaleView, seat: int, rng: random.Random, most: int | None
+    game: Game, sold: SaleView, seat: int, rng: random.Random, most: int | None, hinted: bool
 ) -> Game | None:
-    """One proposal for the finished sale ``sold``: the game after it, or ``None``."""
+    """One proposal for the finished sale ``sold`` (``hinted``: unseen bids drawn from the
+    sale's known amounts half the time): the game after it, or ``None``."""
     if sold.auctioneer is not None and sold.opening_bid is not None:
         game = game.bid(sold.auctioneer, sold.opening_bid)
     if sold.auctioneer == seat and sold.bids:  # the seat saw every bid
@@ -173,6 +177,8 @@ def _sale(
     own = iter(sold.my_bids[1:] if sold.auctioneer == seat else sold.my_bids)
     standing = _opening(game)
     hints = {*sold.my_bids, *standing.values(), *([] if sold.amount is None else [sold.amount])}
+    if not hinted:
+        hints = set()
     for number in range(len(sold.ties) + 1):
         if game.sale != sold.sale or not game.to_act or game.phase is Phase.PEEKING:
             break
@@ -248,6 +254,7 @@ def _current(
     rng: random.Random,
     most: int | None,
     rebids: Sequence[Collection[int]] | None,
+    hinted: bool,
 ) -> Game | None:
     """One proposal for the sale under way: its opening bid and its rounds so far, each
     rebid round asking the seats ``rebids`` names (where given)."""
@@ -263,7 +270,7 @@ def _current(
         return _play_seen(game, view.seen_bids, seat)
     own = list(view.my_bids[1:] if view.auctioneer == seat else view.my_bids)
     standing = _opening(game)
-    hints = {*view.my_bids, *standing.values()}
+    hints = {*view.my_bids, *standing.values()} if hinted else set()
     for number in range(view.ties):
         mine = own.pop(0) if seat in game.to_act and own else None
         asked = None if rebids is None or number >= len(rebids) else frozenset(rebids[number])
@@ -341,8 +348,8 @@ def determinize(
     windows = 0
     for number, sold in enumerate(view.history):
         window = not (number == len(view.history) - 1 and view.phase is Phase.PEEKING)
-        for _ in range(ATTEMPTS):
-            played = _sale(game, sold, seat, rng, most)
+        for attempt in range(ATTEMPTS):
+            played = _sale(game, sold, seat, rng, most, hinted=attempt % 2 == 1)
             if played is None:
                 continue
             answered = window and played.phase is Phase.PEEKING
@@ -363,8 +370,8 @@ def determinize(
         if game.view(seat) != view:
             raise InvalidArgument(f"no game found that seat {seat} sees as this view")
         return game
-    for _ in range(ATTEMPTS):
-        played = _current(game, view, rng, most, rebids)
+    for attempt in range(ATTEMPTS):
+        played = _current(game, view, rng, most, rebids, hinted=attempt % 2 == 1)
         if played is not None and played.view(seat) == view:
             return played
     raise InvalidArgument(

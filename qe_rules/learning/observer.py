@@ -109,13 +109,24 @@ def _rotations(players: int) -> npt.NDArray[np.intp]:
 
 
 def to_seats(
-    observations: npt.NDArray[np.float32], first: npt.ArrayLike, players: int
+    observations: npt.NDArray[np.float32],
+    first: npt.ArrayLike,
+    players: int,
+    out: npt.NDArray[np.float32] | None = None,
 ) -> npt.NDArray[np.float32]:
     """Rows of :attr:`BatchObserver.observations` (by column) as the encoding of the seats
     themselves (:func:`qe_rules.learning.encode.observation` of the seat's view), given
-    each row's first auctioneer ``first``, in games of ``players``."""
-    rotation = _rotations(players)[np.asarray(first)]
-    seats: npt.NDArray[np.float32] = np.take_along_axis(observations, rotation, axis=1)
+    each row's first auctioneer ``first``, in games of ``players`` (into ``out`` if
+    given). The rows of each first auctioneer are reordered together."""
+    firsts = np.asarray(first)
+    rotation = _rotations(players)
+    seats: npt.NDArray[np.float32] = np.empty_like(observations) if out is None else out
+    for auctioneer in range(players):
+        rows = np.flatnonzero(firsts == auctioneer)
+        if rows.size == len(firsts):
+            np.take(observations, rotation[auctioneer], axis=1, out=seats)
+        elif rows.size:
+            seats[rows] = np.take(observations[rows], rotation[auctioneer], axis=1)
     return seats
 
 

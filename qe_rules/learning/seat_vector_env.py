@@ -179,23 +179,26 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
     def _observe(self) -> None:
         """The learner's observation and mask in each game asked; the others wait."""
         question = self._question
-        self._observer.observe(question)
+        observer = self._observer
+        observer.observe(question)
         chunk, column = self.chunk, self._column
-        rows = (
-            np.arange(self.num_envs)
-            if question is None or question.rows is None
-            else np.asarray(question.rows)
-        )
-        self._waiting[:] = True
-        self._waiting[rows] = False
-        self._observations[rows] = to_seats(
-            self._observer.observations[rows, column], chunk.first[rows], self.players
-        )
-        self._masks[rows] = self._observer.masks[rows, column]
         waiting = self._waiting
-        if waiting.any():
-            self._masks[waiting] = False
-            self._masks[waiting, 0] = True
+        if question is None or question.rows is None:  # every game: no copy of rows
+            to_seats(
+                observer.observations[:, column], chunk.first, self.players, out=self._observations
+            )
+            self._masks[:] = observer.masks[:, column]
+            waiting[:] = False
+            return
+        rows = np.asarray(question.rows)
+        waiting[:] = True
+        waiting[rows] = False
+        self._observations[rows] = to_seats(
+            observer.observations[rows, column], chunk.first[rows], self.players
+        )
+        self._masks[rows] = observer.masks[rows, column]
+        self._masks[waiting] = False
+        self._masks[waiting, 0] = True
 
     # ----------------------------------------------------------------- the API
 

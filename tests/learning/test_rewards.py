@@ -81,3 +81,22 @@ def test_the_end_info_reports_the_sheets_and_spends():
     assert info["spends"] == (24, 18, 37, 28) and info["totals"] == (21, 28, 34, 30)
     assert info["win_share"] == 0.0 and info["eliminated"] and info["winners"] == (3,)
     assert "win_share" not in end_info(result)
+
+
+def test_the_shaped_reward_varies_for_a_policy_that_bids_at_random():
+    # a learner starting from scratch bids at random, spends far more than the others and
+    # is eliminated nearly always: its reward must still tell a smaller overspend apart
+    np = pytest.importorskip("numpy")
+    from qe_rules.learning.seat_vector_env import SeatVectorEnv
+
+    env = SeatVectorEnv("en", 4, num_envs=300, opponents="value", reward="shaped")
+    _, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    while True:
+        masks = info["action_mask"]
+        _, rewards, terminated, _, info = env.step((masks * rng.random(masks.shape)).argmax(axis=1))
+        if terminated.all():
+            break
+    eliminated = info["final_info"]["eliminated"]
+    assert eliminated.mean() > 0.9
+    assert rewards.std() > 0.02 and len(set(np.round(rewards, 4).tolist())) > 100
