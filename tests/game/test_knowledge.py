@@ -108,3 +108,45 @@ def test_after_a_fallback_en_shows_the_price_and_de_the_highest_bid():
         # de's peeker knows the tied highest bid, not the price; the view says so
         assert game.view(peeker).history[0].amount == (5 if rid == "en" else None)
     assert shown == {"en": 5, "de": 9, "de-summary": 9}
+
+
+def test_a_de_peekers_view_keeps_the_highest_bid_after_a_fallback():
+    game = _fallback_sale("de")
+    peeker = min(game.to_act)
+    view = game.peek(peeker).view(peeker)
+    sale = view.to_dict()["history"][0]
+    assert (sale["peeked"], sale["peeked_amount"], sale["amount"]) == (True, 9, None)
+    assert qe.PlayerView.from_dict(view.to_dict()) == view
+    # a seat that did not peek knows neither
+    other = next(seat for seat in range(5) if seat not in (peeker, 0, sale["winner"]))
+    assert game.view(other).history[0].peeked_amount is None
+
+
+def _rebid_sale(shows):
+    """A 5-player sale tied at 9, whose rebids (5 and 7) award it to the 7; the peek
+    window after it."""
+    game = qe.new_game(f"en:peek_shows={shows}", 5, seed=2)
+    auctioneer = game.auctioneer
+    others = [seat for seat in range(5) if seat != auctioneer]
+    game = game.bid(auctioneer, 3)
+    for seat, amount in zip(others, (9, 9, 2, 1), strict=True):
+        game = game.bid(seat, amount)
+    assert game.phase is qe.Phase.REBIDDING
+    game = game.bid(others[0], 5).bid(others[1], 7)
+    return game, others
+
+
+@pytest.mark.parametrize(
+    ("shows", "seen", "known"),
+    [("winning-amount", 7, 7), ("highest-bid", 7, 7), ("highest-bid-made", 9, None)],
+)
+def test_the_highest_bid_made_is_the_tied_amount_a_rebid_replaced(shows, seen, known):
+    game, others = _rebid_sale(shows)
+    award = next(e for e in game.events if isinstance(e, Awarded))
+    assert (award.seat, award.amount, award.fallback) == (others[1], 7, False)
+    peeker = others[2]
+    game = game.peek(peeker)
+    (peeked,) = [e for e in game.events_for(peeker) if isinstance(e, Peeked)]
+    assert peeked.amount == seen
+    sale = game.view(peeker).history[0]
+    assert (sale.peeked_amount, sale.amount) == (seen, known)

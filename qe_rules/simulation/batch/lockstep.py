@@ -296,8 +296,9 @@ class Chunk:
         )
         # before-bids: per column and game, whether it announced a peek at this sale
         self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
-        # per sale and game, the highest standing bid (what a highest-bid peek shows)
-        self.standing_max = np.zeros((rules.sales, games), dtype=np.int64)
+        # per sale and game, the highest bid a peek shows where it shows one: the highest
+        # standing bid (peek_shows=highest-bid) or the highest bid made (highest-bid-made)
+        self.peek_highest = np.zeros((rules.sales, games), dtype=np.int64)
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
 
@@ -414,6 +415,8 @@ class Chunk:
         winner = _FIRST[code]
         amount = highest
         tied = np.flatnonzero(_SIZE[code] > 1)
+        # the highest bid made, rebids included (_settle raises it), where a peek shows it
+        made = highest.copy() if rules.peek_shows_made else None
         if last and rules.last_tile_any_tie:
             # any two equal bids are a tie that leaves the last tile unsold
             ordered = np.sort(bids, axis=0)
@@ -430,22 +433,22 @@ class Chunk:
             self.tie_sales[tied] += 1
             rebid_seen = yield from self._settle(
                 sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
-                auctioneer, last,
+                auctioneer, last, made,
             )  # fmt: skip
         self.winners[sale] = winner
         self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
-        self.standing_max[sale] = bids.max(axis=0)
+        self.peek_highest[sale] = bids.max(axis=0) if made is None else made
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if self.peek_before:
-            self._reveal(sale, bids)
+            self._reveal(sale)
             if self.log is not None:
                 self.log.windows.append(None)
                 self.log.peeked.append(None)
         elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
-            yield from self._peek_window(sale, winner, auctioneer, bids)
+            yield from self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
             self.log.windows.append(None)
             self.log.peeked.append(None)
@@ -461,11 +464,13 @@ class Chunk:
         opening: Ints | None,
         auctioneer: int | None,
         last: bool,
+        made: Ints | None = None,
     ) -> Generator[BidAsk, Any, Ints]:
         """The tied games of a sale (``code``: the seats tied for the highest first bid),
         rebid after rebid until each is awarded or unsold (as
         ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
-        place. Returns the seats that rebid, a bit code per tied game."""
+        place, and ``made`` (the highest bid made, by game) where it is given. Returns the
+        seats that rebid, a bit code per tied game."""
         rules, players = self.rules, self.players
         standing = bids[:, tied]
         count = len(tied)
@@ -534,6 +539,8 @@ class Chunk:
                     previous=standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
+                if made is not None:
+                    made[games] = np.maximum(made[games], new)
                 if keep_placed:
                     placed[column, bidding] = new
             if keep_history:
@@ -630,7 +637,7 @@ class Chunk:
         self.zero_counts += scoring
 
     def _peek_window(
-        self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints
+        self, sale: int, winner: Ints, auctioneer: int | None
     ) -> Generator[PeekAsk, Any, None]:
         rules, players = self.rules, self.players
         secret = winner >= 0
@@ -653,7 +660,7 @@ class Chunk:
 
             def learn(column: int, peekers: Ints) -> None:
                 if knowledge is not None:
-                    knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+                    knowledge.peeked(sale, column, peekers, self.amounts[sale], self._shown(sale))
 
             yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
         if self.log is not None:
@@ -716,9 +723,8 @@ class Chunk:
                 for target in np.unique(targets):
                     chosen = peekers[targets == target]
                     knowledge.peeked(
-                        int(target), column, chosen, self.amounts[target],
-                        self.standing_max[target][None, :],
-                    )  # fmt: skip
+                        int(target), column, chosen, self.amounts[target], self._shown(target)
+                    )
 
         yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
 
@@ -746,7 +752,15 @@ class Chunk:
             self.log.before_windows.append(window)
             self.log.before_peeked.append(peeked)
 
-    def _reveal(self, sale: int, bids: Ints) -> None:
+    def _shown(self, sale: int) -> Ints | None:
+        """Per game, the bid a peek at ``sale`` shows where it shows the highest bid (the
+        standing or the made one); ``None`` where it shows the winning amount."""
+        if self.rules.peek_shows_highest or self.rules.peek_shows_made:
+            shown: Ints = self.peek_highest[sale]
+            return shown
+        return None
+
+    def _reveal(self, sale: int) -> None:
         """Under ``before-bids``, once ``sale`` ends: what each announced peek shows."""
         knowledge, announced = self.knowledge, self.announced
         if knowledge is None or announced is None:
@@ -754,7 +768,7 @@ class Chunk:
         for column in range(self.players):
             rows = np.flatnonzero(announced[column] & ~np.isnan(knowledge.unknown[column, sale]))
             if rows.size:
-                knowledge.peeked(sale, column, rows, self.amounts[sale], bids)
+                knowledge.peeked(sale, column, rows, self.amounts[sale], self._shown(sale))
 
     # ----------------------------------------------------------------- scoring
 
