@@ -184,3 +184,41 @@ def test_a_value_no_text_supports_is_a_house_rule_whatever_made_it(tmp_path):
     kept = qe.load_ruleset(qe.shipped_rulesets()["house-equal-bids"])
     assert kept.cite("secret_bid_may_equal_opening").basis is qe.Basis.STATED
     assert qe.text_support("secret_bid_may_equal_opening", True).source == "en-early"
+
+
+def test_every_readings_quote_is_words_of_its_text():
+    """The texts are not in the repository: ``tests/data/reading-quotes.txt`` holds the
+    fingerprints of the quotes found in them (``python -m tests.support.quotations``
+    writes it, and refuses a quote its text does not hold); where the texts are at hand,
+    each quote is looked up in its text."""
+    from tests.support.quotations import (
+        BOOKS,
+        QUOTES,
+        books_folder,
+        quote_fingerprint,
+        quote_in_text,
+    )
+
+    readings = [r for q in open_questions() for r in q.readings]
+    committed = set(QUOTES.read_text(encoding="ascii").split())
+    assert {quote_fingerprint(r.source, r.quote) for r in readings} == committed
+    folder = books_folder()
+    if folder is not None:
+        for reading in readings:
+            text = (folder / BOOKS[reading.source]).read_text(encoding="utf-8", errors="replace")
+            assert quote_in_text(reading.quote, text), reading
+    assert not quote_in_text("Rebids follow the normal rules", "Rebids follow the rules")
+
+
+def test_every_citation_names_a_section_of_its_text():
+    cited = [
+        (rules.id, field, rules.cite(field))
+        for rules in qe.RULESETS.values()
+        for field in qe.RuleSet.rule_fields()
+    ]
+    for rid, field, cite in cited:
+        assert SOURCES[cite.source].has_section(cite.section), (rid, field, cite.section)
+    for entry in qe.DISCREPANCIES:
+        for reading in entry.readings:
+            assert SOURCES[reading.source].has_section(reading.section), (entry.id, reading)
+    assert not SOURCES["en-early"].has_section("Setup")  # its setup has no heading
