@@ -128,8 +128,14 @@ def _source(entry: Any, path: str) -> Source:
     words = table.get("rules_words", 0)
     if not isinstance(sections, list) or type(words) is not int:
         raise InvalidArgument(f"{path}: sections needs a list and rules_words a whole number")
+    source_id, title, language, kind = (
+        decode_text(table.get(key), f"{path}.{key}") for key in keys
+    )
     return Source(
-        *(decode_text(table.get(key), f"{path}.{key}") for key in keys),
+        source_id,
+        title,
+        language,
+        kind,
         sections=tuple(decode_text(name, f"{path}.sections") for name in sections),
         rules_words=words,
     )

@@ -70,7 +70,9 @@ if __name__ == "__main__":  # python -m tests.support.quotations [PATH]: write Q
     import qe_rules as qe
 
     folder = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else books_folder()
-    texts = {k: (folder / v).read_text(encoding="utf-8", errors="replace") for k, v in BOOKS.items()}
+    texts = {
+        k: (folder / v).read_text(encoding="utf-8", errors="replace") for k, v in BOOKS.items()
+    }
     found = set()
     for question in qe.open_questions():
         for reading in question.readings:

@@ -123,7 +123,10 @@ def test_house_rules_are_the_values_no_text_supports():
         ("en:zero_bid_player_counts=[3,4,5]", qe.Basis.HOUSE_RULE),
         # a value another text states is stated, by that text
         ("en:secret_bid_may_equal_opening=true", qe.Basis.STATED),
-        ("en:diversification={\"3\":{\"3\":6,\"4\":10},\"4\":{\"3\":6,\"4\":10},\"5\":{\"3\":10,\"4\":15,\"5\":21}}", qe.Basis.CORRECTED),
+        (
+            'en:diversification={"3":{"3":6,"4":10},"4":{"3":6,"4":10},"5":{"3":10,"4":15,"5":21}}',
+            qe.Basis.CORRECTED,
+        ),
     ],
 )
 def test_a_variant_cites_a_house_rule_as_one(spec, basis):
