@@ -73,7 +73,7 @@ def status_text(
     if not isinstance(view, PlayerView) or seat not in view.to_act:
         return waiting
     if view.can_peek:
-        return _("You may peek at the amount just paid.")
+        return _("You may peek now.")
     if view.limits is not None:
         if seat in view.tied:
             return _("You are tied: rebid.")
@@ -170,7 +170,12 @@ def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
             lines.append(_("You won it for {amount}.").format(amount=amount))
         else:
             lines.append(_("Won by {seat} for {amount}.").format(seat=winner, amount=amount))
-        if sale.peeked and sale.amount is not None:
+        if sale.peeked and sale.peeked_amount is not None and sale.amount is None:
+            # the peek showed the highest bid, which a tie made more than the price
+            lines.append(
+                _("You peeked: the highest bid was {amount}.").format(amount=sale.peeked_amount)
+            )
+        elif sale.peeked and sale.amount is not None:
             lines.append(
                 _("You peeked: {seat} paid {amount}.").format(seat=winner, amount=sale.amount)
             )
