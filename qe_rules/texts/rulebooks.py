@@ -1079,11 +1079,23 @@ _CSS: Final = """
 .qe-rulebook .tiles-caption { font-size: 9.5pt; color: #444; margin-top: .5em; }
 .qe-rulebook .legend { font-size: 9pt; color: #555; }
 .qe-rulebook code { font-size: 9pt; }
+.qe-rulebook .code { white-space: nowrap; }
+.qe-rulebook ol, .qe-rulebook ul { break-inside: avoid; }
+.qe-rulebook p:has(+ table), .qe-rulebook p:has(+ div > table),
+.qe-rulebook p:has(+ div > ol), .qe-rulebook p:has(+ div > ul) { break-after: avoid; }
 @media print {
   .qe-rulebook { max-width: none; font-size: 10pt; }
   .qe-rulebook h2 { break-before: auto; }
 }
 """
+
+
+_TILE_CODE: Final = re.compile(r"\b[A-Z]{2}-[A-Z]{3}-\d\b")
+
+
+def _cell_html(text: str) -> str:
+    """A table cell, its tile codes kept whole on one line (never broken at a hyphen)."""
+    return _TILE_CODE.sub(lambda m: f'<span class="code">{m.group(0)}</span>', html.escape(text))
 
 
 def _html_block(block: Block, picture: Callable[[Company], str] | None, note: str) -> str:
@@ -1098,7 +1110,7 @@ def _html_block(block: Block, picture: Callable[[Company], str] | None, note: st
         body = "".join(
             "<tr>"
             + "".join(
-                f"<th>{html.escape(c)}</th>" if i == 0 else f"<td>{html.escape(c)}</td>"
+                f"<th>{html.escape(c)}</th>" if i == 0 else f"<td>{_cell_html(c)}</td>"
                 for i, c in enumerate(row)
             )
             + "</tr>"

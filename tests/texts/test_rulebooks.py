@@ -285,3 +285,61 @@ def test_a_fragment_can_leave_its_stylesheet_to_a_linked_file():
     assert rulebook_stylesheet() in inline and "<style" not in bare and " style=" not in bare
     assert re.sub(r"<style>.*?</style>\n", "", inline, flags=re.S) == bare
     assert "<style>" in write_rulebook("en", format="html")  # a whole page keeps its own
+
+
+PRINTED = [*qe.RULESETS, "en:zero_bid_points=3"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("ruleset", PRINTED)
+def test_the_print_edition_is_the_rules_a_player_reads(ruleset, lang):
+    """No appendices, field ids, citations or words about the software; about as long
+    as the rules of its text (at most 1.35 times their words); the score-board side and
+    the scoring example in the texts' order."""
+    rules = qe.get_ruleset(ruleset)
+    book = rulebook(rules, lang=lang, edition="print")
+    markdown = book.to_markdown()
+    keys = [section.key for section in book.sections]
+    assert not {"differences", "idle", "questions", "tips"} & set(keys)
+    for software in ("qe-rules", "`", "rule set", "Regelwerk", "switch", "Schalter"):
+        assert software not in markdown, software
+    assert not any(block.cite for block in book.blocks())
+    source = qe.SOURCES[rules.source]
+    assert book.words() <= 1.35 * source.rules_words, (book.words(), source.rules_words)
+    words = catalog(lang)
+    assert words.fixed("score_board_side") in markdown
+    example = markdown.split(f"## {words.heading('example')}")[1]
+    rows = ("row_subtotal", "row_bonus", "row_total")  # subtotal, bonus, total
+    if rules.scoring_order[-1] is not qe.Category.SPENDING:
+        rows = ("row_bonus", "row_total_alone")  # en-early: the spending first, no subtotal
+    places = [example.index(f"- {words.word(row)}:") for row in rows]
+    assert places == sorted(places)
+    assert check_rulebook(book, rules)[0] == []
+
+
+def test_the_print_edition_refuses_what_belongs_to_the_reference_edition():
+    with pytest.raises(qe.InvalidArgument, match="reference edition"):
+        rulebook("en", edition="print", cite=True)
+    with pytest.raises(qe.InvalidArgument, match="reference edition"):
+        rulebook("en", edition="print", against="de")
+    with pytest.raises(qe.InvalidArgument, match="reference, print"):
+        rulebook("en", edition="poster")
+    out = io.StringIO()
+    assert main(["rulebook", "de", "--lang", "de", "--edition", "print"], out=out) == 0
+    assert out.getvalue().startswith("# QE: Spielregel\n\n*Für 3\N{EN DASH}5 Spieler*")
+    assert main(["rulebook", "de", "--edition", "print", "--cite"], out=io.StringIO()) == 2
+
+
+def test_en_early_writes_no_rule_it_does_not_have_and_no_example_line_it_lacks():
+    """The review's slips: en-early's rebid sentence relates to no secret bid rule it does
+    not have, and its example, scoring the spending first, has no subtotal."""
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        early = rulebook("en-early", lang=lang, edition="print")
+        rebid = early.field_text("rebid_may_equal_opening")
+        assert rebid == words.template("rebid_may_equal_opening", "false")
+        assert words.word("row_subtotal") not in early.to_markdown()
+        en = rulebook("en", lang=lang).field_text("rebid_may_equal_opening")
+        assert en == words.template(
+            "rebid_may_equal_opening", "false|secret_bid_may_equal_opening=false"
+        )
