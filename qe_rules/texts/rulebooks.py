@@ -57,8 +57,10 @@ from qe_rules.texts.diffs import diff
 from qe_rules.texts.questions import OpenQuestion, open_questions
 
 __all__ = [
+    "COMPONENT_FIELDS",
     "EDITIONS",
     "PAPER_SIZES",
+    "TABLE_FIELDS",
     "Block",
     "Rulebook",
     "Section",
@@ -83,13 +85,15 @@ without field ids and without words about the software."""
 
 _WORD: Final = re.compile(r"\w+")
 
-_TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
-_COMPONENT_FIELDS: Final = (
+TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
+"""The rule fields a rulebook writes as scoring tables."""
+COMPONENT_FIELDS: Final = (
     "nations_in_play",
     "industries_in_play",
     "removed_companies",
     "deck_sizes",
 )
+"""The rule fields a rulebook writes as the columns of its components table."""
 
 
 @attrs.frozen(kw_only=True)
@@ -561,7 +565,7 @@ class _Writer:
     def rule(self, field: str) -> list[Block]:
         """The blocks that state rule ``field``: written where the rule applies; in the
         reference edition the others go to the rules that do not come up."""
-        if field in _TABLE_FIELDS:
+        if field in TABLE_FIELDS:
             return self.scoring_table(field)
         if field == "scoring_order":
             order = tuple(self.book.category(c.value) for c in self.rs.scoring_order)
@@ -621,11 +625,9 @@ class _Writer:
         book, rs = self.book, self.rs
         header = (
             _capital(book.word("players_column")),
-            *(_capital(book.label(f)) for f in _COMPONENT_FIELDS),
+            *(_capital(book.label(f)) for f in COMPONENT_FIELDS),
         )
-        combined = {
-            n: tuple(getattr(rs, f)[n] for f in _COMPONENT_FIELDS) for n in rs.player_counts
-        }
+        combined = {n: tuple(getattr(rs, f)[n] for f in COMPONENT_FIELDS) for n in rs.player_counts}
         rows: list[tuple[str, ...]] = [header]
         tiles: list[Block] = []
         for players, (nations, industries, removed, size) in _groups(combined):
@@ -648,7 +650,7 @@ class _Writer:
                     tiles=rs.companies(players[0]),
                 )
             )
-        return [self.block("table", _COMPONENT_FIELDS, rows=tuple(rows)), *tiles]
+        return [self.block("table", COMPONENT_FIELDS, rows=tuple(rows)), *tiles]
 
     def _differences(self) -> list[Block]:
         assert self.base is not None

@@ -54,7 +54,9 @@ from qe_rules.rules.model import (
 from qe_rules.texts.catalogs import Catalog, catalog, conditions_hold, languages, value_keys
 from qe_rules.texts.glossary import GLOSSARY
 from qe_rules.texts.rulebooks import (
+    COMPONENT_FIELDS,
     EDITIONS,
+    TABLE_FIELDS,
     Block,
     Rulebook,
     applies,
@@ -82,13 +84,6 @@ _APPENDICES: Final = ("differences", "idle", "questions")
 """Sections that list other rules than the rule set's own (a base's, other readings):
 they are read for citations and glossary terms, not as the rules."""
 
-_TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
-_COMPONENT_FIELDS: Final = (
-    "nations_in_play",
-    "industries_in_play",
-    "removed_companies",
-    "deck_sizes",
-)
 _CITED: Final = re.compile(r"([\w-]+) §(.+)$")
 _PAIRED_KINDS: Final = ("component", "category", "industry", "role", "phase")
 _DASH: Final = "\N{EN DASH}"
@@ -187,7 +182,7 @@ class _Check:
     def fields(self) -> None:
         for field in RuleSet.rule_fields():
             stating = [b for b in self.rule_blocks if b.fields[:1] == (field,)]
-            if field in _COMPONENT_FIELDS:
+            if field in COMPONENT_FIELDS:
                 stating = [b for b in self.rule_blocks if field in b.fields and b.kind == "table"]
             if not applies(self.rules, field):
                 idle = [
@@ -210,9 +205,9 @@ class _Check:
     def value(self, field: str, block: Block) -> None:
         rules, words = self.rules, self.words
         value = getattr(rules, field)
-        if field in _COMPONENT_FIELDS:
+        if field in COMPONENT_FIELDS:
             self.components(field, block)
-        elif field in _TABLE_FIELDS:
+        elif field in TABLE_FIELDS:
             if block.kind == "table":
                 self.table(field, block)
             else:
@@ -279,14 +274,21 @@ class _Check:
                 f"names the player counts {sorted(named)}, the rule set's are {list(value)}",
             )
 
-    def table(self, field: str, block: Block) -> None:
-        value: Mapping[int, Mapping[int, int]] = getattr(self.rules, field)
+    def rows(
+        self, field: str, block: Block
+    ) -> Iterator[tuple[int, tuple[str, ...], tuple[str, ...]]]:
+        """The table's header and its row for each player count (a missing row found)."""
         header, *rows = block.rows
         for players in self.rules.player_counts:
             row = _row_of(rows, players)
             if row is None:
                 self.find("missing", field, f"the table has no row for {players} players")
-                continue
+            else:
+                yield players, header, row
+
+    def table(self, field: str, block: Block) -> None:
+        value: Mapping[int, Mapping[int, int]] = getattr(self.rules, field)
+        for players, header, row in self.rows(field, block):
             for count, points in value[players].items():
                 cell = row[header.index(str(count))] if str(count) in header else None
                 self.expect(
@@ -298,14 +300,9 @@ class _Check:
 
     def components(self, field: str, block: Block) -> None:
         words = self.words
-        header, *rows = block.rows
         label = words.label(field)
-        column = header.index(label[:1].upper() + label[1:])
-        for players in self.rules.player_counts:
-            row = _row_of(rows, players)
-            if row is None:
-                self.find("missing", field, f"the table has no row for {players} players")
-                continue
+        for players, header, row in self.rows(field, block):
+            column = header.index(label[:1].upper() + label[1:])
             held = getattr(self.rules, field)[players]
             if field == "deck_sizes":
                 expected = str(held)
@@ -650,7 +647,7 @@ def random_variant(rng: random.Random) -> RuleSet:
             )
         elif name == "scoring_order":
             changes[name] = tuple(rng.sample(list(Category), len(Category)))
-        elif name in _TABLE_FIELDS:
+        elif name in TABLE_FIELDS:
             changes[name] = {n: _table(rng) for n in counts}
         elif name == "lowest_spend_bonus":
             changes[name] = {n: rng.randint(0, 10) for n in counts}

@@ -10,22 +10,15 @@ from qe_rules import svg
 from qe_rules.apps.panels import panel_data
 from qe_rules.apps.terminal import TerminalPlayer
 from qe_rules.present.text import sale_text
+from tests.support import fallback_sale
 
 
 def _window(rules):
-    """A 5-player sale whose top bids (9) tie three times until the fallback gives it
-    to the 5; the peek window after it, and a seat in it."""
-    game = qe.new_game(rules, 5, seed=2)
-    auctioneer = game.auctioneer
-    others = [seat for seat in range(5) if seat != auctioneer]
-    game = game.bid(auctioneer, 3)
-    for seat, amount in zip(others, (9, 9, 5, 4), strict=True):
-        game = game.bid(seat, amount)
-    while game.phase is qe.Phase.REBIDDING:
-        for seat in sorted(game.to_act):
-            game = game.bid(seat, 9)
+    """The peek window after a 5-player sale whose top bids (9) tie until the fallback
+    gives it to the 5, and a seat in it (neither the auctioneer nor the winner)."""
+    game = fallback_sale(rules)
     assert game.phase is qe.Phase.PEEKING
-    return game, others[3]
+    return game, max(game.to_act)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
