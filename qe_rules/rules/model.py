@@ -984,7 +984,7 @@ def text_support(name: str, value: Any) -> Provenance | None:
     >>> text_support("tie_streak", "same-players").basis
     <Basis.INTERPRETATION: 'interpretation'>
     """
-    plain = encode_field(_check_field(name), value)
+    plain = encode_field(name, _change(name, value))  # a Python value or its plain form
     table = _supported_values()
     if not _KINDS[name].per_players:
         found = table.get((name, "", _value_key(plain)))

@@ -8,7 +8,7 @@ puts around values. Adding a language is adding a catalog; :func:`missing_templa
 names every template a catalog lacks::
 
     >>> from qe_rules.texts.catalogs import catalog, missing_templates
-    >>> catalog("de").template("tie_streak", "any-players").startswith("Als Gleichstände")
+    >>> catalog("de").template("tie_streak", "any-players").startswith("Dabei zählt jeder")
     True
     >>> catalog("de").category("zero_bids"), catalog("de").industry("MANUFACTURING")
     ('Null-Gebote', 'Industrie')

@@ -2,15 +2,17 @@
 
 :func:`rulebook` turns any rule set (a built-in, a file, a spec string) into a
 :class:`Rulebook`: sections of paragraphs, tables and lists, each tagged with the rule
-fields it states. Every sentence comes from a template of the language's catalog
-(:mod:`qe_rules.texts.catalogs`), one per rule field and value, so the German and the
+fields it states or the frame paragraph it writes. Every sentence comes from a template of
+the language's catalog (:mod:`qe_rules.texts.catalogs`), one per rule field and value
+(and one per pair of values where a sentence relates two rules), so the German and the
 English rulebook of a rule set are translations of each other, and a rulebook cannot
-disagree with the game the engine plays::
+disagree with the game the engine plays; :mod:`qe_rules.verification.texts` checks that
+it does not. ``edition="print"`` gives the rules a player reads::
 
     >>> import qe_rules as qe
     >>> book = qe.rulebook("en-early", lang="de", against="en")
     >>> print(book.field_text("secret_bid_may_equal_opening"))
-    Ein geheimes Gebot darf denselben Betrag nennen wie das Eröffnungsgebot.
+    Ein geheimes Gebot darf genauso hoch sein wie das Eröffnungsgebot.
     >>> book.differences == tuple(c.field for c in qe.diff("en", "en-early").rules)
     True
     >>> book.to_markdown().startswith("# QE: Spielregel")
