@@ -176,7 +176,7 @@ def test_a_paragraph_without_its_citation_is_found(monkeypatch):
 def test_a_word_the_glossary_rules_out_is_a_glossary_slip(planted):
     planted(
         "de.toml",
-        '1 = "Das darfst du einmal im Spiel."',
+        '1 = "Ein Gebot ansehen darfst du einmal im Spiel."',
         '1 = "Nachsehen darfst du einmal im Spiel."',
     )
     found = _findings("de", "de")
