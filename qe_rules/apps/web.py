@@ -11,15 +11,19 @@ each move before it is shown, so a restarted server carries on with them.
 The deal and each agent draw from their own 256-bit keys from :mod:`secrets`, so what a
 seat sees tells it nothing of the tiles to come, of other seats' tokens or of the agents'
 bids. Requests are bounded before any work that grows with what they ask; table creation
-is limited per client and in all (:class:`WebLimits`), rematches included; tables expire.
-The people's pages (names, the lobby, joining, rematches, languages, the rules help) are
-:class:`qe_rules.apps.lobby.GameNight`'s, behind the same guards.
+is limited per client and in all (:class:`WebLimits`), rematches included; tables expire,
+and at the cap the oldest untouched ones make room. A move names the version of the game
+it answers, so a request sent again is refused. Connections are bounded
+(:mod:`qe_rules.apps.web_connections`), and the agents of all tables share a part of the
+server's time. The people's pages (names, the lobby, joining, seats handed to agents and
+back, rematches, languages, the rules help) are :class:`qe_rules.apps.lobby.GameNight`'s,
+behind the same guards.
 
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
 >>> sorted(payload(game.view(2), game.events_for(2), version=0))  # doctest: +NORMALIZE_WHITESPACE
-['board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record', 'standings',
- 'status', 'summary', 'totals', 'turn', 'version', 'view']
+['away', 'bid_help', 'board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record',
+ 'revision', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
 """
 
 from __future__ import annotations
@@ -35,18 +39,18 @@ import secrets
 import socket
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
 import attrs
 from starlette.applications import Starlette
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     JSONResponse,
     RedirectResponse,
@@ -57,10 +61,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from qe_rules._util.i18n import DEFAULT_LANGUAGE
-from qe_rules.apps.lobby import GameNight, whole_number
-from qe_rules.apps.panels import panel_data
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
+from qe_rules.apps.lobby import GameNight, MoveRefused, whole_number
+from qe_rules.apps.panels import agent_label, panel_data
 from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
+from qe_rules.apps.web_connections import (
+    SECURITY_HEADERS,
+    ConnectionCounts,
+    RepeatFilter,
+    bounded_protocol,
+    client_key,
+    connection_budget,
+    trusted_networks,
+)
 from qe_rules.apps.web_keys import KEY_BYTES, agent_choice, deal, new_key, played
 from qe_rules.apps.web_store import (
     DatabaseUnusable,
@@ -74,7 +87,7 @@ from qe_rules.game.events import Event
 from qe_rules.game.views import PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
-from qe_rules.present.text import event_line, seat_name, zero_bids_score
+from qe_rules.present.text import event_line, zero_bids_score
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES
 from qe_rules.texts.rulebooks import rulebook_stylesheet
@@ -83,6 +96,7 @@ __all__ = [
     "PERSON",
     "DatabaseUnusable",
     "LimitReached",
+    "StaleMove",
     "StorageUnavailable",
     "Table",
     "TableServer",
@@ -91,6 +105,7 @@ __all__ = [
     "event_line",
     "payload",
     "serve",
+    "server_config",
 ]
 
 PERSON: Final = "person"
@@ -102,19 +117,9 @@ _STATIC: Final = resources.files("qe_rules.apps") / "web_static"
 _KEEPALIVE_SECONDS: Final = 15.0
 _STREAM_PAUSE: Final = 0.2  # the least time between two messages of a page's stream
 _SWEEP_SECONDS: Final = 60.0
+_READING_SECONDS: Final = 600.0  # a finished table used this lately is not removed at the cap
 _CHECKPOINT_MOVES: Final = 500
 _MOVES: Final = ("bid", "peek", "decline-peek")
-_SECURITY_HEADERS: Final = (
-    (
-        b"content-security-policy",
-        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    ),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-)
 _LOCAL_HOSTS: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
@@ -123,30 +128,73 @@ def _non_negative(instance: object, attribute: attrs.Attribute[Any], value: obje
         raise InvalidArgument(f"{attribute.name} is a number of at least 0, got {shown(value)}")
 
 
+def _share(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        raise InvalidArgument(f"{attribute.name} is a share above 0 and at most 1, got {value!r}")
+
+
 @attrs.frozen(kw_only=True)
 class WebLimits:
-    """What the server allows, each ``0`` for no limit: tables created per client
-    (address) a minute, tables kept in all, and how long (seconds) a finished table is
-    kept after its last move and an unfinished one without a move. ``busy_timeout`` is how
-    long a write waits for a database another process holds before the request is
-    answered 503."""
+    """What the server allows, each ``0`` for no limit.
+
+    Tables: created per client (address) a minute (``tables_per_client_per_minute``),
+    unfinished ones one address may hold (``tables_per_client``, its share of the total),
+    kept in all (``max_tables``); how long (seconds) a finished table is kept after its
+    last move, an unfinished one without a move, and one that no seat ever opened after
+    it was made (``keep_unopened``). ``busy_timeout`` is how long a write waits for a
+    database another process holds before the request is answered 503.
+
+    Play: the share of the server's time the agents may take (``agent_share``, above 0
+    and at most 1), and how long (seconds) a person may keep the table waiting before the
+    others may hand their seat to an agent (``wait_limit``).
+
+    Connections (:mod:`qe_rules.apps.web_connections`): at most ``max_connections`` in all
+    (fewer if the file limit is lower), ``connections_per_client`` from one address and
+    ``streams_per_client`` live pages from one; a request's head must arrive within
+    ``head_timeout`` seconds and its body within ``body_timeout``."""
 
     tables_per_client_per_minute: int = attrs.field(default=20, validator=_non_negative)
+    tables_per_client: int = attrs.field(default=40, validator=_non_negative)
     max_tables: int = attrs.field(default=2000, validator=_non_negative)
     keep_finished: float = attrs.field(default=24 * 3600.0, validator=_non_negative)
     keep_abandoned: float = attrs.field(default=7 * 24 * 3600.0, validator=_non_negative)
+    keep_unopened: float = attrs.field(default=50 * 60.0, validator=_non_negative)
     busy_timeout: float = attrs.field(default=2.0, validator=_non_negative)
+    agent_share: float = attrs.field(default=0.25, validator=_share)
+    wait_limit: float = attrs.field(default=180.0, validator=_non_negative)
+    max_connections: int = attrs.field(default=1000, validator=_non_negative)
+    connections_per_client: int = attrs.field(default=64, validator=_non_negative)
+    streams_per_client: int = attrs.field(default=12, validator=_non_negative)
+    head_timeout: float = attrs.field(default=10.0, validator=_non_negative)
+    body_timeout: float = attrs.field(default=20.0, validator=_non_negative)
 
 
 class LimitReached(RulesError):
-    """A table was not created: the client made too many lately, or the server holds
-    as many as it may. ``status`` is the HTTP status, ``retry_after`` the seconds to
-    wait."""
+    """A table or a page was refused: the client made or holds too many, or the server
+    holds as many as it may. ``status`` is the HTTP status, ``retry_after`` the seconds
+    to wait."""
 
     def __init__(self, message: str, *, status: int, retry_after: int) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
+
+
+class StaleMove(RulesError):
+    """A move answered a moment of the game that is over (a replayed or late request):
+    it names ``version``, and the seat's turn began at ``turn`` (``None``: the seat is
+    not to act); the game is at ``now``. Nothing changed."""
+
+    def __init__(self, version: object, turn: int | None, now: int) -> None:
+        super().__init__(
+            f"this move answers version {shown(version)} of the game, which is at version "
+            f"{now}"
+            + ("" if turn is None else f" (this turn began at version {turn})")
+            + "; look at the game again"
+        )
+        self.version = version
+        self.turn = turn
+        self.now = now
 
 
 # --------------------------------------------------------------------------- payloads
@@ -160,27 +208,43 @@ def payload(
     lang: str = DEFAULT_LANGUAGE,
     names: Sequence[str] | None = None,
     ruleset: RuleSet | None = None,
+    away: Mapping[int, str] | None = None,
+    revision: int = 0,
 ) -> dict[str, Any]:
     """Everything the server sends a page: the view as JSON, the event stream as lines of
     text, the picture of the view, and whether the record may be downloaded (at the end),
     with the panels of :func:`qe_rules.apps.panels.panel_data`; the texts are in ``lang``
-    and call the seats by ``names`` where given. ``ruleset`` is the game's rule set.
+    and call the seats by ``names`` where given, the others ``seat 1``, ``seat 2``, ...
+    (people count from 1). ``ruleset`` is the game's rule set; ``away`` the seats an
+    agent plays for their person, by the agent's name (``value``); ``revision`` counts the changes
+    of the table's names and players.
 
     A seat's page gets ``payload(game.view(seat), game.events_for(seat))``, a spectator's
     ``payload(game.public_view(), game.public_events())``: made from these alone, it
     holds nothing the watcher may not know.
     """
-    names = tuple(names) if names else None
+    _ = gettext_for(lang)
+    given = tuple(names or ())
+    labels = tuple(
+        (given[seat] if seat < len(given) else "") or _("seat {seat}").format(seat=seat + 1)
+        for seat in range(view.players)
+    )
     zero_bids = zero_bids_score(ruleset or view.ruleset, view.players)
+    away = {seat: agent_label(kind, lang) for seat, kind in (away or {}).items()}
     return {
         "version": version,
+        "revision": revision,
         "lang": lang,
-        "names": [seat_name(seat, names, lang) for seat in range(view.players)],
+        "names": list(labels),
         "view": view.to_dict(),
-        "log": [_event_line(event, lang, names) for event in events],
-        "picture": svg.view(view, lang=lang, names=names, zero_bids=zero_bids),
+        "log": [_event_line(event, lang, labels) for event in events],
+        "picture": svg.view(view, lang=lang, names=labels, zero_bids=zero_bids),
         "record": view.is_over,
-        **panel_data(view, events, lang=lang, names=names, ruleset=ruleset),
+        "away": [
+            {"seat": seat, "name": labels[seat], "agent": agent}
+            for seat, agent in sorted(away.items())
+        ],
+        **panel_data(view, events, lang=lang, names=labels, ruleset=ruleset, away=away),
     }
 
 
@@ -205,7 +269,10 @@ class Table:
     """One game at the server: its seats (a person's private token, or an agent's name
     and secret key), the host's token, the spectators' id, and the game with its version
     (the number of moves), swapped together. ``changed`` wakes the pages waiting for a
-    move."""
+    move. ``client`` is the address the table was made from; ``stand_ins`` the person
+    seats an agent plays for now (by seat: the agent's name and key); ``turns`` the seats
+    the game waits for, each with the version and the time its turn began; ``revision``
+    counts the changes of names and players."""
 
     id: str
     host: str
@@ -213,13 +280,22 @@ class Table:
     tokens: tuple[str | None, ...]
     keys: tuple[bytes | None, ...]
     state: tuple[int, Game]
+    client: str = ""
     changed: asyncio.Event = attrs.field(factory=asyncio.Event)
-    bots: asyncio.Task[None] | None = None  # the agents' moves, while the game waits for them
     gone: bool = False  # expired: its pages end
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # one move at a time
     # The last payload made for each seat (None: the spectators) and language, with its version.
     rendered: dict[tuple[int | None, str], tuple[int, dict[str, Any]]] = attrs.field(factory=dict)
     names: tuple[str, ...] = ()  # what the seats are called (qe_rules.apps.lobby)
+    stand_ins: dict[int, tuple[str, bytes]] = attrs.field(factory=dict)
+    turns: dict[int, tuple[int, float]] = attrs.field(factory=dict)
+    revision: int = 0
+    scheduled: bool = False  # an agent's move is due or waits for its turn
+    failures: int = 0  # agent moves in a row that could not be stored
+
+    def __attrs_post_init__(self) -> None:
+        now = time.time()
+        self.turns = dict.fromkeys(self.game.to_act, (self.version, now))
 
     @property
     def game(self) -> Game:
@@ -231,9 +307,16 @@ class Table:
         """How many moves the game has had."""
         return self.state[0]
 
+    def agent_of(self, seat: int) -> tuple[str, bytes] | None:
+        """The agent that plays ``seat`` (its name and key), or ``None``: a person does."""
+        key = self.keys[seat]
+        if key is not None:
+            return self.kinds[seat], key
+        return self.stand_ins.get(seat)
+
     def bots_to_act(self) -> list[int]:
-        """The seats played by agents that the game waits for."""
-        return [s for s in sorted(self.game.to_act) if self.kinds[s] != PERSON]
+        """The seats played by agents (stand-ins too) that the game waits for."""
+        return [s for s in sorted(self.game.to_act) if self.agent_of(s) is not None]
 
     def status(self) -> str:
         """Whom the game waits for: ``"people"``, ``"agents"`` or ``"over"``."""
@@ -241,10 +324,26 @@ class Table:
             return "over"
         return "agents" if self.bots_to_act() else "people"
 
+    def waited(self, now: float | None = None) -> dict[int, float]:
+        """For each person seat the game waits for (no agent playing it): the seconds
+        since its turn began."""
+        now = time.time() if now is None else now
+        return {
+            seat: round(now - since, 1)
+            for seat, (_version, since) in sorted(self.turns.items())
+            if self.agent_of(seat) is None
+        }
+
+    def bump(self) -> None:
+        """The names or players changed: pages are made again and receive them."""
+        self.revision += 1
+        self.rendered.clear()
+
 
 @attrs.define(eq=False)
 class _Entry:
-    """A stored table as the server knows it without replaying it."""
+    """A stored table as the server knows it without replaying it: when it was made,
+    changed and last used, from which address, and whether a seat was ever opened."""
 
     id: str
     host: str
@@ -252,6 +351,10 @@ class _Entry:
     has_agents: bool
     updated: float
     status: str | None
+    client: str = ""
+    created: float = 0.0
+    used: float = 0.0
+    opened: bool = False
 
 
 def _seat_fields(seat: dict[str, Any], number: int) -> tuple[str, str | None, bytes | None]:
@@ -273,6 +376,16 @@ def _seat_fields(seat: dict[str, Any], number: int) -> tuple[str, str | None, by
     raise ValueError(f"seat {number}: the agent has no key")
 
 
+def seats_json(table: Table) -> str:
+    """A table's seats as stored: each seat's kind, its person's token or agent's key."""
+    return json.dumps(
+        [
+            {"kind": kind, "token": token, "key": None if key is None else key.hex()}
+            for kind, token, key in zip(table.kinds, table.tokens, table.keys, strict=True)
+        ]
+    )
+
+
 class TableServer:
     """The tables of one server, stored in SQLite at ``database`` (``":memory:"`` keeps
     nothing). Agents wait ``bot_delay`` seconds before each move.
@@ -285,6 +398,11 @@ class TableServer:
     that must wait (the file is locked), new tables, replays and the checkpoints that
     sync the file run on one storage thread, never blocking the event loop. A stored
     table that cannot be read is set aside (quarantined) with a log line naming it.
+
+    The agents of every table take turns in one task, address by address and table by
+    table, and take at most ``limits.agent_share`` of the event loop's time: however
+    many tables of agents there are, pages are answered at once, and one address's
+    tables do not slow down another's more than its own do.
     """
 
     def __init__(
@@ -299,7 +417,9 @@ class TableServer:
         self.hosts: dict[str, str] = {}  # host token: table id
         self.seats: dict[str, tuple[str, int]] = {}  # seat token: (table id, seat)
         self.closing = False
-        self.names_of: Callable[[str], tuple[str, ...]] = lambda table_id: ()  # GameNight's
+        self.streams: collections.Counter[str] = collections.Counter()  # live pages by client
+        # GameNight's: gives a table just loaded its names and stand-ins.
+        self.dress: Callable[[Table], None] = lambda table: None
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="qe-web-storage")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
@@ -307,6 +427,13 @@ class TableServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._changes: set[asyncio.Future[Any]] = set()  # moves and tables being stored
         self._appended = 0
+        # The agents' turns: the tables due, by client, and the clients in turn.
+        self._due: dict[str, collections.deque[Table]] = {}
+        self._rotation: collections.deque[str] = collections.deque()
+        self._woken: asyncio.Event | None = None
+        self._agent_time = 0.0  # the event loop's time the agents' last move took
+        if self.store.created:
+            _log.info("a new table database: %s", database)
         for row in self.store.index():
             self._enter(row)
 
@@ -323,6 +450,10 @@ class TableServer:
             has_agents=any(kind != PERSON for kind, _, _ in fields),
             updated=row.updated,
             status=row.status,
+            client=row.client,
+            created=row.created or row.updated,
+            used=row.updated,
+            opened=row.updated > (row.created or row.updated),  # it had a move
         )
         self._add(entry)
 
@@ -344,9 +475,32 @@ class TableServer:
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.gone = True
-            if table.bots is not None:
-                table.bots.cancel()
             self._announce(table)
+
+    def use(self, table_id: str, *, opened: bool = False) -> None:
+        """Note that a table was used now (a page, a stream, a move), and with
+        ``opened`` that a seat of it was opened."""
+        entry = self.entries.get(table_id)
+        if entry is not None:
+            entry.used = time.time()
+            entry.opened = entry.opened or opened
+
+    def retoken(self, table: Table, seat: int, token: str | None) -> str:
+        """Give a person's seat a new token (``token``, or a fresh one when ``None``);
+        its old token stops working at once. Returns the new token (not stored here:
+        see :meth:`qe_rules.apps.lobby.GameNight.free_seat`)."""
+        old = table.tokens[seat]
+        new = _token() if token is None else token
+        if old is not None:
+            self.seats.pop(old, None)
+        tokens = list(table.tokens)
+        tokens[seat] = new
+        table.tokens = tuple(tokens)
+        self.seats[new] = (table.id, seat)
+        entry = self.entries.get(table.id)
+        if entry is not None:
+            entry.tokens = table.tokens
+        return new
 
     # ----------------------------------------------------------------- the storage thread
 
@@ -377,6 +531,7 @@ class TableServer:
             tokens=tuple(token for _, token, _ in fields),
             keys=tuple(key for _, _, key in fields),
             state=(len(row["moves"]), game),
+            client=entry.client,
         )
 
     def _set_aside(self, table_id: str, reason: str) -> None:
@@ -403,9 +558,11 @@ class TableServer:
                 await self.run(self._set_aside, table_id, loaded)
                 self._forget(table_id)
             return None
-        if table_id not in self.entries:  # expired meanwhile
+        entry = self.entries.get(table_id)
+        if entry is None:  # expired meanwhile
             return None
-        loaded.names = self.names_of(table_id)
+        loaded.tokens = entry.tokens  # a token given anew since the start is the one
+        self.dress(loaded)
         self.tables[table_id] = loaded
         self.wake_bots(loaded)
         return loaded
@@ -425,8 +582,11 @@ class TableServer:
 
     # ----------------------------------------------------------------- changes
 
-    def _new_table(self, ruleset: str | RuleSet, players: int, kinds: Sequence[str]) -> Table:
-        """A new table, dealt, not stored yet; raises what :meth:`create` raises."""
+    def _new_table(
+        self, ruleset: str | RuleSet, players: int, kinds: Sequence[str], client: str
+    ) -> tuple[Table, list[str]]:
+        """A new table, dealt, not stored yet, and the tables that must go to make room
+        for it; raises what :meth:`create` raises."""
         if isinstance(ruleset, RuleSet):
             rules = ruleset
         elif not isinstance(ruleset, str) or ruleset not in RULESETS:
@@ -446,34 +606,62 @@ class TableServer:
                 raise InvalidArgument(
                     f"seat {seat}: {shown(kind)} is not a seat kind; kinds are {', '.join(allowed)}"
                 )
-        most = self.limits.max_tables
-        if most and len(self.entries) >= most:
-            raise LimitReached(
-                f"the server holds its most tables ({most}); try again later",
-                status=503,
-                retry_after=int(_SWEEP_SECONDS),
-            )
+        room = self._room_for(client)
         kinds = tuple(kinds)
         game = deal(rules, players, new_key())
-        return Table(
+        table = Table(
             id=_token(),
             host=_token(),
             kinds=kinds,
             tokens=tuple(_token() if kind == PERSON else None for kind in kinds),
             keys=tuple(None if kind == PERSON else new_key() for kind in kinds),
             state=(0, game),
+            client=client,
         )
+        return table, room
+
+    def _room_for(self, client: str) -> list[str]:
+        """The tables to remove so that ``client`` may make one more; raises
+        :class:`LimitReached` when it may not. An address holds at most its share of
+        unfinished tables. At the cap, room is made by removing, oldest first, a finished
+        table nobody used for ten minutes; else a table of another address that no seat ever opened; else the least
+        recently used table of the address that holds the most, if it holds at least two
+        more than ``client``."""
+        share = self.limits.tables_per_client
+        entries = list(self.entries.values())
+        if share:
+            held = sum(1 for e in entries if e.client == client and e.status != "over")
+            if held >= share:
+                raise LimitReached(
+                    f"one address may hold {share} unfinished tables; finish or leave one",
+                    status=429,
+                    retry_after=int(_SWEEP_SECONDS),
+                )
+        most = self.limits.max_tables
+        if not most or len(entries) < most:
+            return []
+        victim = _victim(entries, client, time.time())
+        if victim is None:
+            raise LimitReached(
+                f"the server holds its most tables ({most}); try again later",
+                status=503,
+                retry_after=int(_SWEEP_SECONDS),
+            )
+        return [victim]
 
     def _insert(self, table: Table, now: float, seating: str | None = None) -> None:
         """Store a new table (on the storage thread)."""
-        seats = [
-            {"kind": kind, "token": token, "key": None if key is None else key.hex()}
-            for kind, token, key in zip(table.kinds, table.tokens, table.keys, strict=True)
-        ]
         record = json.dumps(table.game.to_record())
         status = table.status()
         self.store.insert(
-            table.id, table.host, json.dumps(seats), record, now=now, status=status, seating=seating
+            table.id,
+            table.host,
+            seats_json(table),
+            record,
+            now=now,
+            status=status,
+            seating=seating,
+            client=table.client,
         )
 
     def _opened(self, table: Table, now: float) -> None:
@@ -485,29 +673,51 @@ class TableServer:
             has_agents=any(key is not None for key in table.keys),
             updated=now,
             status=table.status(),
+            client=table.client,
+            created=now,
+            used=now,
         )
         self.tables[table.id] = table
         self._add(entry)
         self.wake_bots(table)
 
-    def create(self, ruleset: str | RuleSet, players: int, kinds: Sequence[str]) -> Table:
+    def _make_room(self, removed: list[str]) -> None:
+        if removed:
+            for table_id in removed:
+                self._forget(table_id)
+            _log.info("%d table(s) removed at the cap to make room for a new one", len(removed))
+
+    def create(
+        self, ruleset: str | RuleSet, players: int, kinds: Sequence[str], client: str = "-"
+    ) -> Table:
         """Deal and store a new table, here and now (for tools and tests; the app uses
         :meth:`open_table`) under a built-in rule set's id or a rule set; ``kinds`` has one
         entry per seat, :data:`PERSON` or an agent name. Raises :class:`~qe_rules.InvalidArgument` naming what is wrong,
-        :class:`LimitReached` when the server holds as many tables as it may."""
-        table = self._new_table(ruleset, players, kinds)
+        :class:`LimitReached` when ``client`` or the server holds as many tables as it may."""
+        table, room = self._new_table(ruleset, players, kinds, client)
         now = time.time()
+        if room:
+            self.store.delete(room)
+        self._make_room(room)
         self._insert(table, now)
         self._opened(table, now)
         return table
 
     async def open_table(
-        self, ruleset: str | RuleSet, players: int, kinds: Sequence[str], seating: str | None = None
+        self,
+        ruleset: str | RuleSet,
+        players: int,
+        kinds: Sequence[str],
+        seating: str | None = None,
+        client: str = "-",
     ) -> Table:
         """:meth:`create`, storing on the storage thread, with the table's ``seating``
         (:class:`qe_rules.apps.lobby.Seating` as JSON) in the same write."""
-        table = self._new_table(ruleset, players, kinds)
+        table, room = self._new_table(ruleset, players, kinds, client)
         now = time.time()
+        if room:
+            await self._finish(self.run(self.store.delete, room))
+            self._make_room(room)
         await self._finish(self.run(self._insert, table, now, seating))
         self._opened(table, now)
         return table
@@ -532,30 +742,56 @@ class TableServer:
         after, move, status = self._prepared(table, seat, action, amount)
         now = time.time()
         self.store.append(table.id, move, now=now, status=status)
-        self._apply(table, after, now, status)
+        self._apply(table, seat, after, now, status)
 
-    async def play(self, table: Table, seat: int, action: str, amount: Any = None) -> None:
-        """:meth:`move`, storing on the storage thread; one move of a table at a time."""
-        await self._finish(self._play(table, seat, action, amount))
+    async def play(
+        self,
+        table: Table,
+        seat: int,
+        action: str,
+        amount: Any = None,
+        *,
+        version: object = None,
+    ) -> None:
+        """:meth:`move`, storing on the storage thread; one move of a table at a time.
+        ``version`` is the version of the game the move answers: a move whose seat's turn
+        began after it (or that is not the seat's turn) raises :class:`StaleMove`; so a
+        request sent again, or late, is refused and changes nothing."""
+        await self._finish(self._play(table, seat, action, amount, version))
 
-    async def _play(self, table: Table, seat: int | None, action: str, amount: Any) -> bool:
+    def check_answer(self, table: Table, seat: int, version: object) -> None:
+        """Raise :class:`StaleMove` unless ``version`` is a version of the game at which
+        ``seat``'s present turn had begun."""
+        turn = table.turns.get(seat)
+        if type(version) is not int or turn is None or not turn[0] <= version <= table.version:
+            raise StaleMove(version, None if turn is None else turn[0], table.version)
+
+    async def _play(
+        self, table: Table, seat: int | None, action: str, amount: Any, version: object = None
+    ) -> bool:
         async with table.lock:
+            started, agent_moves = time.thread_time(), seat is None
             if seat is None:  # the next agent's move, if the game waits for one
                 due = table.bots_to_act()
                 if not due or table.gone:
                     return False
                 seat = due[0]
-                key = table.keys[seat]
-                assert key is not None
-                choice = agent_choice(table.kinds[seat], key, table.game, seat, table.version)
-                action, amount = choice
+                agent = table.agent_of(seat)
+                assert agent is not None
+                action, amount = agent_choice(agent[0], agent[1], table.game, seat, table.version)
+            else:
+                if seat in table.stand_ins:
+                    raise MoveRefused("an agent plays this seat now; come back to it first")
+                self.check_answer(table, seat, version)
             after, move, status = self._prepared(table, seat, action, amount)
             now = time.time()
             # Written here when that needs no wait; when the file is locked, the storage
             # thread waits for it (up to busy_timeout), never the event loop.
             if not self.store.append_at_once(table.id, move, now=now, status=status):
                 await self.run(self.store.append, table.id, move, now=now, status=status)
-            self._apply(table, after, now, status)
+            self._apply(table, seat, after, now, status)
+            if agent_moves:
+                self._agent_time = time.thread_time() - started
             self._appended += 1
             if self._appended % _CHECKPOINT_MOVES == 0:  # the syncing is the thread's
                 self._background(self.run(self.store.checkpoint))
@@ -568,26 +804,40 @@ class TableServer:
         if action == "bid":
             move["amount"] = amount
         status = "over" if after.is_over else "people"
-        if status == "people" and any(table.kinds[s] != PERSON for s in after.to_act):
+        if status == "people" and any(table.agent_of(s) is not None for s in after.to_act):
             status = "agents"
         return after, json.dumps(move), status
 
-    def _apply(self, table: Table, after: Game, now: float, status: str) -> None:
-        """Make a stored move's game the table's, and wake its pages and agents."""
-        table.state = (table.version + 1, after)
+    def _apply(self, table: Table, seat: int, after: Game, now: float, status: str) -> None:
+        """Make a stored move's game the table's, note whose turns begin, and wake its
+        pages and agents."""
+        before = table.game.to_act
+        version = table.version + 1
+        table.state = (version, after)
+        turns = {s: turn for s, turn in table.turns.items() if s in after.to_act}
+        for waiting in after.to_act:
+            if waiting not in before or waiting == seat:
+                turns[waiting] = (version, now)
+        table.turns = turns
         entry = self.entries.get(table.id)
         if entry is not None:
-            entry.updated, entry.status = now, status
+            entry.updated, entry.status, entry.used = now, status, now
         self._announce(table)
+        self.wake_bots(table)
 
     def _announce(self, table: Table) -> None:
-        """Wake the table's pages (and its agents, if they are due)."""
+        """Wake the table's pages."""
         if self._loop is None:
             return
         woken, table.changed = table.changed, asyncio.Event()
         woken.set()
-        if not table.gone:
-            self.wake_bots(table)
+
+    def changed(self, table: Table) -> None:
+        """The table's names or players changed: its pages receive them, and its agents
+        play if one is due now."""
+        table.bump()
+        self._announce(table)
+        self.wake_bots(table)
 
     # ----------------------------------------------------------------- limits
 
@@ -621,14 +871,21 @@ class TableServer:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Remove the tables whose time is up (finished ones ``keep_finished`` seconds
-        after their last move, others ``keep_abandoned`` seconds after it); their ids."""
+        after their last move, others ``keep_abandoned`` seconds after it, and those no
+        seat ever opened ``keep_unopened`` seconds after they were made); their ids."""
         now = time.time() if now is None else now
-        finished, abandoned = self.limits.keep_finished, self.limits.keep_abandoned
+        limits = self.limits
+        finished, abandoned, unopened = (
+            limits.keep_finished,
+            limits.keep_abandoned,
+            limits.keep_unopened,
+        )
         expired = [
             entry.id
             for entry in list(self.entries.values())
             if (entry.status == "over" and finished and now - entry.updated > finished)
             or (entry.status != "over" and abandoned and now - entry.updated > abandoned)
+            or (not entry.opened and unopened and now - entry.created > unopened)
         ]
         if expired:
             await self.run(self.store.delete, expired)
@@ -644,37 +901,81 @@ class TableServer:
     # ----------------------------------------------------------------- agents, start, stop
 
     def wake_bots(self, table: Table) -> None:
-        """Start the table's agents if the game waits for one of them."""
-        if (table.bots is not None and not table.bots.done()) or not table.bots_to_act():
+        """Let the table's agents play if the game waits for one of them: after the bot
+        delay, its move takes its turn among the tables' agents."""
+        if table.scheduled or table.gone or self.closing or self._loop is None:
             return
-        if self._loop is None or self.closing:  # the app's start wakes them
+        if not table.bots_to_act():
             return
-        table.bots = self._loop.create_task(self._play_bots(table))
+        table.scheduled = True
+        delay = self.bot_delay if not table.failures else min(30.0, 2.0**table.failures)
+        self._loop.call_later(delay, self._due_now, table)
 
-    async def _play_bots(self, table: Table) -> None:
-        """Let the agents make their moves one by one, as people would."""
-        failures = 0
-        while not self.closing and not table.gone:
-            await asyncio.sleep(self.bot_delay if not failures else min(30.0, 2.0**failures))
+    def _due_now(self, table: Table) -> None:
+        queue = self._due.get(table.client)
+        if queue is None:
+            queue = self._due[table.client] = collections.deque()
+            self._rotation.append(table.client)
+        queue.append(table)
+        if self._woken is not None:
+            self._woken.set()
+
+    def _next_due(self) -> Table | None:
+        """The next table whose agent is due: the clients take turns, and each client's
+        tables."""
+        while self._rotation:
+            client = self._rotation.popleft()
+            queue = self._due[client]
+            table = queue.popleft()
+            if queue:
+                self._rotation.append(client)
+            else:
+                del self._due[client]
+            table.scheduled = False
+            if not table.gone:
+                return table
+        return None
+
+    async def _play_agents(self) -> None:
+        """Make the agents' moves, one at a time, the tables taking turns; after each,
+        pause so that the agents take at most ``limits.agent_share`` of the loop's time."""
+        assert self._woken is not None
+        share = self.limits.agent_share
+        owed = 0.0
+        while True:
+            table = self._next_due()
+            if table is None:
+                self._woken.clear()
+                await self._woken.wait()
+                continue
+            self._agent_time = 0.0
             try:
-                moved = await self._finish(self._play(table, None, "", None))
-                if not moved and not table.bots_to_act():  # a person's move may have come
-                    return  # in meanwhile: then go on (no await between check and end)
-                failures = 0
+                await self._finish(self._play(table, None, "", None))
+                table.failures = 0
             except StorageUnavailable as error:
-                failures += 1
+                table.failures += 1
                 _log.warning("table %s: an agent's move was not stored (%s)", table.id, error)
+            self.wake_bots(table)
+            owed += self._agent_time * (1 / share - 1)
+            if owed > 0.002:
+                await asyncio.sleep(owed)
+                owed = 0.0
+            else:
+                await asyncio.sleep(0)
 
     async def start(self) -> None:
-        """Begin serving: expire old tables now and every minute, and replay the tables
-        whose agents are to move, one by one in the background."""
+        """Begin serving: expire old tables now and every minute, start the agents, and
+        replay the tables whose agents are to move, one by one in the background."""
         self._loop = asyncio.get_running_loop()
+        self._woken = asyncio.Event()
         _log.info("%d tables in %s", len(self.entries), self.database)
         due = [e.id for e in self.entries.values() if e.has_agents and e.status in ("agents", None)]
-        for work in (self._sweep_often(), self._load_all(due)):
+        for work in (self._sweep_often(), self._load_all(due), self._play_agents()):
             task = self._loop.create_task(work)
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        for table in self.tables.values():
+            self.wake_bots(table)
 
     async def _sweep_often(self) -> None:
         while True:
@@ -698,7 +999,7 @@ class TableServer:
     async def stop(self) -> None:
         """Stop the agents and background work, finish the storage thread's work, close."""
         self.end_streams()
-        tasks = [*self._tasks, *(t.bots for t in self.tables.values() if t.bots is not None)]
+        tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, *self._changes, return_exceptions=True)
@@ -708,6 +1009,22 @@ class TableServer:
     def close(self) -> None:
         """Close the database."""
         self.store.close()
+
+
+def _victim(entries: Sequence[_Entry], client: str, now: float) -> str | None:
+    """The table to remove at the cap for a new one of ``client`` (see
+    :meth:`TableServer._room_for`), or ``None``."""
+    over = [e for e in entries if e.status == "over" and now - e.used > _READING_SECONDS]
+    if over:
+        return min(over, key=lambda e: e.used).id
+    unopened = [e for e in entries if not e.opened and e.client != client]
+    if unopened:
+        return min(unopened, key=lambda e: e.created).id
+    held = collections.Counter(e.client for e in entries)
+    most = max(held.values())
+    if most < held[client] + 2:
+        return None
+    return min((e for e in entries if held[e.client] == most), key=lambda e: e.used).id
 
 
 # --------------------------------------------------------------------------- web
@@ -720,19 +1037,26 @@ def _error(status: int, message: str, *, retry_after: int | None = None) -> JSON
     return JSONResponse({"error": line[:500]}, status_code=status, headers=headers)
 
 
-def _page(name: str) -> str:
-    return (_STATIC / name).read_text(encoding="utf-8")
+def _away(table: Table) -> dict[int, str]:
+    """The person seats an agent plays for now, by the agent's name."""
+    return {seat: kind for seat, (kind, _key) in table.stand_ins.items()}
 
 
 def _render(table: Table, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The payload of ``seat``'s page, or the spectators' (``None``), in ``lang``, made
-    once a move."""
+    once a move (and once a change of the table's names or players)."""
     version, game = table.state
     cached = table.rendered.get((seat, lang))
     if cached is not None and cached[0] == version:
         return cached[1]
     custom = None if RULESETS.get(game.ruleset.id) == game.ruleset else game.ruleset
-    words: dict[str, Any] = {"lang": lang, "names": table.names, "ruleset": custom}
+    words: dict[str, Any] = {
+        "lang": lang,
+        "names": table.names,
+        "ruleset": custom,
+        "away": _away(table),
+        "revision": table.revision,
+    }
     if seat is None:
         data = payload(game.public_view(), game.public_events(), version=version, **words)
     else:
@@ -741,19 +1065,35 @@ def _render(table: Table, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> dic
     return data
 
 
+def _state(
+    table: Table, seat: int | None, lang: str, wait_limit: float, person: bool
+) -> dict[str, Any]:
+    """:func:`_render` with what changes with the clock: for each person seat the game
+    waits for, the seconds it has waited (``waited``), the ``wait_limit`` after which the
+    others may hand it to an agent (``0``: never), and whether this seat is a person's
+    (``person``: it may leave and come back)."""
+    data = _render(table, seat, lang)
+    waited = {str(s): w for s, w in table.waited().items() if table.tokens[s] is not None}
+    return {**data, "waited": waited, "wait_limit": wait_limit, "person": person}
+
+
 async def _stream(
-    server: TableServer, table: Table, seat: int | None, lang: str
+    server: TableServer, table: Table, seat: int | None, lang: str, person: bool
 ) -> AsyncIterator[str]:
-    """Server-sent events: the payload now, then after every move until the game ends
-    (or the table expires, or the server stops)."""
+    """Server-sent events: the payload now, then after every move and every change of
+    the table's names or players, until the game ends (or the table expires, or the
+    server stops)."""
     loop = asyncio.get_running_loop()
-    sent, sent_at = -1, 0.0
+    sent, sent_at = (-1, -1), 0.0
+    wait_limit = server.limits.wait_limit
+
     while True:
         changed = table.changed
-        data = _render(table, seat, lang)
-        if data["version"] != sent:
-            sent, sent_at = data["version"], loop.time()
-            yield f"id: {sent}\nevent: state\ndata: {json.dumps(data)}\n\n"
+        data = _state(table, seat, lang, wait_limit, person)
+        stamp = (data["version"], data["revision"])
+        if stamp != sent:
+            sent, sent_at = stamp, loop.time()
+            yield f"id: {stamp[0]}\nevent: state\ndata: {json.dumps(data)}\n\n"
         if data["view"]["phase"] == "over":
             return
         while not changed.is_set():
@@ -768,6 +1108,23 @@ async def _stream(
             await asyncio.sleep(pause)  # quick succession (agents') go out as one message
 
 
+class _Counted(StreamingResponse):
+    """A page's stream, counted against its client's live pages while it lasts."""
+
+    def __init__(self, counts: collections.Counter[str], client: str, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self._counts, self._client = counts, client
+        counts[client] += 1
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._counts[self._client] -= 1
+            if self._counts[self._client] <= 0:
+                del self._counts[self._client]
+
+
 def _media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
@@ -779,11 +1136,14 @@ async def _body(request: Request) -> dict[str, Any]:
     if declared.isascii() and declared.isdigit() and int(declared) > MAX_TEXT_LENGTH:
         raise InvalidArgument(f"the request body is over {MAX_TEXT_LENGTH} bytes")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_TEXT_LENGTH:
-            raise InvalidArgument(f"the request body is over {MAX_TEXT_LENGTH} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_TEXT_LENGTH:
+                raise InvalidArgument(f"the request body is over {MAX_TEXT_LENGTH} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # the body did not arrive in time, or the client left
+        raise InvalidArgument("the request body did not arrive") from None
     raw = b"".join(chunks)
     media = _media_type(request)
     if media == "application/json":
@@ -849,6 +1209,13 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def _secured(headers: MutableHeaders, static: bool = False) -> None:
+    """Set the security headers (and ``Cache-Control``) of an answer."""
+    for name, value in SECURITY_HEADERS:
+        headers[name] = value
+    headers["cache-control"] = "no-cache" if static else "no-store"
+
+
 class _Guard:
     """Refuses requests for a host the server does not serve and cross-site posts, and
     adds the security headers (and ``Cache-Control: no-store`` but to static files)."""
@@ -866,10 +1233,7 @@ class _Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in _SECURITY_HEADERS:
-                    headers[name.decode()] = value.decode()
-                headers["cache-control"] = "no-cache" if static else "no-store"
+                _secured(MutableHeaders(scope=message), static)
             await send(message)
 
         refusal = self._refusal(Headers(scope=scope), scope["method"])
@@ -903,6 +1267,11 @@ class _StaticFiles(StaticFiles):
         if path.endswith(".html"):
             raise HTTPException(404)
         return await super().get_response(path, scope)
+
+
+def _client(request: Request) -> str:
+    """The address a request is counted under (:func:`client_key`)."""
+    return client_key(request.client.host) if request.client else "-"
 
 
 def create_app(
@@ -940,15 +1309,22 @@ def create_app(
         default_ruleset=default or "en",
         players=players,
         base=base,
-        read_page=_page,
         read_body=_body,
         error=_error,
     )
+    wait_limit = server.limits.wait_limit
+
+    async def seat_of(token: str) -> tuple[Table, int] | None:
+        """The table and seat of a token, claimed by this use."""
+        found = await night.seat(token)
+        return None if found is None else (cast(Table, found[0]), found[1])
+
+    async def watched(table_id: str) -> Table | None:
+        return cast("Table | None", await night.watched(table_id))
 
     @_answering(400)
     async def create(request: Request) -> Response:
-        client = request.client.host if request.client else "-"
-        table = server.tables[(await night.create(await _body(request), client)).id]
+        table = server.tables[(await night.create(await _body(request), _client(request))).id]
         _log.debug("table %s created: %s, %s", table.id, table.game.ruleset.id, table.kinds)
         if _media_type(request) == "application/json":
             return JSONResponse(_links(table), status_code=201)
@@ -956,70 +1332,86 @@ def create_app(
 
     @_answering(404)
     async def seat_page(request: Request) -> Response:
-        found = await server.seat(request.path_params["token"])
+        found = await seat_of(request.path_params["token"])
         if found is None:
-            return _error(404, "no seat has this link")
+            return night.no_seat(request)
         return await night.table_page(request, *found)
 
     @_answering(404)
     async def watch_page(request: Request) -> Response:
-        table = await server.table(request.path_params["table"])
+        table = await watched(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
         return await night.table_page(request, table, None)
 
     @_answering(404)
     async def seat_state(request: Request) -> Response:
-        found = await server.seat(request.path_params["token"])
+        found = await seat_of(request.path_params["token"])
         if found is None:
-            return _error(404, "no seat has this link")
-        return JSONResponse(_render(*found, night.language(request)))
+            return night.no_seat(request)
+        table, seat = found
+        return JSONResponse(
+            _state(table, seat, night.language(request), wait_limit, night.is_person(table, seat))
+        )
 
     @_answering(404)
     async def seat_events(request: Request) -> Response:
-        found = await server.seat(request.path_params["token"])
+        found = await seat_of(request.path_params["token"])
         if found is None:
-            return _error(404, "no seat has this link")
-        return _events(server, *found, night.language(request))
+            return night.no_seat(request)
+        return _events(server, request, *found, night.language(request), night)
 
     @_answering(409)
     async def seat_move(request: Request) -> Response:
-        found = await server.seat(request.path_params["token"])
+        found = await seat_of(request.path_params["token"])
         if found is None:
-            return _error(404, "no seat has this link")
+            return night.no_seat(request)
         table, seat = found
         move = request.path_params["move"]
         if move not in _MOVES:
             return _error(404, f"no such move; moves are {', '.join(_MOVES)}")
+        body = await _body(request)
         amount = None
         if move == "bid":
-            amount = (await _body(request)).get("amount")
+            amount = body.get("amount")
+            what = f"a bid is a whole number from 0 to {MAX_BID}"
             if isinstance(amount, str):
-                amount = whole_number(amount, f"a bid is a whole number from 0 to {MAX_BID}")
-        await server.play(table, seat, move, amount)
-        return JSONResponse(_render(table, seat, night.language(request)))
+                amount = whole_number(amount, what)
+            if type(amount) is not int or not 0 <= amount <= MAX_BID:
+                raise InvalidArgument(f"{what}, got {shown(amount)}")
+        version = body.get("version")
+        if isinstance(version, str):
+            version = whole_number(version, "version is the version of the game the move answers")
+        lang = night.language(request)
+        night.check_move(table, seat, move, amount, version, lang)
+        try:
+            await server.play(table, seat, move, amount, version=version)
+        except StaleMove as stale:
+            night.check_move(table, seat, move, amount, stale.now, lang)  # says why, if it can
+            raise MoveRefused(night.stale_text(stale, lang)) from None
+        return JSONResponse(_state(table, seat, lang, wait_limit, night.is_person(table, seat)))
 
     @_answering(404)
     async def public_state(request: Request) -> Response:
-        table = await server.table(request.path_params["table"])
+        table = await watched(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return JSONResponse(_render(table, None, night.language(request)))
+        return JSONResponse(_state(table, None, night.language(request), wait_limit, False))
 
     @_answering(404)
     async def public_events(request: Request) -> Response:
-        table = await server.table(request.path_params["table"])
+        table = await watched(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this spectator link")
-        return _events(server, table, None, night.language(request))
+        return _events(server, request, table, None, night.language(request), night)
 
     @_answering(409)
     async def record(request: Request) -> Response:
         if "token" in request.path_params:
-            found = await server.seat(request.path_params["token"])
+            found = await seat_of(request.path_params["token"])
             table = None if found is None else found[0]
         else:
-            table = await server.table(request.path_params["table"])
+            table = await watched(request.path_params["table"])
         if table is None:
             return _error(404, "no table has this link")
         if not table.game.is_over:
@@ -1033,6 +1425,12 @@ def create_app(
         status = error.status_code if isinstance(error, HTTPException) else 500
         words = {404: "no such page", 405: "this method is not allowed here"}
         return _error(status, words.get(status, "the request cannot be answered"))
+
+    async def server_error(request: Request, error: Exception) -> Response:
+        # Starlette answers an unexpected error outside the guard: the headers are set here.
+        response = _error(500, "the server failed to answer this request; it goes on serving")
+        _secured(response.headers)
+        return response
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -1065,7 +1463,7 @@ def create_app(
             Route("/static/rulebook.css", rulebook_css),  # made from the rulebook's data
             Mount("/static", _StaticFiles(packages=[("qe_rules.apps", "web_static")])),
         ],
-        exception_handlers={HTTPException: http_error},
+        exception_handlers={HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False  # a redirect would name the Host header's host
@@ -1079,9 +1477,24 @@ def _rulebook_css() -> str:
     return rulebook_stylesheet()
 
 
-def _events(server: TableServer, table: Table, seat: int | None, lang: str) -> StreamingResponse:
-    return StreamingResponse(
-        _stream(server, table, seat, lang),
+def _events(
+    server: TableServer,
+    request: Request,
+    table: Table,
+    seat: int | None,
+    lang: str,
+    night: GameNight,
+) -> Response:
+    """A page's stream, or 429 when its client has as many live pages as it may."""
+    client = _client(request)
+    most = server.limits.streams_per_client
+    if most and server.streams[client] >= most:
+        return _error(429, f"at most {most} live pages from one address; close one", retry_after=10)
+    person = seat is not None and night.is_person(table, seat)
+    return _Counted(
+        server.streams,
+        client,
+        _stream(server, table, seat, lang, person),
         media_type="text/event-stream",
         headers={"X-Accel-Buffering": "no"},
     )
@@ -1109,6 +1522,53 @@ def _reachable_name(host: str) -> str:
             return socket.gethostname()
 
 
+def server_config(
+    app: Starlette,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    trust_proxy: Sequence[str] = (),
+    log_level: str = "info",
+) -> Any:
+    """The ``uvicorn.Config`` that serves ``app`` with the limits of its server
+    (``app.state.tables.limits``): uvicorn's own keep-alive timeout, and the bounds of
+    :mod:`qe_rules.apps.web_connections` (request deadlines, connections per address
+    and in all, within the file limit). ``trust_proxy`` are the addresses (or networks)
+    of reverse proxies whose ``X-Forwarded-For`` names the client; nobody else's is
+    read."""
+    import uvicorn
+
+    limits: WebLimits = app.state.tables.limits
+    networks = trusted_networks(trust_proxy)
+    most = limits.max_connections or 100_000
+    budget = connection_budget(most)
+    if budget < most:
+        _log.warning(
+            "the file limit allows %d connections, not %d: the server holds at most %d",
+            budget + 64,
+            most,
+            budget,
+        )
+    counts = ConnectionCounts(budget, limits.connections_per_client, networks)
+    app.state.connections = counts
+    protocol = bounded_protocol(
+        counts, head_timeout=limits.head_timeout, body_timeout=limits.body_timeout
+    )
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=protocol,
+        log_config=None,
+        log_level=log_level,
+        access_log=False,
+        server_header=False,
+        proxy_headers=bool(networks),
+        forwarded_allow_ips=[str(n) for n in networks] or "",
+        timeout_graceful_shutdown=3,
+    )
+
+
 def serve(
     *,
     host: str = "127.0.0.1",
@@ -1120,19 +1580,22 @@ def serve(
     limits: WebLimits | None = None,
     base_url: str | None = None,
     allowed_hosts: Sequence[str] = (),
-    trust_proxy: str | None = None,
+    trust_proxy: Sequence[str] = (),
     log_level: str = "info",
 ) -> None:
     """Run the web table with uvicorn until interrupted. Ctrl-C ends the pages' streams
     and stops within seconds; then ``KeyboardInterrupt`` is raised. ``base_url`` defaults
-    to ``http://HOST:PORT/``; ``trust_proxy`` (addresses, comma-separated) reads the
-    client's address from ``X-Forwarded-For`` when a reverse proxy at one of them sends
-    the request."""
+    to ``http://HOST:PORT/``; ``trust_proxy`` (addresses or networks) reads the client's
+    address from ``X-Forwarded-For`` when a reverse proxy at one of them sends the
+    request."""
     import uvicorn
 
     logging.basicConfig(
         level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    repeats = RepeatFilter()
+    for name in ("uvicorn.error", "asyncio"):  # a flood of one warning: a line every 10 s
+        logging.getLogger(name).addFilter(repeats)
     if base_url is None:
         name = _reachable_name(host)
         base_url = f"http://{f'[{name}]' if ':' in name else name}:{port}/"
@@ -1157,16 +1620,5 @@ def serve(
                 loop.call_soon_threadsafe(tables.end_streams)
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_config=None,
-        log_level=log_level,
-        access_log=False,
-        server_header=False,
-        proxy_headers=trust_proxy is not None,
-        forwarded_allow_ips=trust_proxy or "",
-        timeout_graceful_shutdown=3,
-    )
+    config = server_config(app, host=host, port=port, trust_proxy=trust_proxy, log_level=log_level)
     _Server(config).run()

@@ -25,7 +25,8 @@ def live_server(database, *, bot_delay=0.0, **options):
     TableServer)."""
     app = web.create_app(str(database), bot_delay=bot_delay, **options)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    config = web.server_config(app, host="127.0.0.1", port=port, log_level="error")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
