@@ -170,10 +170,12 @@ __all__ = [
     "Handler",
     "MoveRefused",
     "Seating",
+    "StaleMove",
     "StandIn",
     "Store",
     "Table",
     "TableServer",
+    "answers_turn",
     "check_name",
     "page_environment",
     "whole_number",
@@ -197,7 +199,6 @@ STAND_IN: Final = "value"
 _PERSON: Final = "person"
 _COOKIE: Final = "qe_lang"
 _DIGITS: Final = re.compile(r"[0-9]{1,16}")  # ASCII digits only; longer is no number here
-_LABEL: Final = re.compile(r"\{seat\}")
 _RETRY_SECONDS: Final = 5.0
 
 
@@ -205,6 +206,30 @@ class MoveRefused(RulesError):
     """A move the server refuses for its seat now, with the reason in the reader's
     language (not the seat's turn, a bid the rules forbid, an agent plays the seat,
     a move that answered an earlier moment)."""
+
+
+class StaleMove(RulesError):
+    """A move answered a moment of the game that is over (a replayed or late request):
+    it names ``version``, and the seat's turn began at ``turn`` (``None``: the seat is
+    not to act); the game is at ``now``. Nothing changed."""
+
+    def __init__(self, version: object, turn: int | None, now: int) -> None:
+        super().__init__(
+            f"this move answers version {shown(version)} of the game, which is at version "
+            f"{now}"
+            + ("" if turn is None else f" (this turn began at version {turn})")
+            + "; look at the game again"
+        )
+        self.version = version
+        self.turn = turn
+        self.now = now
+
+
+def answers_turn(turn: tuple[int, float] | None, version: object, now: int) -> bool:
+    """Whether a move naming ``version`` answers the seat's present turn, which began at
+    ``turn`` (its version and time; ``None``: the seat is not to act) in a game at
+    version ``now``: a version at which the turn had begun, and no later than now."""
+    return type(version) is int and turn is not None and turn[0] <= version <= now
 
 
 def whole_number(value: object, what: str) -> int:
@@ -255,7 +280,8 @@ def _label_pattern() -> re.Pattern[str]:
     """What a seat's label looks like in any language (``seat 2``, ``Platz 2``)."""
     forms = {gettext_for(lang)("seat {seat}") for lang in LANGUAGES}
     return re.compile(
-        "|".join(_LABEL.sub(r"\\s*[0-9]+", re.escape(form)) for form in forms), re.IGNORECASE
+        "|".join(r"\s*[0-9]+".join(map(re.escape, form.split("{seat}"))) for form in forms),
+        re.IGNORECASE,
     )
 
 
@@ -695,8 +721,9 @@ class GameNight:
         lang: str,
     ) -> None:
         """Refuse, with the reason in ``lang``, a move the seat may not make now: an
-        agent plays the seat, the move names no version, or the rules forbid it
-        (:func:`qe_rules.apps.panels.move_refusal`)."""
+        agent plays the seat, the move names no version or a version before the seat's
+        turn began (:func:`answers_turn`: a request sent again, or late), or the rules
+        forbid it (:func:`qe_rules.apps.panels.move_refusal`)."""
         _ = gettext_for(lang)
         if seat in table.stand_ins:
             raise MoveRefused(_("An agent plays for you now: come back to your seat first."))
@@ -704,12 +731,17 @@ class GameNight:
             raise MoveRefused(
                 _('A move names the version of the game it answers ("version": a number).')
             )
+        turn = table.turns.get(seat)
+        if turn is not None and not answers_turn(turn, version, table.version):
+            raise MoveRefused(self.stale_text(StaleMove(version, turn[0], table.version), lang))
         names = self.labels(table, lang)
         refusal = move_refusal(table.game.view(seat), move, amount, lang=lang, names=names)
         if refusal:
             raise MoveRefused(refusal)
+        if turn is None:  # the rules would allow it, yet it is not the seat's turn
+            raise MoveRefused(self.stale_text(StaleMove(version, None, table.version), lang))
 
-    def stale_text(self, stale: Any, lang: str) -> str:
+    def stale_text(self, stale: StaleMove, lang: str) -> str:
         """Why a move that answered an earlier moment was refused, in ``lang``."""
         _ = gettext_for(lang)
         return _(

@@ -62,10 +62,17 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
-from qe_rules.apps.lobby import GameNight, MoveRefused, whole_number
+from qe_rules.apps.lobby import (
+    GameNight,
+    MoveRefused,
+    StaleMove,
+    answers_turn,
+    whole_number,
+)
 from qe_rules.apps.panels import agent_label, panel_data
 from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
 from qe_rules.apps.web_connections import (
+    BACKLOG,
     SECURITY_HEADERS,
     ConnectionCounts,
     RepeatFilter,
@@ -178,23 +185,6 @@ class LimitReached(RulesError):
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
-
-
-class StaleMove(RulesError):
-    """A move answered a moment of the game that is over (a replayed or late request):
-    it names ``version``, and the seat's turn began at ``turn`` (``None``: the seat is
-    not to act); the game is at ``now``. Nothing changed."""
-
-    def __init__(self, version: object, turn: int | None, now: int) -> None:
-        super().__init__(
-            f"this move answers version {shown(version)} of the game, which is at version "
-            f"{now}"
-            + ("" if turn is None else f" (this turn began at version {turn})")
-            + "; look at the game again"
-        )
-        self.version = version
-        self.turn = turn
-        self.now = now
 
 
 # --------------------------------------------------------------------------- payloads
@@ -763,7 +753,7 @@ class TableServer:
         """Raise :class:`StaleMove` unless ``version`` is a version of the game at which
         ``seat``'s present turn had begun."""
         turn = table.turns.get(seat)
-        if type(version) is not int or turn is None or not turn[0] <= version <= table.version:
+        if not answers_turn(turn, version, table.version):
             raise StaleMove(version, None if turn is None else turn[0], table.version)
 
     async def _play(
@@ -1386,9 +1376,9 @@ def create_app(
         night.check_move(table, seat, move, amount, version, lang)
         try:
             await server.play(table, seat, move, amount, version=version)
-        except StaleMove as stale:
-            night.check_move(table, seat, move, amount, stale.now, lang)  # says why, if it can
-            raise MoveRefused(night.stale_text(stale, lang)) from None
+        except StaleMove:  # the game moved on while the move waited for its turn
+            night.check_move(table, seat, move, amount, version, lang)
+            raise
         return JSONResponse(_state(table, seat, lang, wait_limit, night.is_person(table, seat)))
 
     @_answering(404)
@@ -1544,10 +1534,10 @@ def server_config(
     budget = connection_budget(most)
     if budget < most:
         _log.warning(
-            "the file limit allows %d connections, not %d: the server holds at most %d",
-            budget + 64,
-            most,
+            "the file limit allows %d connections, not %d (--max-connections); raise it "
+            "with ulimit -n or LimitNOFILE=",
             budget,
+            most,
         )
     counts = ConnectionCounts(budget, limits.connections_per_client, networks)
     app.state.connections = counts
@@ -1566,6 +1556,7 @@ def server_config(
         proxy_headers=bool(networks),
         forwarded_allow_ips=[str(n) for n in networks] or "",
         timeout_graceful_shutdown=3,
+        backlog=BACKLOG,
     )
 
 

@@ -41,6 +41,7 @@ from typing import Final
 import attrs
 
 __all__ = [
+    "BACKLOG",
     "SECURITY_HEADERS",
     "ConnectionCounts",
     "RepeatFilter",
@@ -68,7 +69,11 @@ SECURITY_HEADERS: Final[tuple[tuple[str, str], ...]] = (
 or style and load nothing from elsewhere)."""
 
 _Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-_RESERVED_FILES: Final = 64  # descriptors kept for the database, logs and static files
+BACKLOG: Final = 128
+"""How many connections wait to be accepted (the listen backlog), which is also how many
+asyncio accepts at once before the server counts them: the file budget keeps room for
+them."""
+_RESERVED_FILES: Final = 64 + BACKLOG  # the database, logs, static files, a burst of accepts
 
 
 @functools.lru_cache(maxsize=4096)
