@@ -824,7 +824,8 @@ class GameNight:
             agent = agent_label(stand_in.agent, lang)
             state += " · " + _("an agent plays it ({agent})").format(agent=agent)
         waited = table.waited().get(seat)
-        if waited is not None and stand_in is None:
+        shown_after = min(5.0, self.server.limits.wait_limit or 5.0)  # not at every turn
+        if waited is not None and stand_in is None and waited >= shown_after:
             state += " · " + _("the table waits for it ({seconds} s)").format(seconds=int(waited))
         return state
 
@@ -853,7 +854,9 @@ class GameNight:
                 {
                     "seat": seat,
                     "name": labels[seat],
-                    "kind": _("person") if person else _("agent: {level}").format(level=kind),
+                    "kind": _("person")
+                    if person
+                    else _("agent: {level}").format(level=agent_label(kind, lang)),
                     "state": self._seat_state(table, seat, lang),
                     "link": f"/seat/{token}" if token else None,
                     "person": person and not table.game.is_over,

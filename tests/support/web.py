@@ -36,6 +36,9 @@ def live_server(database, *, bot_delay=0.0, **options):
     try:
         yield f"http://127.0.0.1:{port}", app.state.tables
     finally:
+        tables = app.state.tables
+        if tables._loop is not None:  # the pages' streams end first, as on Ctrl-C
+            tables._loop.call_soon_threadsafe(tables.end_streams)
         server.should_exit = True
         thread.join(20)
 

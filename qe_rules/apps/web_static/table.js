@@ -97,7 +97,9 @@ function drawWaiting() {
     const total = waited + elapsed;
     if (number === last.view.seat || away.has(number) || total < last.wait_limit) continue;
     const row = document.createElement("p");
-    row.textContent = fill(box.dataset.text, { seat: seatName(number), minutes: Math.floor(total / 60) }) + " ";
+    const long = total >= 120;
+    const values = { seat: seatName(number), seconds: Math.floor(total), minutes: Math.floor(total / 60) };
+    row.textContent = fill(long ? box.dataset.minutes : box.dataset.seconds, values) + " ";
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = fill(box.dataset.button, { seat: seatName(number) });
