@@ -1075,7 +1075,9 @@ class GameNight:
             or waited is None
         ):
             raise MoveRefused(_("That seat keeps nobody waiting now."))
-        if not limit or waited < limit:
+        if not limit:
+            raise MoveRefused(_("Here only the host may hand a seat to an agent."))
+        if waited < limit:
             raise MoveRefused(
                 _(
                     "{seat} has kept the table waiting for {seconds} s; after {limit} s the others may hand the seat to an agent."
