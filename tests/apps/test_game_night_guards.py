@@ -6,19 +6,14 @@ import contextlib
 import json
 import sqlite3
 import time
-import warnings
 
 import pytest
-
-with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from qe_rules.apps import web
 from qe_rules.apps.lobby import MAX_NAME_LENGTH
 from qe_rules.apps.web_store import StorageUnavailable, TableStore
+from tests.support.web import serving
 
-BASE = "http://127.0.0.1:8000"
 LISTED = {
     "ruleset": "en",
     "players": 3,
@@ -27,14 +22,6 @@ LISTED = {
     "title": "Abend",
     "listed": True,
 }
-
-
-@contextlib.contextmanager
-def serving(database, **options):
-    """The app in a test client (its start and stop run too); yields (client, server)."""
-    app = web.create_app(str(database), **options)
-    with TestClient(app, base_url=BASE) as client:
-        yield client, app.state.tables
 
 
 def _error_of(response, status):

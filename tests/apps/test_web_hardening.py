@@ -10,28 +10,13 @@ import secrets
 import sqlite3
 import threading
 import time
-import warnings
 
 import httpx
 import pytest
 
-with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 import qe_rules as qe
 from qe_rules.apps import web, web_keys
-from tests.support.web import key, live_server
-
-BASE = "http://127.0.0.1:8000"
-
-
-@contextlib.contextmanager
-def serving(database, **options):
-    """The app in a test client (its start and stop run too); yields (client, server)."""
-    app = web.create_app(str(database), **options)
-    with TestClient(app, base_url=BASE) as client:
-        yield client, app.state.tables
+from tests.support.web import BASE, key, live_server, serving
 
 
 def _error_of(response, status):

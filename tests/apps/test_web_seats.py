@@ -7,21 +7,16 @@ import json
 import logging
 import sqlite3
 import time
-import warnings
 
 import pytest
-
-with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 import qe_rules as qe
 from qe_rules.apps import panels, web
 from qe_rules.apps.lobby import check_unique
 from qe_rules.apps.web_connections import RepeatFilter, client_key
 from qe_rules.simulation.play import play_game
+from tests.support.web import serving
 
-BASE = "http://127.0.0.1:8000"
 NIGHT = {
     "ruleset": "en",
     "players": 4,
@@ -30,14 +25,6 @@ NIGHT = {
     "title": "Freitag",
     "listed": True,
 }
-
-
-@contextlib.contextmanager
-def serving(database, **options):
-    """The app in a test client (its start and stop run too); yields (client, server)."""
-    app = web.create_app(str(database), **options)
-    with TestClient(app, base_url=BASE) as client:
-        yield client, app.state.tables
 
 
 def _api(link):
@@ -355,8 +342,7 @@ def test_seats_count_from_one_for_people():
 
 
 def test_a_server_error_carries_the_security_headers(tmp_path, monkeypatch):
-    app = web.create_app(str(tmp_path / "t.db"))
-    with TestClient(app, base_url=BASE, raise_server_exceptions=False) as client:
+    with serving(tmp_path / "t.db", raise_server_exceptions=False) as (client, _):
         links = client.post("/api/tables", json=NIGHT).json()
 
         def broken(*args, **kwargs):

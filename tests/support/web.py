@@ -1,16 +1,34 @@
-"""A live web table server for the tests: uvicorn in a thread, on a free local port."""
+"""A web table for the tests: the app in Starlette's test client, or a live server
+(uvicorn in a thread, on a free local port)."""
 
 import contextlib
 import json
 import socket
 import threading
 import time
+import warnings
 
 import httpx
 import uvicorn
 
+with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
 import qe_rules as qe
 from qe_rules.apps import web
+
+BASE = "http://127.0.0.1:8000"
+"""The address the test client's requests name."""
+
+
+@contextlib.contextmanager
+def serving(database, *, raise_server_exceptions=True, **options):
+    """``web.create_app(database, **options)`` in a test client (its start and stop run
+    too); yields (client, the TableServer)."""
+    app = web.create_app(str(database), **options)
+    with TestClient(app, base_url=BASE, raise_server_exceptions=raise_server_exceptions) as client:
+        yield client, app.state.tables
 
 
 def free_port():
