@@ -37,7 +37,9 @@ from qe_rules.game.views import Phase, PlayerView, PublicView, SaleView
 from qe_rules.limits import MAX_BID
 from qe_rules.present.text import placing, placing_text, seat_name, zero_bids_score
 from qe_rules.rules.model import RuleSet, get_ruleset
-from qe_rules.rules.values import FallbackFindsNoBid, FinalTieBreak, TieFallback
+from qe_rules.rules.values import FallbackFindsNoBid, FinalTieBreak
+from qe_rules.texts.catalogs import catalog
+from qe_rules.texts.rulebooks import field_sentence
 
 __all__ = ["agent_label", "bid_help", "log_kinds", "move_refusal", "panel_data", "status_text"]
 
@@ -270,31 +272,25 @@ def _spending_text(known: int, unseen: int, lang: str) -> str:
 
 
 def _decided_by(sale: SaleView, events: Sequence[Event], rules: RuleSet, lang: str) -> str | None:
-    """Why the tie fallback decided a sale, when it did, in ``lang``."""
+    """Why the tie fallback decided a sale, when it did, in ``lang``: the rule as the
+    rulebook states it."""
     _ = gettext_for(lang)
     award = next(
         (e for e in reversed(events) if isinstance(e, Awarded) and e.sale == sale.sale), None
     )
     if award is None or not award.fallback:
         return None
-    rule = {
-        TieFallback.HIGHEST_UNTIED: _("the highest bid that no other bid equals wins"),
-        TieFallback.HIGHEST_UNIQUE_IN_SALE: _(
-            "the highest amount that exactly one bid of the sale named wins"
-        ),
-        TieFallback.HIGHEST_OUTSIDE_TOP_TIE: _("the highest bid below the tied amount wins"),
-    }.get(rules.tie_fallback, "")
-    text = _("After {ties} ties in a row the fallback rule decided: {rule}.").format(
-        ties=rules.ties_before_fallback, rule=rule
+    book = catalog(lang)
+    text = _("After {ties} ties in a row the fallback rule decided the sale:").format(
+        ties=rules.ties_before_fallback
     )
+    text += " " + field_sentence(rules, "tie_fallback", book)
     if (
         rules.fallback_finds_no_bid is FallbackFindsNoBid.AUCTIONEER_WINS
         and sale.winner is not None
         and sale.winner == sale.auctioneer
     ):
-        text += " " + _(
-            "Where it finds no single bid, the auctioneer takes the tile for the standing bid."
-        )
+        text += " " + field_sentence(rules, "fallback_finds_no_bid", book)
     return text
 
 

@@ -255,7 +255,9 @@ def test_a_restarted_server_carries_on_with_its_tables(tmp_path):
         client = httpx.Client(base_url=base, timeout=30)
         assert client.get(f"/api/seat/{token}/state").status_code == 200  # loads the table
         table = server.tables[links["table"]]
-        assert table.game == before and table.tokens[0] == token
+        moves = before.to_record()["moves"]  # the agents due at the stop may play on at once
+        assert table.game.to_record()["moves"][: len(moves)] == moves
+        assert table.tokens[0] == token
         while not table.game.is_over:
             state = client.get(f"/api/seat/{token}/state").json()
             if state["view"]["limits"]:

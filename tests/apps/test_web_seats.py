@@ -313,9 +313,14 @@ def test_the_last_sale_says_when_the_tie_fallback_decided_it():
         for seat in sorted(game.to_act):
             game = game.bid(seat, amount)
     summary = panels.panel_data(game.view(3), game.events_for(3))["summary"]
-    assert "After 3 ties in a row the fallback rule decided: the highest bid that no" in summary
+    assert (
+        "After 3 ties in a row the fallback rule decided the sale: Then the highest standing "
+        "bid that no other standing bid equals wins." in summary
+    )
     german = panels.panel_data(game.view(3), game.events_for(3), lang="de")["summary"]
-    assert "Nach 3 Gleichständen in Folge entschied die Ersatzregel" in german
+    assert "Nach 3 Gleichständen in Folge entschied die Ersatzregel die Versteigerung: Dann" in (
+        german
+    )
 
 
 def test_the_standings_say_what_broke_a_tie_at_the_top():
