@@ -660,7 +660,7 @@ def server_config(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    trust_proxy: Sequence[str] = (),
+    trust_proxy: Sequence[str] | str = (),
     log_level: str = "info",
 ) -> Any:
     """The ``uvicorn.Config`` that serves ``app`` with the limits of its server
@@ -672,6 +672,8 @@ def server_config(
     import uvicorn
 
     limits: WebLimits = app.state.tables.limits
+    if isinstance(trust_proxy, str):  # "a, b" as on the command line
+        trust_proxy = trust_proxy.split(",")
     networks = trusted_networks(trust_proxy)
     most = limits.max_connections or 100_000
     budget = connection_budget(most)
@@ -697,10 +699,17 @@ def server_config(
         access_log=False,
         server_header=False,
         proxy_headers=bool(networks),
-        forwarded_allow_ips=[str(n) for n in networks] or "",
+        forwarded_allow_ips=[_address_or_network(n) for n in networks] or "",
         timeout_graceful_shutdown=3,
         backlog=BACKLOG,
     )
+
+
+def _address_or_network(network: Any) -> str:
+    """A network as uvicorn reads it: a single address as the address alone."""
+    if network.prefixlen == network.max_prefixlen:
+        return str(network.network_address)
+    return str(network)
 
 
 def serve(
@@ -714,7 +723,7 @@ def serve(
     limits: WebLimits | None = None,
     base_url: str | None = None,
     allowed_hosts: Sequence[str] = (),
-    trust_proxy: Sequence[str] = (),
+    trust_proxy: Sequence[str] | str = (),
     log_level: str = "info",
 ) -> None:
     """Run the web table with uvicorn until interrupted. Ctrl-C ends the pages' streams

@@ -80,3 +80,16 @@ def test_tables_from_many_addresses_do_not_lock_a_newcomer_out(tmp_path):
                 assert statuses[201] + statuses[503] == 72 and statuses[201] >= 60
             newcomer = create_from(server.base, "127.0.1.99", PEOPLE)
             assert newcomer.status_code == 201, newcomer.text
+
+
+def test_only_the_named_proxy_may_say_whose_request_it_forwards(tmp_path):
+    options = ("--trust-proxy", "127.0.0.1", "--tables-per-minute", "2", "--log-level", "warning")
+    with serving(tmp_path, *options) as server:
+        for client in ("198.51.100.1", "198.51.100.2"):  # the proxy forwards two clients
+            answers = [create_from(server.base, "127.0.0.1", PEOPLE, client) for _ in range(3)]
+            assert [a.status_code for a in answers] == [201, 201, 429]
+        other = [  # another local process names any address: it is counted as itself
+            create_from(server.base, "127.0.0.7", PEOPLE, f"203.0.113.{n}").status_code
+            for n in range(3)
+        ]
+        assert other == [201, 201, 429]

@@ -318,8 +318,12 @@ def flood_tables(
     return Counter(status for statuses in asyncio.run(everyone()) for status in statuses)
 
 
-def create_from(base: str, source: str, body: dict[str, object]) -> httpx.Response:
-    """One table from ``source``."""
+def create_from(
+    base: str, source: str, body: dict[str, object], forwarded: str | None = None
+) -> httpx.Response:
+    """One table from ``source`` (saying, with ``forwarded``, that it is a proxy
+    forwarding a request of that address)."""
     transport = httpx.HTTPTransport(local_address=source)
+    headers = {} if forwarded is None else {"X-Forwarded-For": forwarded}
     with httpx.Client(base_url=base, transport=transport, timeout=30) as client:
-        return client.post("/api/tables", json=body)
+        return client.post("/api/tables", json=body, headers=headers)
