@@ -462,16 +462,20 @@ class GameNight:
         change: Callable[[Seating], Seating],
         *,
         tokens: Sequence[str | None] | None = None,
+        then: Callable[[], object] | None = None,
     ) -> Seating:
         """Store ``change(seating)`` as the table's seating (on the server's storage
-        thread; with ``tokens``, the seats' new tokens in the same write), then keep it
-        and give it to the table's pages; one change at a time. A change that raises, or
-        that cannot be stored, changes nothing. Claims made while it is stored are kept."""
+        thread; with ``tokens``, the seats' new tokens in the same write), then run
+        ``then`` (a new token taking effect), keep the seating and give it to the table's
+        pages; one change at a time. A change that raises, or that cannot be stored,
+        changes nothing. Claims made while it is stored are kept."""
         async with self._writing:
             before = self.seating_of(table)
             seating = change(copy.deepcopy(before))
             seats = None if tokens is None else _seats_json(table, tokens)
             await self.server.run(self.server.store.set_seating, table.id, seating.to_json(), seats)
+            if then is not None:
+                then()
             claimed = self.seating_of(table).taken - before.taken
             if claimed - seating.taken:  # claimed meanwhile: kept, and stored soon
                 seating.taken |= claimed
@@ -674,8 +678,9 @@ class GameNight:
             return now
 
         old = table.tokens[seat]
-        await self.change(table, freed, tokens=tokens)
-        self.server.retoken(table, seat, token)
+        await self.change(
+            table, freed, tokens=tokens, then=lambda: self.server.retoken(table, seat, token)
+        )
         self._retire(old)
         return token
 
@@ -972,11 +977,15 @@ class GameNight:
 
             old = table.tokens[seat]
             try:
-                await self.change(table, joined, tokens=tokens)
+                await self.change(
+                    table,
+                    joined,
+                    tokens=tokens,
+                    then=lambda: self.server.retoken(table, seat, token),
+                )
             except BaseException:
                 self.seating_of(table).taken.discard(seat)
                 raise
-            self.server.retoken(table, seat, token)
             self._retire(old)
             return RedirectResponse(f"/seat/{token}?lang={lang}", status_code=303)
         labels = self.labels(table, lang)

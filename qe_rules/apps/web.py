@@ -211,11 +211,16 @@ def _state(
 
 
 async def _stream(
-    server: TableServer, table: Table, seat: int | None, lang: str, person: bool
+    server: TableServer,
+    table: Table,
+    seat: int | None,
+    lang: str,
+    person: bool,
+    token: str | None = None,
 ) -> AsyncIterator[str]:
     """Server-sent events: the payload now, then after every move and every change of
     the table's names or players, until the game ends (or the table expires, or the
-    server stops)."""
+    server stops, or the seat's ``token`` is replaced by a new link)."""
     loop = asyncio.get_running_loop()
     sent, sent_at = (-1, -1), 0.0
     wait_limit = server.limits.wait_limit
@@ -236,6 +241,8 @@ async def _stream(
                 yield ": keep-alive\n\n"
         if server.closing or table.gone:
             return
+        if token is not None and server.seats.get(token) != (table.id, seat):
+            return  # the seat has a new link: its old holder sees no more
         pause = sent_at + _STREAM_PAUSE - loop.time()
         if pause > 0 and not table.game.is_over:  # the end goes out at once; moves in
             await asyncio.sleep(pause)  # quick succession (agents') go out as one message
@@ -627,7 +634,7 @@ def _events(
     return _Counted(
         server.streams,
         client,
-        _stream(server, table, seat, lang, person),
+        _stream(server, table, seat, lang, person, request.path_params.get("token")),
         media_type="text/event-stream",
         headers={"X-Accel-Buffering": "no"},
     )

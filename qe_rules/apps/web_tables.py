@@ -359,6 +359,7 @@ class TableServer:
         entry = self.entries.get(table.id)
         if entry is not None:
             entry.tokens = table.tokens
+        self._announce(table)  # the old token's live pages end
         return new
 
     # ----------------------------------------------------------------- the storage thread

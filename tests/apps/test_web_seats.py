@@ -219,7 +219,12 @@ def test_a_player_leaves_for_good_and_the_lobby_offers_the_seat(tmp_path):
         links = client.post("/api/tables", json=NIGHT).json()
         hanna = _api(links["seats"][0])
         client.get(hanna + "/state")
-        assert client.post(hanna + "/leave", json={"for_good": True}).json() == {"left": True}
+        with client.stream("GET", hanna + "/events") as stream:  # her page is still open
+            lines = stream.iter_lines()
+            assert next(lines).startswith("id: ")
+            assert client.post(hanna + "/leave", json={"for_good": True}).json() == {"left": True}
+            rest = list(lines)  # the stream ends: she sees no more of the seat
+        assert sum(line.startswith("data: ") for line in rest) == 1  # the first message's
         assert "replaced" in _error(client.get(hanna + "/state"), 404)
         assert 0 in _offered(client, links["table"])  # given up: offered though named
         joined = client.post(
