@@ -20,7 +20,10 @@ from tests.support.siege import (
     serving,
 )
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="sends from 127.0.0.2 and up")
+pytestmark = [
+    pytest.mark.slow,  # server processes under attack: pytest -m slow runs them
+    pytest.mark.skipif(sys.platform != "linux", reason="sends from 127.0.0.2 and up"),
+]
 
 PEOPLE = {"ruleset": "en", "players": 3, "seats": ["person", "person", "zero"]}
 
