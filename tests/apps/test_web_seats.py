@@ -4,7 +4,6 @@ names are unique, and the page explains refusals, fallbacks and tie-breaks."""
 
 import contextlib
 import json
-import logging
 import sqlite3
 import time
 
@@ -13,7 +12,6 @@ import pytest
 import qe_rules as qe
 from qe_rules.apps import panels, web
 from qe_rules.apps.lobby import check_unique
-from qe_rules.apps.web_connections import RepeatFilter, client_key
 from qe_rules.simulation.play import play_game
 from tests.support.web import serving
 
@@ -404,29 +402,3 @@ def test_trust_proxy_trusts_only_named_addresses(value, words, capsys):
     assert main(["serve", "--trust-proxy", value, "--port", "9"]) == 2
     assert words in capsys.readouterr().err
     assert main(["serve", "--trust-proxy"]) == 2  # a value is required
-
-
-def test_repeated_warnings_are_logged_once_per_period():
-    logger = logging.getLogger("qe-test-repeats")
-    seen = []
-    handler = logging.Handler()
-    handler.emit = lambda record: seen.append(record.getMessage())
-    logger.addHandler(handler)
-    logger.addFilter(RepeatFilter(period=0.2))
-    try:
-        for _ in range(5000):
-            logger.warning("socket.accept() out of system resource")
-        time.sleep(0.25)
-        logger.warning("socket.accept() out of system resource")
-    finally:
-        logger.removeHandler(handler)
-    assert seen == [
-        "socket.accept() out of system resource",
-        "socket.accept() out of system resource (4999 more like it in the last 0.2 s)",
-    ]
-
-
-def test_clients_are_counted_by_address_and_ipv6_by_its_64():
-    assert client_key("2001:db8:0:1::5") == client_key("2001:db8:0:1:ffff::9")
-    assert client_key("2001:db8:0:2::5") != client_key("2001:db8:0:1::5")
-    assert client_key("::ffff:192.0.2.1") == "192.0.2.1" == client_key("192.0.2.1")
