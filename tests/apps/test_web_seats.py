@@ -13,6 +13,7 @@ import qe_rules as qe
 from qe_rules.apps import panels, web
 from qe_rules.apps.lobby import check_unique
 from qe_rules.simulation.play import play_game
+from qe_rules.texts.rulebooks import catalog, field_sentence
 from tests.support.web import serving
 
 NIGHT = {
@@ -316,10 +317,9 @@ def test_the_last_sale_says_when_the_tie_fallback_decided_it():
         for seat in sorted(game.to_act):
             game = game.bid(seat, amount)
     summary = panels.panel_data(game.view(3), game.events_for(3))["summary"]
-    assert (
-        "After 3 ties in a row the fallback rule decided the sale: Then the highest standing "
-        "bid that no other standing bid equals wins." in summary
-    )
+    rule = field_sentence(qe.get_ruleset("en"), "tie_fallback", catalog("en"))
+    assert rule.startswith("Then the highest")  # the rulebook's own sentence
+    assert f"After 3 ties in a row the fallback rule decided the sale: {rule}" in summary
     german = panels.panel_data(game.view(3), game.events_for(3), lang="de")["summary"]
     assert "Nach 3 Gleichständen in Folge entschied die Ersatzregel die Versteigerung: Dann" in (
         german
