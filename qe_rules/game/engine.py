@@ -129,11 +129,11 @@ __all__ = ["Game", "new_game", "replay"]
 
 
 def _refused(limits: BidLimits, amount: int) -> bool:
-    """Whether ``limits`` refuse the bid ``amount`` (an int): below the minimum, the
-    forbidden amount, or above :data:`~qe_rules.limits.MAX_BID`. The one test of a bid's
-    amount (written out in the hot paths ``Game.bid`` and ``Game.bid_many``, where a call
-    would cost a bid 7%); ``_check_bid`` says why."""
-    return amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID
+    """Whether ``limits`` refuse the bid ``amount`` (an int): not
+    :meth:`BidLimits.allows`, the one definition of a legal amount. Written out in the hot
+    paths ``Game.bid`` and ``Game.bid_many``, where a call would cost a bid 7% (tests
+    compare each copy with the definition); ``_check_bid`` says why."""
+    return not limits.allows(amount)
 
 
 # --------------------------------------------------------------------------- the game

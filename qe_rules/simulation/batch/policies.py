@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.limits import MAX_BID
 from qe_rules.simulation.agents import _potential, _tables
 
 __all__ = [
@@ -88,11 +89,17 @@ class PeekAsk:
 
 
 def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
-    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount:
-    :meth:`~qe_rules.BidLimits.legal` for many games."""
+    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount;
+    an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
+    :meth:`~qe_rules.BidLimits.legal` for many games (tests compare the two)."""
     raised = np.maximum(amounts, minimum)
     if forbidden is not None:
         raised += raised == forbidden
+    if raised.size and raised.max() > MAX_BID:  # rare: a smallest bid near MAX_BID
+        over = raised > MAX_BID
+        raised[over] = MAX_BID
+        if forbidden is not None:
+            raised[over & (forbidden == MAX_BID)] = MAX_BID - 1
     return raised
 
 
@@ -136,8 +143,10 @@ class RandomBids:
         amounts = _uniform(ask.draws, self.spread + 1)
         if ask.minimum:
             amounts += ask.minimum
+        if ask.minimum + self.spread >= MAX_BID:  # an amount may pass MAX_BID
+            return legal(amounts, ask.minimum, ask.forbidden)
         if ask.forbidden is not None:
-            amounts += amounts == ask.forbidden
+            amounts += amounts == ask.forbidden  # legal(), written out: none passes MAX_BID
         return amounts
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -174,9 +183,7 @@ class ZeroBids:
     def bids(self, ask: BidAsk) -> Ints:
         """The least legal amounts."""
         least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
-        if ask.forbidden is not None:
-            least += least == ask.forbidden
-        return least
+        return legal(least, ask.minimum, ask.forbidden)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Never."""
