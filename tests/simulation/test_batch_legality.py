@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import qe_rules as qe
@@ -25,6 +25,8 @@ def asks(draw):
     forbidden = None
     if draw(st.booleans()):
         forbidden = draw(st.lists(EDGES, min_size=games, max_size=games))
+        # limits that leave no legal amount: no rule set gives them (RuleSet's checks)
+        assume(minimum < MAX_BID or MAX_BID not in forbidden)
     return minimum, amounts, forbidden
 
 

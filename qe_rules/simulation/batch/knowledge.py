@@ -71,15 +71,10 @@ class Knowledge:
         self.industries.reshape(-1)[(won * kinds + rules.tile_industry[tile]) * games + rows] += 1
         nation = np.array(rules.nations)[chunk.nations[rows, won]]
         self.own[won, rows] += rules.tile_nation[tile] == nation
-        if auctioneer is not None:
-            public = sold & (winner == auctioneer) if rules.auctioneer_win_public else None
-        else:
-            public = sold if rules.last_tile_public else None
         floor = 0.0 if opening is None else opening + 1.0
-        # the winner, and the auctioneer (it writes the amount on the tile), know it
-        knows = wins | (seats == auctioneer) & sold
-        if public is not None:
-            knows |= public
+        # the winner, and the auctioneer (it writes the amount on the tile), know it, and
+        # everyone where it is public
+        knows = wins | (seats == auctioneer) & sold | rules.public(winner, auctioneer)
         self.seen_sum += knows * paid
         self.seen_count += knows
         other = sold & ~wins
