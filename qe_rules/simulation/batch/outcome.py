@@ -43,8 +43,7 @@ from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
 from qe_rules.simulation.batch.policies import BatchAgent
 from qe_rules.simulation.batch.tally import Sums
-from qe_rules.simulation.stats import Batch as Games
-from qe_rules.simulation.stats import SimulationStats
+from qe_rules.simulation.stats import GameRange, SimulationStats
 
 __all__ = ["Batch", "play"]
 
@@ -128,7 +127,7 @@ class Batch:
         sums.add(
             {name: getattr(self, name) for name in ("totals", "spent", "winner", "gaps", "unsold")}
         )
-        games = Games(self.seed, self.start, self.start + self.games)
+        games = GameRange(self.seed, self.start, self.start + self.games)
         return SimulationStats(**sums.fields(self.ruleset, self.players, self.agents, games))
 
 
