@@ -103,6 +103,20 @@ def test_a_smallest_bid_near_max_bid_gives_bids_the_reference_engine_accepts(age
     assert_replays(played)
 
 
+def test_equal_agents_given_apart_play_as_one():
+    """Two seats with equal but distinct agents (an agent and the same agent by name)
+    once left one seat's bids unset: every game bid garbage the reference engine
+    refused."""
+    from qe_rules.simulation.batch.policies import ZeroBids
+
+    played = batch.play(
+        "en", 3, 200, agents=[ZeroBids(), "random", "zero"], seed=2, keep_moves=True
+    )
+    named = batch.play("en", 3, 200, agents=["zero", "random", "zero"], seed=2)
+    assert (played.totals == named.totals).all()
+    assert_replays(played)
+
+
 def test_a_game_is_the_same_whatever_the_chunk_and_the_other_games():
     whole = batch.play("en", 5, 3000, agents="random", seed=3, chunk=700)
     part = batch.play("en", 5, 400, agents="random", seed=3, start=2500)

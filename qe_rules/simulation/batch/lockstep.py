@@ -302,17 +302,19 @@ class Chunk:
         self.knowledge = Knowledge(rules, games) if reads else None
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
-        """Per column: each agent and the games where it sits there (None: all of them)."""
-        if all(agent is agents[0] for agent in agents):
-            return [[(agents[0], None)] for _ in range(self.players)]
+        """Per column: each agent and the games where it sits there (None: all of them).
+        Equal agents are one agent here (as ``dict.fromkeys`` keeps one of them)."""
+        unique = list(dict.fromkeys(agents))
+        if len(unique) == 1:
+            return [[(unique[0], None)] for _ in range(self.players)]
         groups = []
         for column in range(self.players):
             seats = self.actual_seat[column]
             found: list[tuple[BatchAgent, Ints | None]] = []
-            for agent in dict.fromkeys(agents):
+            for agent in unique:
                 where = np.zeros(self.games, dtype=bool)
                 for seat, other in enumerate(agents):
-                    if other is agent:
+                    if other == agent:
                         where |= seats == seat
                 found.append((agent, where))
             groups.append(found)
