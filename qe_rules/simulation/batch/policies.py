@@ -24,7 +24,6 @@ seats any policy of the encoding.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
@@ -35,7 +34,12 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import TILE_LIMIT
 from qe_rules.limits import MAX_BID
-from qe_rules.simulation.agents import _potential, _tables
+from qe_rules.simulation.agents import (
+    BATCH_AGENT_GROUP,
+    _potential,
+    _tables,
+    agent_elsewhere,
+)
 
 __all__ = [
     "BATCH_AGENTS",
@@ -334,15 +338,12 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
 
 
 def _trained() -> BatchAgent:
-    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl`` extra's
-    numpy and the shipped weights): loaded by name on first use, never imported here."""
-    try:
-        module = importlib.import_module("qe_rules.learning.policies")
-    except ImportError as error:
-        raise InvalidArgument(
-            f"the trained agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
-        ) from None
-    agent: BatchAgent = module.TrainedBatchAgent()
+    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl``
+    extra's numpy and the shipped weights): found through its entry point on first use
+    (:data:`~qe_rules.simulation.agents.BATCH_AGENT_GROUP`), never imported here."""
+    make = agent_elsewhere(BATCH_AGENT_GROUP, "trained")
+    assert make is not None  # agent_elsewhere raises for a built-in name it cannot find
+    agent: BatchAgent = make()
     return agent
 
 
@@ -360,7 +361,7 @@ it was not trained, as :class:`~qe_rules.TrainedAgent` plays)."""
 def batch_agent(spec: object) -> BatchAgent:
     """A batched agent from a name of :data:`BATCH_AGENTS` or an agent itself."""
     if isinstance(spec, str):
-        make = BATCH_AGENTS.get(spec)
+        make = BATCH_AGENTS.get(spec) or agent_elsewhere(BATCH_AGENT_GROUP, spec)
         if make is None:
             raise InvalidArgument(
                 f"the batch has no agent {shown(spec)}; its agents are "
