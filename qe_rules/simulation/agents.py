@@ -431,8 +431,7 @@ def register_agent(
     :data:`AGENT_GROUP` and :data:`BATCH_AGENT_GROUP` instead, found without an import."""
     if not isinstance(name, str) or not name or name in _BY_NAME:
         raise InvalidArgument(
-            f"an agent's name is a new non-empty str (not {', '.join(_BY_NAME)}), "
-            f"got {shown(name)}"
+            f"an agent's name is a new non-empty str (not {', '.join(_BY_NAME)}), got {shown(name)}"
         )
     _REGISTERED[AGENT_GROUP][name] = factory
     if batched is not None:
