@@ -157,6 +157,7 @@ def test_the_search_agent_bids_legally_and_the_same_for_the_same_view():
         agent.bid(game.view(opener))
 
 
+@pytest.mark.slow  # a subprocess
 def test_the_trained_agent_is_found_through_its_entry_points_not_an_import():
     """The simulation layer never imports the learning layer: ``trained`` is declared in
     the ``qe_rules.agents`` and ``qe_rules.batch_agents`` entry-point groups (and
