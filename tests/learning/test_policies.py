@@ -179,7 +179,7 @@ def test_the_trained_agent_is_found_through_its_entry_points_not_an_import():
     code = (
         "import sys\n"
         "from qe_rules.simulation.agents import agent_factory\n"
-        "from qe_rules.simulation.batch.policies import batch_agent\n"
+        "from qe_rules.simulation.batch.agents import batch_agent\n"
         "assert not any(name.startswith('qe_rules.learning') for name in sys.modules)\n"
         "print(agent_factory('trained').__name__, type(batch_agent('trained')).__name__)\n"
     )

@@ -405,7 +405,7 @@ def no_agents_registered(monkeypatch):
 
 def test_an_agent_registered_by_name_plays_by_name(no_agents_registered):
     from qe_rules import batch
-    from qe_rules.simulation.batch.policies import ZeroBids
+    from qe_rules.simulation.batch.agents import ZeroBids
 
     agents.register_agent("cautious", ZeroAgent, batched=ZeroBids)
     assert agent_factory("cautious") is ZeroAgent

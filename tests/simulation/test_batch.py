@@ -108,7 +108,7 @@ def test_equal_agents_given_apart_play_as_one():
     """Two seats with equal but distinct agents (an agent and the same agent by name)
     once left one seat's bids unset: every game bid garbage the reference engine
     refused."""
-    from qe_rules.simulation.batch.policies import ZeroBids
+    from qe_rules.simulation.batch.agents import ZeroBids
 
     played = batch.play(
         "en", 3, 200, agents=[ZeroBids(), "random", "zero"], seed=2, keep_moves=True

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules.limits import MAX_BID
-from qe_rules.simulation.batch import policies
+from qe_rules.simulation.batch import agents
 from tests.support import examples
 
 # amounts and smallest bids near the edges: 0, a few, and MAX_BID
@@ -38,7 +38,7 @@ def limits_of_game(minimum, forbidden, game):
 @given(asks())
 def test_legal_is_bid_limits_legal_for_many_games(ask):
     minimum, amounts, forbidden = ask
-    got = policies.legal(
+    got = agents.legal(
         np.array(amounts, dtype=np.int64),
         minimum,
         None if forbidden is None else np.array(forbidden, dtype=np.int64),
@@ -49,9 +49,7 @@ def test_legal_is_bid_limits_legal_for_many_games(ask):
         assert limits.allows(int(got[game]))
 
 
-@pytest.mark.parametrize(
-    "agent", [policies.RandomBids(), policies.FloorBids(), policies.ZeroBids()]
-)
+@pytest.mark.parametrize("agent", [agents.RandomBids(), agents.FloorBids(), agents.ZeroBids()])
 @examples(40)
 @given(ask=asks(), phase=st.sampled_from(["opening", "secret", "rebid"]), data=st.data())
 def test_the_batched_agents_bid_only_allowed_amounts(agent, ask, phase, data):
@@ -59,7 +57,7 @@ def test_the_batched_agents_bid_only_allowed_amounts(agent, ask, phase, data):
     draws = data.draw(
         st.lists(st.integers(0, 2**32 - 1), min_size=len(amounts), max_size=len(amounts))
     )
-    question = policies.BidAsk(
+    question = agents.BidAsk(
         state=None, seat=0, rows=None, phase=phase, minimum=minimum,
         forbidden=None if forbidden is None else np.array(forbidden, dtype=np.int64),
         draws=np.array(draws, dtype=np.uint32),
@@ -78,8 +76,8 @@ def test_a_policys_masks_are_the_allowed_amounts(ask):
         seen.append(masks)
         return np.array(amounts[: len(masks)])
 
-    hook = policies.PolicyBids(policy, max_bid=12)
-    question = policies.BidAsk(
+    hook = agents.PolicyBids(policy, max_bid=12)
+    question = agents.BidAsk(
         state=None, seat=0, rows=None, phase="secret", minimum=minimum,
         forbidden=None if forbidden is None else np.array(forbidden, dtype=np.int64),
         draws=np.zeros(len(amounts), dtype=np.uint32),

@@ -6,7 +6,7 @@ A seat knows a sale's winning amount as :func:`qe_rules.game._secrecy.knows_amou
 says (public, its own win, or the sale it ran), and after it peeks at it where the peek
 shows the winning amount (under ``peek_shows = "highest-bid"`` a peek after a tie
 fallback shows a higher bid, and the amount stays unknown). Kept only when an agent asks for it
-(:class:`~qe_rules.simulation.batch.policies.ValueBids`).
+(:class:`~qe_rules.simulation.batch.agents.ValueBids`).
 """
 
 from __future__ import annotations

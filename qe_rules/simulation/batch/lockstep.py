@@ -35,6 +35,7 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
+from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_OUTSIDE,
@@ -44,7 +45,6 @@ from qe_rules.simulation.batch.compiled import (
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
-from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 Bits32 = npt.NDArray[np.uint32]
 

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BatchAgent
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
     GAME_ARRAYS,
@@ -41,7 +42,6 @@ from qe_rules.simulation.batch.chunks import (
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent
 from qe_rules.simulation.batch.tally import Sums
 from qe_rules.simulation.stats import GameRange, SimulationStats
 
@@ -146,7 +146,7 @@ def play(
     """Play games ``start`` to ``start + games`` of the run with ``seed`` in lockstep.
 
     ``agents`` is a batched agent's name (``random``, ``floor``, ``zero``), a
-    :class:`~qe_rules.simulation.batch.policies.BatchAgent`, or a list of one per seat.
+    :class:`~qe_rules.simulation.batch.agents.BatchAgent`, or a list of one per seat.
     ``chunk`` games are played at a time (it changes the speed and the memory, never the
     games). ``keep_moves`` keeps every move, so that :meth:`Batch.record` needs no
     replay. ``progress`` is called with ``(games done, games)`` after each chunk.

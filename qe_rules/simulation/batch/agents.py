@@ -7,7 +7,7 @@ the same draws give the same bids: the batch's games are reproducible and compar
 between rule sets (common random numbers).
 
 >>> import numpy as np
->>> from qe_rules.simulation.batch.policies import BidAsk, RandomBids
+>>> from qe_rules.simulation.batch.agents import BidAsk, RandomBids
 >>> ask = BidAsk(state=None, seat=1, rows=None, phase="secret", minimum=0,
 ...              forbidden=np.array([3, 3]), draws=np.array([0, 2**31], dtype=np.uint32))
 >>> RandomBids().bids(ask).tolist()
