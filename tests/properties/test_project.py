@@ -204,32 +204,34 @@ def test_no_import_cycle():
     assert import_cycles() == []
 
 
-def test_the_cycle_check_finds_a_cycle_through_a_lazy_import(tmp_path):
+@pytest.mark.parametrize(
+    ("files", "cycle"),
+    [
+        (  # through a lazy import
+            {
+                "game/scoring.py": "def _repr_svg_(self):\n    from qe_rules.present import svg\n",
+                "present/svg.py": "from qe_rules.game.scoring import GameResult\n",
+            },
+            "qe_rules.game.scoring -> qe_rules.present.svg -> qe_rules.game.scoring",
+        ),
+        (  # through a string import
+            {
+                "simulation/agents.py": (
+                    'import importlib\nimportlib.import_module("qe_rules.learning.policies")\n'
+                ),
+                "learning/policies.py": "from qe_rules.simulation.agents import Agent\n",
+            },
+            "qe_rules.learning.policies -> qe_rules.simulation.agents -> qe_rules.learning.policies",
+        ),
+    ],
+    ids=["lazy", "string"],
+)
+def test_the_cycle_check_finds_a_planted_cycle(tmp_path, files, cycle):
     package = tmp_path / "qe_rules"
-    (package / "game").mkdir(parents=True)
-    (package / "present").mkdir()
-    (package / "game" / "scoring.py").write_text(
-        "def _repr_svg_(self):\n    from qe_rules.present import svg\n"
-    )
-    (package / "present" / "svg.py").write_text("from qe_rules.game.scoring import GameResult\n")
-    assert import_cycles(package) == [
-        "qe_rules.game.scoring -> qe_rules.present.svg -> qe_rules.game.scoring"
-    ]
-
-
-def test_the_cycle_check_finds_a_cycle_through_a_string_import(tmp_path):
-    package = tmp_path / "qe_rules"
-    (package / "simulation").mkdir(parents=True)
-    (package / "learning").mkdir()
-    (package / "simulation" / "agents.py").write_text(
-        'import importlib\nimportlib.import_module("qe_rules.learning.policies")\n'
-    )
-    (package / "learning" / "policies.py").write_text(
-        "from qe_rules.simulation.agents import Agent\n"
-    )
-    assert import_cycles(package) == [
-        "qe_rules.learning.policies -> qe_rules.simulation.agents -> qe_rules.learning.policies"
-    ]
+    for name, text in files.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    assert import_cycles(package) == [cycle]
 
 
 def test_no_function_shadows_a_module():
