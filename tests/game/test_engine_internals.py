@@ -215,8 +215,8 @@ def _amounts_near(limits):
 @examples(60)
 @given(st.data())
 def test_bid_limits_allow_exactly_what_the_game_accepts(data):
-    """``BidLimits.allows`` is the one definition of a legal amount: ``can_bid`` and
-    ``can_bid_many`` agree with it for every seat awaited, at every edge (1,000,001
+    """``BidLimits.allows`` is the one definition of a legal amount: ``can_bid``, ``bid``
+    and ``can_bid_many`` agree with it for every seat awaited, at every edge (1,000,001
     included), and ``_refused`` is its negation."""
     rules = data.draw(qst.rulesets(), label="rules")
     game = data.draw(qst.games([rules]), label="game")
@@ -230,3 +230,9 @@ def test_bid_limits_allow_exactly_what_the_game_accepts(data):
             assert game.can_bid(seat, amount) is allowed, (seat, amount, limits)
             assert game.can_bid_many({seat: amount}) is allowed, (seat, amount, limits)
             assert engine._refused(limits, amount) is not allowed
+            try:  # Game.bid's own copy of the test
+                game.bid(seat, amount)
+            except qe.RulesError:
+                assert not allowed, (seat, amount, limits)
+            else:
+                assert allowed, (seat, amount, limits)
