@@ -68,7 +68,7 @@ from qe_rules.simulation.play import (
 from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.simulation.stats import (
-    Batch,
+    GameRange,
     _add,
     _add_counts,
     _Batched,
@@ -264,7 +264,7 @@ class Comparison(_Batched):
     rulesets: tuple[str, ...]
     players: int
     agents: tuple[str, ...]
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
     """The games compared, as runs of game numbers per seed, in order."""
     winners: tuple[tuple[tuple[int, ...], ...], ...]
     """For each game, in the order of ``batches``, the winners under each rule set."""
@@ -393,7 +393,7 @@ class Comparison(_Batched):
             rulesets=rulesets,
             players=players,
             agents=agents_of(data["agents"], "comparison.agents", players),
-            batches=tuple(Batch(*batch) for batch in batches),
+            batches=tuple(GameRange(*batch) for batch in batches),
             winners=winners,
             changes=changes,
             any_changes=any_changes,
@@ -406,7 +406,7 @@ class Comparison(_Batched):
         check_figures(fields, comparison.to_dict(), _COMPARISON_FIGURES)
         return comparison
 
-    def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
+    def _winners_by_batch(self) -> list[tuple[GameRange, tuple[tuple[tuple[int, ...], ...], ...]]]:
         pieces = []
         offset = 0
         for batch in self.batches:
@@ -879,7 +879,7 @@ def compare(
         rulesets=ids,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        batches=(Batch(seed, start, start + games),),
+        batches=(GameRange(seed, start, start + games),),
         winners=tuple(winners),
         changes=tuple(changes),
         any_changes=any_changes,

@@ -62,23 +62,25 @@ from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.texts.reports import table
 
-__all__ = ["Batch", "SimulationStats", "format_stats", "simulate"]
+__all__ = ["GameRange", "SimulationStats", "format_stats", "simulate"]
 
 
-# --------------------------------------------------------------------------- batches
+# --------------------------------------------------------------------------- game ranges
 
 
-class Batch(NamedTuple):
-    """Games ``start`` to ``stop`` (not included) of a run with ``seed``."""
+class GameRange(NamedTuple):
+    """Games ``start`` to ``stop`` (not included) of a run with ``seed``: the games a
+    statistics object sums up are some of these (its ``batches``). Formerly ``Batch``, a
+    name that :class:`qe_rules.batch.Batch`, the arrays of games the batch played, keeps."""
 
     seed: int
     start: int
     stop: int
 
 
-def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
+def _coalesce(batches: Iterable[GameRange]) -> tuple[GameRange, ...]:
     """Batches in order, joined where one ends where the next begins; overlaps raise."""
-    joined: list[Batch] = []
+    joined: list[GameRange] = []
     for batch in sorted(batches):
         if joined and joined[-1].seed == batch.seed and batch.start < joined[-1].stop:
             raise InvalidArgument(
@@ -92,7 +94,7 @@ def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
     return tuple(joined)
 
 
-def _batches_text(batches: Sequence[Batch]) -> str:
+def _batches_text(batches: Sequence[GameRange]) -> str:
     return ", ".join(
         f"seed {b.seed}"
         if b.start == 0 and len(batches) == 1
@@ -106,10 +108,10 @@ def _check_same(what: str, mine: object, theirs: object) -> None:
         raise InvalidArgument(f"only runs with the same {what} merge: {mine!r} and {theirs!r}")
 
 
-def _batches_from(data: dict[str, Any]) -> tuple[Batch, ...]:
+def _batches_from(data: dict[str, Any]) -> tuple[GameRange, ...]:
     if "batches" in data:
-        return tuple(Batch(*batch) for batch in data["batches"])
-    return (Batch(data["seed"], 0, data["games"]),)
+        return tuple(GameRange(*batch) for batch in data["batches"])
+    return (GameRange(data["seed"], 0, data["games"]),)
 
 
 def _add(mine: Sequence[int], theirs: Sequence[int]) -> tuple[int, ...]:
@@ -130,7 +132,7 @@ class _Batched:
     """The games of statistics: ``batches`` of game numbers per seed."""
 
     __slots__ = ()
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
 
     @property
     def games(self) -> int:
@@ -265,7 +267,7 @@ class SimulationStats(_Batched):
     players: int
     agents: tuple[str, ...]
     """Each seat's agent, by name."""
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
     """The games summed up, as runs of game numbers per seed, in order."""
     wins: tuple[int, ...]
     """Games won by each seat alone."""
@@ -509,7 +511,7 @@ class SimulationStats(_Batched):
             ruleset=get("ruleset", text),
             players=players,
             agents=agents_of(data["agents"], "statistics.agents", players),
-            batches=tuple(Batch(*batch) for batch in batches),
+            batches=tuple(GameRange(*batch) for batch in batches),
             wins=seats["wins"],
             no_winner_games=counts["no_winner_games"],
             gap_games=counts["gap_games"],
@@ -729,7 +731,7 @@ def simulate(
 
         names = [str(spec) for spec in specs]
         fields = simulate_fields(rules, players, names, games, seed, start, progress)
-        return SimulationStats(**{**fields, "batches": (Batch(seed, start, start + games),)})
+        return SimulationStats(**{**fields, "batches": (GameRange(seed, start, start + games),)})
     tally = _Tally(players)
     run = _Run((rules,), players, specs, games, seed, start, rows)
     for part in _run(_simulate_chunk, run, workers, executor, progress):
@@ -738,7 +740,7 @@ def simulate(
         ruleset=rules.id,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        batches=(Batch(seed, start, start + games),),
+        batches=(GameRange(seed, start, start + games),),
         wins=tuple(tally.wins),
         no_winner_games=tally.no_winner,
         gap_games=tally.gap_games,
@@ -759,3 +761,11 @@ def format_stats(stats: SimulationStats) -> str:
     name is kept for (deprecated)."""
     renamed("format_stats(stats)", "stats.to_text() or str(stats)")
     return stats.to_text()
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated name ``Batch`` of :class:`GameRange`."""
+    if name == "Batch":
+        renamed("qe_rules.simulation.stats.Batch", "qe_rules.GameRange")
+        return GameRange
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,9 +16,9 @@ import numpy.typing as npt
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord, Move
+from qe_rules.simulation.batch.agents import BatchAgent, batch_agent
 from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent, batch_agent
 
 __all__ = [
     "CHUNK",

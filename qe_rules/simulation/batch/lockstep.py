@@ -33,6 +33,7 @@ from qe_rules.errors import InvalidArgument
 from qe_rules.game import draws as keyed
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
+from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_OUTSIDE,
@@ -42,7 +43,6 @@ from qe_rules.simulation.batch.compiled import (
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
-from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 Bits32 = npt.NDArray[np.uint32]
 
@@ -273,7 +273,7 @@ class Chunk:
         self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
         self.peek_window: npt.NDArray[np.bool_] | None = None
         self.peek_sale = 0  # the sale number a view shows in the peek window being asked
-        timing = rules.ruleset.peek_timing
+        timing = rules.peek_timing
         self.peek_any = timing is PeekTiming.ANY_EARLIER_SALE
         self.peek_before = timing is PeekTiming.BEFORE_BIDS
         # any-earlier-sale: per column, sale and game, whether the seat may peek at it
@@ -294,17 +294,19 @@ class Chunk:
         )
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
-        """Per column: each agent and the games where it sits there (None: all of them)."""
-        if all(agent is agents[0] for agent in agents):
-            return [[(agents[0], None)] for _ in range(self.players)]
+        """Per column: each agent and the games where it sits there (None: all of them).
+        Equal agents are one agent here (as ``dict.fromkeys`` keeps one of them)."""
+        unique = list(dict.fromkeys(agents))
+        if len(unique) == 1:
+            return [[(unique[0], None)] for _ in range(self.players)]
         groups = []
         for column in range(self.players):
             seats = self.actual_seat[column]
             found: list[tuple[BatchAgent, Ints | None]] = []
-            for agent in dict.fromkeys(agents):
+            for agent in unique:
                 where = np.zeros(self.games, dtype=bool)
                 for seat, other in enumerate(agents):
-                    if other is agent:
+                    if other == agent:
                         where |= seats == seat
                 found.append((agent, where))
             groups.append(found)
@@ -441,7 +443,7 @@ class Chunk:
             if self.log is not None:
                 self.log.windows.append(None)
                 self.log.peeked.append(None)
-        elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        elif rules.peek_windows[sale]:
             yield from self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
             self.log.windows.append(None)
@@ -637,22 +639,16 @@ class Chunk:
     def _peek_window(
         self, sale: int, winner: Ints, auctioneer: int | None
     ) -> Generator[PeekAsk, Any, None]:
-        rules, players = self.rules, self.players
-        secret = winner >= 0
-        if auctioneer is not None and rules.auctioneer_win_public:
-            secret &= winner != auctioneer
-        if auctioneer is None and rules.last_tile_public:
-            secret[:] = False
+        rules = self.rules
+        # per column and game: whether a peek could show the column this sale's amount
+        may_peek = rules.may_peek_at(winner, auctioneer, rules.public(winner, auctioneer))
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale + 1
         if self.peekable is not None:
-            yield from self._window_any(sale, secret, winner, auctioneer, window, peeked)
-        elif secret.any():
-            columns = np.arange(players)[:, None]
-            inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
-            if auctioneer is not None:
-                inside[auctioneer] = False
+            yield from self._window_any(sale, may_peek, window, peeked)
+        elif may_peek.any():
+            inside = may_peek & (self.peeks_used < rules.peeks_per_player)
             self.peek_window = inside  # for observers (learning.vector_env)
             knowledge = self.knowledge
 
@@ -692,28 +688,23 @@ class Chunk:
     def _window_any(
         self,
         sale: int,
-        secret: npt.NDArray[np.bool_],
-        winner: Ints,
-        auctioneer: int | None,
+        may_peek: npt.NDArray[np.bool_],
         window: Ints,
         peeked: Ints,
     ) -> Generator[PeekAsk, Any, None]:
         """The window after ``sale`` under ``peek_timing=any-earlier-sale``: each seat
-        with a peek left and a sale it may peek at; a peek looks at the latest of them."""
-        rules, players, peekable = self.rules, self.players, self.peekable
+        with a peek left and a sale it may peek at (``may_peek``: this sale, per column
+        and game); a peek looks at the latest of them."""
+        rules, peekable = self.rules, self.peekable
         assert peekable is not None
-        columns = np.arange(players)[:, None]
-        now = secret & (winner != columns)
-        if auctioneer is not None:
-            now[auctioneer] = False
-        peekable[:, sale] = now
+        peekable[:, sale] = may_peek
         inside = peekable[:, : sale + 1].any(axis=1) & (self.peeks_used < rules.peeks_per_player)
         self.peek_window = inside
         latest = np.arange(sale + 1)[:, None]
         knowledge = self.knowledge
         log = self.log
         if log is not None:
-            log.targets[sale] = np.full((players, self.games), -1, dtype=np.int64)
+            log.targets[sale] = np.full((self.players, self.games), -1, dtype=np.int64)
 
         def learn(column: int, peekers: Ints) -> None:  # each peeker's latest sale
             targets = np.where(peekable[column, : sale + 1, peekers].T, latest, -1).max(axis=0)
@@ -739,7 +730,7 @@ class Chunk:
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale
-        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        if rules.peek_windows[sale]:
             inside = self.peeks_used < rules.peeks_per_player
             if auctioneer is not None:
                 inside[auctioneer] = False

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BatchAgent
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
     GAME_ARRAYS,
@@ -41,11 +42,9 @@ from qe_rules.simulation.batch.chunks import (
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent
 from qe_rules.simulation.batch.tally import Sums
 from qe_rules.simulation.play import _check_games, _check_seed
-from qe_rules.simulation.stats import Batch as Games
-from qe_rules.simulation.stats import SimulationStats
+from qe_rules.simulation.stats import GameRange, SimulationStats
 
 __all__ = ["Batch", "play"]
 
@@ -129,7 +128,7 @@ class Batch:
         sums.add(
             {name: getattr(self, name) for name in ("totals", "spent", "winner", "gaps", "unsold")}
         )
-        games = Games(self.seed, self.start, self.start + self.games)
+        games = GameRange(self.seed, self.start, self.start + self.games)
         return SimulationStats(**sums.fields(self.ruleset, self.players, self.agents, games))
 
 
@@ -148,7 +147,7 @@ def play(
     """Play games ``start`` to ``start + games`` of the run with ``seed`` in lockstep.
 
     ``agents`` is a batched agent's name (``random``, ``floor``, ``zero``), a
-    :class:`~qe_rules.simulation.batch.policies.BatchAgent`, or a list of one per seat.
+    :class:`~qe_rules.simulation.batch.agents.BatchAgent`, or a list of one per seat.
     ``chunk`` games are played at a time (it changes the speed and the memory, never the
     games). ``keep_moves`` keeps every move, so that :meth:`Batch.record` needs no
     replay. ``progress`` is called with ``(games done, games)`` after each chunk.
