@@ -1,5 +1,7 @@
 """The runner: a run's games cut into chunks, played here or by a pool of worker processes
-(or any :class:`concurrent.futures.Executor`), the results back in game order.
+(or any :class:`concurrent.futures.Executor`), the results back in game order. Both
+engines run through it: the reference engine in chunks of up to 1,000 games, the batch in
+chunks of whole blocks of its randomness.
 
 Its names serve :mod:`qe_rules.simulation.stats` and :mod:`qe_rules.simulation.comparison`,
 which give each chunk its work; none is public.
@@ -69,8 +71,43 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
+BLOCK: Final = 16384
+"""The games of one block of the batch's randomness (``batch.lockstep.BLOCK``, which a
+test holds equal): a chunk of the batch that starts and ends on a block's edge draws each
+block once."""
+
+_BATCH_LEAST: Final = 256  # the fewest games of a batch chunk sent to a worker
+
+
+def _batch_chunks(start: int, games: int, workers: int) -> list[tuple[int, int]]:
+    """Split games ``start`` to ``start + games`` into chunks for the batch, as offsets
+    from ``start``.
+
+    One worker plays a block at a time. Several share the games in about two chunks
+    each, of at least ``_BATCH_LEAST`` games and at most 8 blocks (the batch plays a
+    chunk of many games at about the speed of many chunks). A chunk that would cross the
+    edge of a block of randomness ends at an edge instead, so that each block is drawn
+    in one chunk wherever a chunk is a block or more.
+    """
+    size = BLOCK
+    if workers > 1:
+        size = min(8 * BLOCK, max(_BATCH_LEAST, -(-games // (2 * workers))))
+    stop = start + games
+    chunks = []
+    at = start
+    while at < stop:
+        end, edge = at + size, (at // BLOCK + 1) * BLOCK
+        if end > edge:
+            end = max(edge, end // BLOCK * BLOCK)
+        end = min(end, stop)
+        chunks.append((at - start, end - start))
+        at = end
+    return chunks
+
+
 class _Run(NamedTuple):
-    """What a run plays: the games ``start`` to ``start + games`` of ``seed``."""
+    """What a run plays: the games ``start`` to ``start + games`` of ``seed``, on the
+    reference engine or, with ``batched``, on the batch."""
 
     rulesets: tuple[RuleSet, ...]
     players: int
@@ -79,6 +116,7 @@ class _Run(NamedTuple):
     seed: int
     start: int
     rows: bool
+    batched: bool = False
 
 
 def _run(
@@ -94,9 +132,12 @@ def _run(
     process pool made for the run; a given executor runs them and is left running.
     """
     sent = tuple(map(_portable, run.rulesets))
+    chunks = (
+        _batch_chunks(run.start, run.games, workers) if run.batched else _chunks(run.games, workers)
+    )
     tasks = [
         _Task(sent, run.players, run.specs, run.seed, run.start + start, run.start + stop, run.rows)
-        for start, stop in _chunks(run.games, workers)
+        for start, stop in chunks
     ]
     results: list[Any] = [None] * len(tasks)
     done = 0
