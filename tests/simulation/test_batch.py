@@ -207,6 +207,11 @@ def test_a_field_the_batch_cannot_hold_is_named(monkeypatch):
     try:
         with pytest.raises(qe.InvalidArgument, match="removed_companies"):
             batch.compile_rules("en", 4)
+        # auto plays such a rule set on the reference engine; batch refuses it, saying why
+        assert qe.simulate("en", 4, "random", 3, seed=1).engine == "reference"
+        assert qe.compare(["de", "en"], 4, "random", 3, seed=1).engine == "reference"
+        with pytest.raises(qe.InvalidArgument, match="removed_companies"):
+            qe.compare(["de", "en"], 4, "random", 3, seed=1, play="each", engine="batch")
     finally:
         monkeypatch.undo()
         compiled._compiled.cache_clear()
