@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +45,9 @@ __all__ = [
     "game_rows",
     "played_chunk",
     "simulate_chunk",
+    "task_agents",
     "task_chunks",
+    "task_labels",
 ]
 
 Arrays = Mapping[str, npt.NDArray[Any]]
@@ -130,8 +132,9 @@ def game_rows(
 ) -> list[GameRow]:
     """The rows of games ``numbers``: per game, per rule set (``scored`` holds the
     arrays of each, as ``chunk_arrays`` gives them, and ``nations`` each seat's nation
-    per game) and per seat, as the reference engine's rows. ``changed`` and ``causes`` give per rule set and game whether its
-    winners differ from the first's and why (a comparison's)."""
+    per game) and per seat, as the reference engine's rows. ``changed`` and ``causes``
+    give per rule set and game whether its winners differ from the first's and why (a
+    comparison's)."""
     games, players = len(numbers), len(labels)
     count = len(scored)
     shape = (games, count, players)
@@ -219,9 +222,6 @@ def _owners(chunk: Chunk) -> npt.NDArray[np.int64]:
     return owners
 
 
-_EACH_ARRAYS: Final = ("winners", *SEAT_ARRAYS)
-
-
 def played_chunk(task: _Task) -> _PlayedChunk:
     """``compare(..., play="each")``'s chunk on the batch: its games played under each
     rule set from the same draws (common random numbers), so that a game differs between
@@ -238,7 +238,7 @@ def played_chunk(task: _Task) -> _PlayedChunk:
         for number, rules in enumerate(compiled):
             draws = Draws(task.seed, first, size, task.players, rules.sales)
             played = play_chunk(rules, draws, agents)
-            arrays = chunk_arrays(played, _EACH_ARRAYS if task.rows else ("winners",))
+            arrays = chunk_arrays(played, SEAT_ARRAYS if task.rows else ("winners",))
             owners = _owners(played)
             winners = arrays["winners"]
             if base_winners is None or base_owners is None:
