@@ -105,12 +105,12 @@ def test_a_dask_cluster_gives_the_figures_of_one_process_on_either_engine():
     ):
         executor = client.get_executor()
         # the batch: chunks across an edge of its blocks of randomness, on two processes
-        games, table = 16384 + 700, ["random", "zero", "random", "random"]
+        games, table = 1200, ["random", "zero", "random", "random"]
         one = simulate("en", 4, table, games, seed=11, start=16000)
         assert one.engine == "batch"
         spread = simulate("en", 4, table, games, seed=11, start=16000, executor=executor, workers=2)
         assert spread == one
-        args = (["en", "en-early", "de"], 5, "random", games)
+        args = (["en", "en-early", "de"], 4, "random", games)
         for play in ("first", "each"):
             spread = compare(*args, seed=4, executor=executor, workers=2, play=play)
             assert spread == compare(*args, seed=4, play=play) and spread.engine == "batch"
