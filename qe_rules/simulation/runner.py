@@ -71,10 +71,9 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
-BLOCK: Final = 16384
-"""The games of one block of the batch's randomness (``batch.lockstep.BLOCK``, which a
-test holds equal): a chunk of the batch that starts and ends on a block's edge draws each
-block once."""
+BATCH_CHUNK: Final = 16384
+"""The games the batch plays at a time (``batch.CHUNK``, which a test holds equal): its
+fastest chunk, and the size of the blocks in which it draws its randomness."""
 
 _BATCH_LEAST: Final = 256  # the fewest games of a batch chunk sent to a worker
 
@@ -83,22 +82,22 @@ def _batch_chunks(start: int, games: int, workers: int) -> list[tuple[int, int]]
     """Split games ``start`` to ``start + games`` into chunks for the batch, as offsets
     from ``start``.
 
-    One worker plays a block at a time. Several share the games in about two chunks
-    each, of at least ``_BATCH_LEAST`` games and at most 8 blocks (the batch plays a
-    chunk of many games at about the speed of many chunks). A chunk that would cross the
-    edge of a block of randomness ends at an edge instead, so that each block is drawn
-    in one chunk wherever a chunk is a block or more.
+    One worker plays :data:`BATCH_CHUNK` games at a time. Several share the games in about
+    two chunks each, of at least ``_BATCH_LEAST`` games and at most 8 batch chunks (the
+    batch plays a chunk of many games at about the speed of many chunks). A chunk that
+    would cross a multiple of ``BATCH_CHUNK`` game numbers ends at one instead, so that
+    wherever a chunk is that large its games are whole blocks of the batch's randomness,
+    each drawn once.
     """
-    size = BLOCK
-    if workers > 1:
-        size = min(8 * BLOCK, max(_BATCH_LEAST, -(-games // (2 * workers))))
+    unit = BATCH_CHUNK
+    size = unit if workers == 1 else min(8 * unit, max(_BATCH_LEAST, -(-games // (2 * workers))))
     stop = start + games
     chunks = []
     at = start
     while at < stop:
-        end, edge = at + size, (at // BLOCK + 1) * BLOCK
+        end, edge = at + size, (at // unit + 1) * unit
         if end > edge:
-            end = max(edge, end // BLOCK * BLOCK)
+            end = max(edge, end // unit * unit)
         end = min(end, stop)
         chunks.append((at - start, end - start))
         at = end

@@ -15,16 +15,15 @@ from hypothesis import strategies as st
 import qe_rules as qe
 from qe_rules import batch
 from qe_rules.components import COMPANIES, Nation
-from qe_rules.simulation.batch.lockstep import BLOCK
 from qe_rules.simulation.comparison import PlayedComparison, _scorings
 from qe_rules.simulation.rows import _rows_of
-from qe_rules.simulation.runner import BLOCK as RUNNER_BLOCK
-from qe_rules.simulation.runner import _batch_chunks
+from qe_rules.simulation.runner import BATCH_CHUNK, _batch_chunks
 from qe_rules.strategies import ruleset_variations
 from tests.support import examples
 from tests.support.simulation import ENGINES, MIXED
 
 AGENTS = list(MIXED)
+BLOCK = batch.CHUNK  # the games of a block of the batch's randomness
 
 
 def replayed(ruleset, players, agents, games, *, seed, start):
@@ -60,11 +59,11 @@ def reference_comparison(rulesets, players, agents, games, *, seed, start):
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 @pytest.mark.parametrize("start", [0, 5, BLOCK - 3, 3 * BLOCK])
 @pytest.mark.parametrize("games", [1, 255, 2000, BLOCK, 5 * BLOCK + 17, 40 * BLOCK])
-def test_the_batch_chunks_cover_every_game_once_and_cross_no_block_needlessly(
+def test_the_batch_chunks_cover_every_game_once_and_cross_no_block_edge_needlessly(
     games, start, workers
 ):
     chunks = _batch_chunks(start, games, workers)
-    assert RUNNER_BLOCK == BLOCK
+    assert BATCH_CHUNK == batch.CHUNK
     assert chunks[0][0] == 0 and chunks[-1][1] == games
     assert all(a[1] == b[0] for a, b in itertools.pairwise(chunks))
     for first, stop in chunks:
