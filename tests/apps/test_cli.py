@@ -92,6 +92,7 @@ def test_missing_file_and_missing_argument(capsys):
     assert "give a score file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_verify_markdown_of_one_file_is_its_own_report(tmp_path, commands_verify_once):
     rules = tmp_path / "house.toml"
     rules.write_text('id = "house"\nextends = "en"\n[rules]\nzero_bid_points = 3\n', "utf-8")

@@ -1,7 +1,8 @@
 """The web table in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
 
 ``.ci/run`` installs both. Without them these tests are skipped, with the reason, except
-under ``CI=true``, where a missing browser fails them.
+under ``CI=true``, where a missing browser fails them. They are slow (a browser, whole
+games): ``pytest -m slow`` runs them, the quick default run leaves them out.
 """
 
 import json
@@ -13,6 +14,8 @@ import pytest
 
 import qe_rules as qe
 from tests.support.web import key, live_server
+
+pytestmark = pytest.mark.slow
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [

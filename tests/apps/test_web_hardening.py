@@ -440,6 +440,7 @@ def test_links_come_from_the_base_url_not_the_host_header(tmp_path):
 # --------------------------------------------------------------------------- the process
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_with_a_page_open(tmp_path):
     """SIGINT while a page's stream is open: the server ends (exit 130, one line, no
     traceback) well within the 5 seconds (this bound is generous, for a loaded machine)."""

@@ -112,6 +112,7 @@ def test_an_mlp_policy_checks_its_arrays_and_picks_the_best_legal_action():
 BEATS_VALUE = {3: 0.45, 4: 0.35, 5: 0.30}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", sorted(BEATS_VALUE))
 def test_the_trained_agent_loads_without_torch_and_beats_value_agents(players):
     code = (

@@ -6,6 +6,8 @@ import importlib.util
 import inspect
 import pathlib
 
+import pytest
+
 import qe_rules as qe
 from qe_rules import RuleSet
 
@@ -245,6 +247,7 @@ def test_import_does_not_need_hypothesis():
     }
 
 
+@pytest.mark.slow
 def test_the_library_and_its_commands_work_without_hypothesis():
     import subprocess
     import sys

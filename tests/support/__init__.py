@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from importlib import resources
 
+import pytest
 from hypothesis import assume, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,20 @@ def scoring_example():
 def example_records():
     """The scoring example's player records, seat by seat (a new list each call)."""
     return [qe.PlayerRecord.from_dict(player) for player in scoring_example()["players"]]
+
+
+def slow_except(values, *quick):
+    """The values of a ``parametrize`` (a tuple: the values of its several arguments),
+    every one not in ``quick`` marked ``slow``: the quick default run tries the ``quick``
+    ones, ``pytest -m slow`` the rest."""
+    return [
+        value
+        if value in quick
+        else pytest.param(
+            *(value if isinstance(value, tuple) else (value,)), marks=pytest.mark.slow
+        )
+        for value in values
+    ]
 
 
 def examples(count, **options):

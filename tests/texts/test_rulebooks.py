@@ -6,7 +6,7 @@ import re
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 
 import qe_rules as qe
 from qe_rules.apps.cli import main
@@ -14,6 +14,7 @@ from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
 from qe_rules.texts import catalogs
 from qe_rules.texts.catalogs import catalog, languages, missing_templates
 from qe_rules.texts.rulebooks import rulebook, rulebook_stylesheet
+from tests.support import examples
 from tests.support.quotations import copied_runs
 from tests.support.rulebooks import any_variants, check_every_value
 
@@ -81,7 +82,7 @@ def test_a_builtin_rulebook_states_every_rule_and_copies_nothing(ruleset, lang):
     assert not re.search(r"\{\w+\}", markdown)  # every placeholder filled
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(200, suppress_health_check=[HealthCheck.too_slow])
 @given(any_variants())
 def test_a_variant_rulebook_states_every_rule_in_both_languages(rs):
     for lang in LANGUAGES:
