@@ -81,11 +81,14 @@ def test_the_batch_chunks_cover_every_game_once_and_cross_no_block_edge_needless
 # ----------------------------------------------------------------- executors
 
 
+RUN_GAMES = {"reference": 24, "batch": 700}
+
+
 def _three_runs(engine, **options):
     """A simulation, a comparison and a played comparison of one run, with rows."""
     args = (4, AGENTS)
-    games = {"reference": 24, "batch": 1500}[engine]
-    start = {"reference": 3, "batch": BLOCK - 700}[engine]
+    games = RUN_GAMES[engine]
+    start = {"reference": 3, "batch": BLOCK - 300}[engine]  # across a block's edge
     common = {"seed": 7, "start": start, "rows": True, "engine": engine, **options}
     return (
         qe.simulate("en", *args, games, **common),
@@ -110,8 +113,9 @@ def test_worker_processes_and_any_executor_give_the_figures_of_one_process(engin
 
 def test_the_batch_keeps_rows_of_every_game_seat_and_rule_set():
     stats, first, each = one_process("batch")
-    assert len(stats.rows) == 1500 * 4
-    assert len(first.rows) == len(each.rows) // 2 * 3 == 1500 * 3 * 4
+    games = RUN_GAMES["batch"]
+    assert len(stats.rows) == games * 4
+    assert len(first.rows) == len(each.rows) // 2 * 3 == games * 3 * 4
     assert sum(row.total for row in stats.rows) == sum(stats.total_sums)
     assert [row.game for row in first.rows] == sorted(row.game for row in first.rows)
     assert {row.game for row in each.rows if row.winner_changed} and all(

@@ -93,6 +93,7 @@ def _failing_agent(seed):
     raise qe.InvalidArgument(f"agent {seed} refuses to play")
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_a_dask_cluster_gives_the_figures_of_one_process_on_either_engine():
     distributed = pytest.importorskip(
         "distributed", reason="Dask runs only with the dask extra (installed by .ci/run)"
