@@ -91,7 +91,7 @@ def measure_open_questions(
     every open question (see :func:`qe_rules.texts.questions.readings_to_measure`, each
     at its base and player count) and for random and value agents, how many of ``games``
     games change their winner when played under that reading instead of the base rule
-    set's (``compare(..., play="each", engine="reference")``). ``players`` is the file's default player
+    set's (``compare(..., play="each")``). ``players`` is the file's default player
     count. With ``keep`` a reading already in the file is kept as it is (with its own
     number of games), and only the others are played, ``games`` each."""
     known = measured_shares() if keep else {}
@@ -105,11 +105,7 @@ def measure_open_questions(
             if found is not None:
                 changed, played_games = found["changed"], found["games"]
             else:
-                # the reference engine, as the file's shares were measured: one engine
-                # for them all (the batch plays other games from a seed)
-                played = compare(
-                    [base, other], at, agents, fresh, seed=seed, play="each", engine="reference"
-                )
+                played = compare([base, other], at, agents, fresh, seed=seed, play="each")
                 changed, played_games = played.winner_changed[1].count, fresh
             readings.append(
                 {

@@ -1,7 +1,7 @@
 """The runner: a run's games cut into chunks, played here or by a pool of worker processes
 (or any :class:`concurrent.futures.Executor`), the results back in game order. Both
 engines run through it: the reference engine in chunks of up to 1,000 games, the batch in
-chunks of whole blocks of its randomness.
+larger ones.
 
 Its names serve :mod:`qe_rules.simulation.stats` and :mod:`qe_rules.simulation.comparison`,
 which give each chunk its work; none is public.
@@ -72,36 +72,23 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
 
 
 BATCH_CHUNK: Final = 16384
-"""The games the batch plays at a time (``batch.CHUNK``, which a test holds equal): its
-fastest chunk, and the size of the blocks in which it draws its randomness."""
+"""The games the batch plays at a time (``batch.CHUNK``, which a test holds equal)."""
 
 _BATCH_LEAST: Final = 256  # the fewest games of a batch chunk sent to a worker
 
 
-def _batch_chunks(start: int, games: int, workers: int) -> list[tuple[int, int]]:
-    """Split games ``start`` to ``start + games`` into chunks for the batch, as offsets
-    from ``start``.
+def _batch_chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into ``(start, stop)`` chunks for the batch.
 
-    One worker plays :data:`BATCH_CHUNK` games at a time. Several share the games in about
-    two chunks each, of at least ``_BATCH_LEAST`` games and at most 8 batch chunks (the
-    batch plays a chunk of many games at about the speed of many chunks). A chunk that
-    would cross a multiple of ``BATCH_CHUNK`` game numbers ends at one instead, so that
-    wherever a chunk is that large its games are whole blocks of the batch's randomness,
-    each drawn once.
+    One worker plays :data:`BATCH_CHUNK` games at a time. Several share the games in
+    about two chunks each, of at least ``_BATCH_LEAST`` games and at most 8 batch chunks:
+    the batch plays a chunk of many games at about the speed of many chunks, so a few
+    large chunks waste little at the end and send little.
     """
-    unit = BATCH_CHUNK
-    size = unit if workers == 1 else min(8 * unit, max(_BATCH_LEAST, -(-games // (2 * workers))))
-    stop = start + games
-    chunks = []
-    at = start
-    while at < stop:
-        end, edge = at + size, (at // unit + 1) * unit
-        if end > edge:
-            end = max(edge, end // unit * unit)
-        end = min(end, stop)
-        chunks.append((at - start, end - start))
-        at = end
-    return chunks
+    size = BATCH_CHUNK
+    if workers > 1:
+        size = min(8 * BATCH_CHUNK, max(_BATCH_LEAST, -(-games // (2 * workers))))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
 class _Run(NamedTuple):
@@ -131,9 +118,7 @@ def _run(
     process pool made for the run; a given executor runs them and is left running.
     """
     sent = tuple(map(_portable, run.rulesets))
-    chunks = (
-        _batch_chunks(run.start, run.games, workers) if run.batched else _chunks(run.games, workers)
-    )
+    chunks = _batch_chunks(run.games, workers) if run.batched else _chunks(run.games, workers)
     tasks = [
         _Task(sent, run.players, run.specs, run.seed, run.start + start, run.start + stop, run.rows)
         for start, stop in chunks

@@ -238,8 +238,8 @@ class SimulationStats(_Batched):
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
     engine: str = "reference"
     """The engine that played the games: ``"reference"`` (the game engine, a view per
-    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). The two play
-    other games from the same seed."""
+    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). Both play the
+    same games from a seed (:mod:`qe_rules.game.draws`), so their figures are equal."""
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -661,8 +661,8 @@ def simulate(
     can play the run, else the reference engine), ``"batch"`` (:mod:`qe_rules.batch`:
     numpy, games in lockstep, the agents of ``BATCHED_NAMES`` by name) or
     ``"reference"`` (the game engine, a view per decision). Both take ``workers``,
-    ``executor`` and ``rows``. The statistics say which played (``engine``); the two
-    engines play other games from the same seed, with the same rules and agents.
+    ``executor`` and ``rows``. The statistics say which played (``engine``); both play
+    the same games from a seed (:mod:`qe_rules.game.draws`) and give the same figures.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)

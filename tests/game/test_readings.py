@@ -325,7 +325,7 @@ def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_exa
 
 def test_compare_each_plays_the_same_games_under_each_rule_set():
     specs = ["en", "en:tiles_once_per_category=false"]
-    each = qe.compare(specs, 4, "value", 30, seed=3, play="each", engine="reference")
+    each = qe.compare(specs, 4, "value", 30, seed=3, play="each")
     assert each.rulesets == tuple(specs) and each.games == 30
     assert each.winner_changed[0].count == 0 and each.awarded_differently[0].count == 0
     for index in (0, 7):  # the same setups and agent seeds as play_game under each

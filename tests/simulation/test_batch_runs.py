@@ -23,7 +23,7 @@ from tests.support import examples
 from tests.support.simulation import ENGINES, MIXED
 
 AGENTS = list(MIXED)
-BLOCK = batch.CHUNK  # the games of a block of the batch's randomness
+BLOCK = batch.CHUNK  # the games the batch plays at a time
 
 
 def replayed(ruleset, players, agents, games, *, seed, start):
@@ -57,25 +57,18 @@ def reference_comparison(rulesets, players, agents, games, *, seed, start):
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
-@pytest.mark.parametrize("start", [0, 5, BLOCK - 3, 3 * BLOCK])
 @pytest.mark.parametrize("games", [1, 255, 2000, BLOCK, 5 * BLOCK + 17, 40 * BLOCK])
-def test_the_batch_chunks_cover_every_game_once_and_cross_no_block_edge_needlessly(
-    games, start, workers
-):
-    chunks = _batch_chunks(start, games, workers)
+def test_the_batch_chunks_cover_every_game_once_in_few_large_chunks(games, workers):
+    chunks = _batch_chunks(games, workers)
     assert BATCH_CHUNK == batch.CHUNK
     assert chunks[0][0] == 0 and chunks[-1][1] == games
     assert all(a[1] == b[0] for a, b in itertools.pairwise(chunks))
-    for first, stop in chunks:
-        first, stop = start + first, start + stop
-        assert first < stop
-        # a chunk inside one block, or from a block's edge (or the run's) to an edge (or its end)
-        inside = first // BLOCK == (stop - 1) // BLOCK
-        assert inside or (
-            (first % BLOCK == 0 or first == start) and (stop % BLOCK == 0 or stop == start + games)
-        )
-    if workers > 1 and games >= 2 * workers * 256:
-        assert len(chunks) >= workers  # every worker has work
+    assert all(0 < stop - start <= 8 * BLOCK for start, stop in chunks)
+    if workers == 1:
+        assert all(stop - start == BLOCK for start, stop in chunks[:-1])
+    else:
+        assert len(chunks) >= min(workers, games // 256)  # every worker has work
+        assert len(chunks) <= max(2 * workers, games // (8 * BLOCK) + 1)
 
 
 # ----------------------------------------------------------------- executors
@@ -88,7 +81,7 @@ def _three_runs(engine, **options):
     """A simulation, a comparison and a played comparison of one run, with rows."""
     args = (4, AGENTS)
     games = RUN_GAMES[engine]
-    start = {"reference": 3, "batch": BLOCK - 300}[engine]  # across a block's edge
+    start = {"reference": 3, "batch": BLOCK - 300}[engine]
     common = {"seed": 7, "start": start, "rows": True, "engine": engine, **options}
     return (
         qe.simulate("en", *args, games, **common),
@@ -109,6 +102,26 @@ def test_worker_processes_and_any_executor_give_the_figures_of_one_process(engin
     assert _three_runs(engine, workers=2) == one
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         assert _three_runs(engine, executor=pool, workers=3) == one
+
+
+def test_the_engines_give_the_same_figures_rows_and_examples():
+    common = {"seed": 5, "start": 11, "rows": True}
+    runs = (
+        lambda engine: qe.simulate("de", 5, [*AGENTS, "value"], 16, engine=engine, **common),
+        lambda engine: qe.compare(["en", "en-early", "de"], 4, AGENTS, 40, engine=engine, **common),
+        lambda engine: qe.compare(
+            ["en", "en-early"],
+            3,
+            ["value", "random", "random"],
+            16,
+            play="each",
+            engine=engine,
+            **common,
+        ),
+    )
+    for run in runs:
+        reference, batched = run("reference"), run("batch")
+        assert batched.engine == "batch" and attrs.evolve(reference, engine="batch") == batched
 
 
 def test_the_batch_keeps_rows_of_every_game_seat_and_rule_set():

@@ -5,6 +5,7 @@ import concurrent.futures
 import itertools
 import math
 
+import attrs
 import pytest
 
 import qe_rules as qe
@@ -105,7 +106,7 @@ def test_a_dask_cluster_gives_the_figures_of_one_process_on_either_engine():
         distributed.Client(cluster) as client,
     ):
         executor = client.get_executor()
-        # the batch: chunks across an edge of its blocks of randomness, on two processes
+        # the batch, on two processes
         games, table = 1200, ["random", "zero", "random", "random"]
         one = simulate("en", 4, table, games, seed=11, start=16000)
         assert one.engine == "batch"
@@ -115,8 +116,9 @@ def test_a_dask_cluster_gives_the_figures_of_one_process_on_either_engine():
         for play in ("first", "each"):
             spread = compare(*args, seed=4, executor=executor, workers=2, play=play)
             assert spread == compare(*args, seed=4, play=play) and spread.engine == "batch"
-        # the reference engine
+        # the reference engine on the workers: the same games, the batch's figures
         stats = simulate(
             "en", 4, MIXED, 40, seed=11, executor=executor, workers=2, engine="reference"
         )
         assert stats == simulate("en", 4, MIXED, 40, seed=11, engine="reference")
+        assert attrs.evolve(stats, engine="batch") == simulate("en", 4, MIXED, 40, seed=11)
