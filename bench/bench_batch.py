@@ -62,8 +62,13 @@ def line(what: str, batch_time: float, floor_time: float) -> str:
     """One result line: games a second and the ratio to the floor."""
     return (
         f"{what}: {1 / batch_time:,.0f} games/s ({batch_time * 1e6:.2f} us a game), floor "
-        f"{1 / floor_time:,.0f} games/s; ratio {floor_time / batch_time:.1f}x the floor"
+        f"{1 / floor_time:,.0f} games/s; ratio {_ratio(floor_time / batch_time)} the floor"
     )
+
+
+def _ratio(ratio: float) -> str:
+    """A ratio to the floor with two significant digits below 1 (0.15x), else one decimal."""
+    return f"{ratio:.2f}x" if ratio < 1 else f"{ratio:.1f}x"
 
 
 def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
