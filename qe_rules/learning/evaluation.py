@@ -22,7 +22,7 @@ A population names its agents as the batch does (:data:`qe_rules.batch.BATCH_AGE
 variants (:data:`qe_rules.simulation.learned.VALUE_VARIANTS`: ``value-frugal``, ...), or
 as files: a learned agent's weights (``.toml``, :class:`~qe_rules.simulation.learned.LearnedWeights`)
 or a policy network (``.npz``, :class:`~qe_rules.learning.policies.MLPPolicy`). An agent
-object (a :class:`~qe_rules.simulation.batch.policies.BatchAgent`) may be given with a
+object (a :class:`~qe_rules.simulation.batch.agents.BatchAgent`) may be given with a
 label as a ``(label, agent)`` pair.
 
 The summary: :meth:`CrossPlay.elo` fits one strength per agent to every cell (the row
@@ -49,8 +49,8 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BATCH_AGENTS, BatchAgent, batch_agent
 from qe_rules.simulation.batch.outcome import play
-from qe_rules.simulation.batch.policies import BATCH_AGENTS, BatchAgent, batch_agent
 from qe_rules.simulation.intervals import wilson_interval
 
 __all__ = ["EVALUATION_SEED", "CrossPlay", "cross_play", "one_against_rest", "population_agent"]

@@ -52,8 +52,8 @@ from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, moment_key, to_seats
 from qe_rules.rules.model import RuleSet, get_ruleset
-from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
-from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, ValueBids, legal
+from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent, register_agent
+from qe_rules.simulation.batch.agents import BidAsk, PeekAsk, ValueBids, legal
 from qe_rules.simulation.learned import agrees_with_en
 
 __all__ = [
@@ -523,8 +523,8 @@ def recorded_decisions(
     ``agent``, or seat 0 against ``opponents``), as a policy of the encoding would take
     them: the observations of its views, their masks and its actions (bids above
     :data:`~qe_rules.learning.encode.BID_CAP` as that cap). What imitation learns from."""
+    from qe_rules.simulation.batch.agents import batch_agent
     from qe_rules.simulation.batch.outcome import play
-    from qe_rules.simulation.batch.policies import batch_agent
 
     recorder = _Recorder(batch_agent(agent))
     table: Any = recorder if opponents is None else [recorder, *opponents]
@@ -533,3 +533,6 @@ def recorded_decisions(
     masks = np.concatenate([m for _, m, _ in recorder.rows])
     actions = np.concatenate([a for _, _, a in recorder.rows]).astype(np.int64)
     return observations, masks, actions
+
+
+register_agent("ppo", PPOAgent, batched=PPOBatchAgent)  # also an entry point

@@ -12,7 +12,7 @@ vector environment for single-agent learners (needs the ``rl`` extra).
 
 Each of the ``num_envs`` games seats the learner in one place and an opponent in each
 other: a batched agent (a name of :data:`qe_rules.batch.BATCH_AGENTS` such as ``"value"``,
-``"random"`` or ``"trained"``, or any :class:`~qe_rules.simulation.batch.policies.BatchAgent`,
+``"random"`` or ``"trained"``, or any :class:`~qe_rules.simulation.batch.agents.BatchAgent`,
 for instance :class:`~qe_rules.learning.policies.PolicyBatchAgent` of a policy), given once
 for all of them or as a list, the seats after the learner's in turn. The opponents answer
 in the batch itself; a step is the learner's next decision. Its observation is the
@@ -53,10 +53,10 @@ from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, to_seats
 from qe_rules.learning.rewards import REWARDS, batch_rewards
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk, legal
 from qe_rules.simulation.batch.chunks import check_batch_agents
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
-from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk, legal
 
 __all__ = ["SEAT_VECTOR_ENV_ID", "SeatVectorEnv"]
 

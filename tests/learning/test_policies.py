@@ -157,3 +157,45 @@ def test_the_search_agent_bids_legally_and_the_same_for_the_same_view():
         SearchAgent(simulations=0)
     with pytest.raises(qe.InvalidArgument, match="not to bid"):
         agent.bid(game.view(opener))
+
+
+@pytest.mark.slow  # a subprocess
+def test_the_built_in_agents_of_other_modules_are_found_through_their_entry_points():
+    """The simulation layer never imports the learning layer: ``trained`` (in the
+    simulation layer, built on the agents module) and ``ppo`` (in the learning layer) are
+    declared in the ``qe_rules.agents`` and ``qe_rules.batch_agents`` entry-point groups
+    (and ``ppo`` registered when ``qe_rules.learning.policies`` is imported)."""
+    import pathlib
+    import tomllib
+
+    from qe_rules.learning.policies import PPOBatchAgent
+    from qe_rules.simulation import agents
+    from qe_rules.simulation.batch.learned import TrainedBids
+    from qe_rules.simulation.learned import TrainedAgent
+
+    pyproject = pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["entry-points"]
+    assert declared[agents.AGENT_GROUP] == {
+        "trained": "qe_rules.simulation.learned:TrainedAgent",
+        "ppo": "qe_rules.learning.policies:PPOAgent",
+    }
+    assert declared[agents.BATCH_AGENT_GROUP] == {
+        "trained": "qe_rules.simulation.batch.learned:TrainedBids",
+        "ppo": "qe_rules.learning.policies:PPOBatchAgent",
+    }
+    assert agents.agent_elsewhere(agents.AGENT_GROUP, "trained") is TrainedAgent
+    assert agents.agent_elsewhere(agents.BATCH_AGENT_GROUP, "trained") is TrainedBids
+    assert agents.agent_elsewhere(agents.AGENT_GROUP, "ppo") is PPOAgent
+    assert agents.agent_elsewhere(agents.BATCH_AGENT_GROUP, "ppo") is PPOBatchAgent
+    code = (
+        "import sys\n"
+        "from qe_rules.simulation.agents import agent_factory\n"
+        "from qe_rules.simulation.batch.agents import batch_agent\n"
+        "names = [agent_factory('trained').__name__, type(batch_agent('trained')).__name__]\n"
+        "assert not any(name.startswith('qe_rules.learning') for name in sys.modules)\n"
+        "names += [agent_factory('ppo').__name__, type(batch_agent('ppo')).__name__]\n"
+        "print(*names)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["TrainedAgent", "TrainedBids", "PPOAgent", "PPOBatchAgent"]

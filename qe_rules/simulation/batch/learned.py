@@ -3,7 +3,7 @@ games at once), and the batch's ``trained`` agent.
 
 Once a sale, every seat's features are computed from what it knows
 (:mod:`~qe_rules.simulation.batch.knowledge`, the value agent's figures of
-:class:`~qe_rules.simulation.batch.policies.ValueBids`) and the network is evaluated for
+:class:`~qe_rules.simulation.batch.agents.ValueBids`) and the network is evaluated for
 every seat and game in one matrix product per layer: features on a grid of ``1/64`` and
 weights over 256 make each product exact, so the rows give the bits the reference agent
 computes one at a time. Each question then reads the seat's row.
@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from qe_rules.game.scoring import TILE_LIMIT
 from qe_rules.simulation.agents import _tables
-from qe_rules.simulation.batch.policies import (
+from qe_rules.simulation.batch.agents import (
     BidAsk,
     PeekAsk,
     ValueBids,
@@ -45,18 +45,16 @@ Ints = npt.NDArray[np.signedinteger[Any]]
 
 def _public_worths(state: Any) -> Floats:
     """Per column and game: the tile's worth to the seat without its token
-    (:func:`~qe_rules.simulation.learned.public_worth`)."""
+    (:func:`~qe_rules.simulation.learned.public_worth`), summed in its order."""
     knowledge, rules = state.knowledge, state.rules
     players, sale, games = rules.players, state.sale, state.games
     nationalization, monopolization, diversification = _tables_potentials(
         _tables(rules.ruleset, players)
     )
     tile = state.deck[:, sale]
-    industry = np.take(rules.tile_industry, tile)
+    industry = np.take(rules.tile_industry, tile).astype(np.int32)
     nation = knowledge.pieces(state)[0]
-    kinds_of = knowledge.industries.shape[1]
-    base = np.arange(players)[:, None] * (kinds_of * games)
-    same = np.take(knowledge.industries.reshape(-1), base + industry * games + np.arange(games))
+    same = knowledge.industry_count(industry)
     worth = np.empty((players, games))
     worth[:] = np.take(rules.tile_vp, tile)
     own = np.minimum(knowledge.own, TILE_LIMIT)
@@ -66,6 +64,21 @@ def _public_worths(state: Any) -> Floats:
     kinds = np.minimum(knowledge.kinds, TILE_LIMIT)
     worth += np.where(same == 0, np.take(diversification, kinds), 0.0)
     return worth
+
+
+def _lowest_other_spend(knowledge: Any, typical: Floats) -> Floats:
+    """Per column and game, the lowest spend of another seat as the seat estimates it
+    (as ``Knowledge.top_other_spend`` finds the highest)."""
+    players = knowledge.rules.players
+    low: Floats = np.full(typical.shape, np.inf)
+    estimate = np.empty(typical.shape)
+    for seat in range(players):
+        np.multiply(knowledge.unknown_count[:, seat], typical, out=estimate)
+        np.maximum(estimate, knowledge.floor_sum[:, seat], out=estimate)
+        estimate += knowledge.known_paid[:, seat]
+        estimate[seat] = np.inf  # a seat's own spend is not another's
+        np.minimum(low, estimate, out=low)
+    return low
 
 
 def _rivals(worth: Floats, out: Floats) -> None:
@@ -126,12 +139,8 @@ class LearnedBids:
         rules, sale = state.rules, state.sale
         players, games = worth.shape
         typical = knowledge.typical()
-        spent = knowledge.others_spent(typical)
-        seats = np.arange(players)
-        spent[seats, seats] = -np.inf
-        top = spent.max(axis=1)
-        spent[seats, seats] = np.inf
-        low = spent.min(axis=1)
+        top = knowledge.top_other_spend(typical)
+        low = _lowest_other_spend(knowledge, typical)
         me = knowledge.spent
         grid = self._grid(players * games)
         rows = grid.reshape(len(grid), players, games)

@@ -7,7 +7,7 @@ the same draws give the same bids: the batch's games are reproducible and compar
 between rule sets (common random numbers).
 
 >>> import numpy as np
->>> from qe_rules.simulation.batch.policies import BidAsk, RandomBids
+>>> from qe_rules.simulation.batch.agents import BidAsk, RandomBids
 >>> ask = BidAsk(state=None, seat=1, rows=None, phase="secret", minimum=0,
 ...              forbidden=np.array([3, 3]), draws=np.array([0, 2**31], dtype=np.uint32))
 >>> RandomBids().bids(ask).tolist()
@@ -25,7 +25,7 @@ seats any policy of the encoding.
 
 from __future__ import annotations
 
-import importlib
+import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
@@ -35,7 +35,13 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import TILE_LIMIT
-from qe_rules.simulation.agents import _potential, _tables
+from qe_rules.limits import MAX_BID
+from qe_rules.simulation.agents import (
+    BATCH_AGENT_GROUP,
+    _potential,
+    _tables,
+    agent_elsewhere,
+)
 
 __all__ = [
     "BATCH_AGENTS",
@@ -90,11 +96,17 @@ class PeekAsk:
 
 
 def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
-    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount:
-    :meth:`~qe_rules.BidLimits.legal` for many games."""
+    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount;
+    an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
+    :meth:`~qe_rules.BidLimits.legal` for many games (tests compare the two)."""
     raised = np.maximum(amounts, minimum)
     if forbidden is not None:
         raised += raised == forbidden
+    if raised.size and raised.max() > MAX_BID:  # rare: a smallest bid near MAX_BID
+        over = raised > MAX_BID
+        raised[over] = MAX_BID
+        if forbidden is not None:
+            raised[over & (forbidden == MAX_BID)] = MAX_BID - 1
     return raised
 
 
@@ -138,8 +150,10 @@ class RandomBids:
         amounts = _uniform(ask.draws, self.spread + 1)
         if ask.minimum:
             amounts += ask.minimum
+        if ask.minimum + self.spread >= MAX_BID:  # an amount may pass MAX_BID
+            return legal(amounts, ask.minimum, ask.forbidden)
         if ask.forbidden is not None:
-            amounts += amounts == ask.forbidden
+            amounts += amounts == ask.forbidden  # legal(), written out: none passes MAX_BID
         return amounts
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -176,9 +190,7 @@ class ZeroBids:
     def bids(self, ask: BidAsk) -> Ints:
         """The least legal amounts."""
         least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
-        if ask.forbidden is not None:
-            least += least == ask.forbidden
-        return least
+        return legal(least, ask.minimum, ask.forbidden)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Never."""
@@ -240,6 +252,25 @@ class PolicyBids:
         return np.asarray(self.peek(features), dtype=bool)
 
 
+@functools.lru_cache(maxsize=64)
+def _worth_table(tables: Any) -> npt.NDArray[np.float64]:
+    """Every worth :class:`~qe_rules.ValueAgent` can give a tile, summed in its order
+    (the VP, then nationalization, monopolization and diversification): indexed by the
+    VP, the seat's tiles of its nation plus one (0 where the tile is another nation's),
+    its tiles of the tile's industry (token included where monopolization counts it),
+    and its industries plus one (0 where the tile's industry is not new to it), each
+    capped at :data:`TILE_LIMIT` (plus one)."""
+    nationalization, monopolization, diversification = _tables_potentials(tables)
+    # x + 0.0 is x: the cases without a nationalization or diversification term add 0.0
+    nat = np.concatenate([[0.0], nationalization])[None, :, None, None]
+    mono = monopolization[None, None, :, None]
+    div = np.concatenate([[0.0], diversification])[None, None, None, :]
+    vp = np.arange(5, dtype=np.float64)[:, None, None, None]
+    table: npt.NDArray[np.float64] = (((vp + nat) + mono) + div).reshape(-1)
+    table.flags.writeable = False
+    return table
+
+
 def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
     return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
@@ -265,45 +296,41 @@ class ValueBids:
         if found is not None:
             return found  # type: ignore[no-any-return]
         rules = state.rules
-        players, sale, games = rules.players, state.sale, state.games
+        players, sale = rules.players, state.sale
         tables = _tables(rules.ruleset, players)
-        nationalization, monopolization, diversification = _tables_potentials(tables)
         tile = state.deck[:, sale]  # (games,)
-        industry = np.take(rules.tile_industry, tile)
+        industry = np.take(rules.tile_industry, tile).astype(np.int32)
         nation, token = knowledge.pieces(state)  # (columns, games) each
-        places = np.arange(games)
-        # per column: its tiles of the tile's industry, and of its token's
-        kinds_of = knowledge.industries.shape[1]
-        base = np.arange(players)[:, None] * (kinds_of * games)
-        counts = knowledge.industries.reshape(-1)
-        same = np.take(counts, base + industry * games + places)
-        worth = np.empty((players, games))
-        worth[:] = np.take(rules.tile_vp, tile)
-        own = np.minimum(knowledge.own, TILE_LIMIT)
-        nation_here = np.take(rules.tile_nation, tile) == nation
-        worth += np.where(nation_here, np.take(nationalization, own), 0.0)
+        same = knowledge.industry_count(industry)
         token_here = token == industry
-        worth += np.take(
-            monopolization,
-            np.minimum(same + (tables.token_in_monopolization & token_here), TILE_LIMIT),
-        )
+        mono = same + token_here if tables.token_in_monopolization else same
         kinds = knowledge.kinds
         if tables.token_in_diversification:
-            token_new = np.take(counts, base + token * games + places) == 0
-            kinds = kinds + token_new
+            kinds = kinds + (knowledge.industry_count(token) == 0)
             same = same + token_here
-        new_kind = same == 0
-        worth += np.where(new_kind, np.take(diversification, np.minimum(kinds, TILE_LIMIT)), 0.0)
+        # the worth is one entry of a table of every case, summed as the reference does
+        limit = TILE_LIMIT + 1
+        nat = np.minimum(knowledge.own + 1, limit)
+        nat *= np.take(rules.tile_nation, tile) == nation
+        div = np.minimum(kinds + 1, limit)
+        div *= same == 0
+        key = np.take(rules.tile_vp, tile).astype(np.int32) * (limit + 1) + nat
+        key *= limit
+        key += np.minimum(mono, TILE_LIMIT)
+        key *= limit + 1
+        key += div
+        worth = np.take(_worth_table(tables), key)
         typical = knowledge.typical()
-        spent = knowledge.others_spent(typical)
-        seats = np.arange(players)
-        spent[seats, seats] = -np.inf  # the others' spends only
-        top = spent.max(axis=1)
         left = rules.sales - sale
-        room = top + typical * left / players - knowledge.spent - 1
-        zero = np.full((players, games), tables.zero_bid_points, dtype=np.int64)
-        if tables.zero_bid_points and tables.zero_bid_limit:
-            zero[knowledge.zero_bidders >= tables.zero_bid_limit] = 0
+        room = knowledge.top_other_spend(typical)
+        room += typical * left / players
+        room -= knowledge.spent
+        room -= 1
+        points = tables.zero_bid_points
+        if points and tables.zero_bid_limit:
+            zero = np.where(knowledge.zero_bidders >= tables.zero_bid_limit, 0, points)
+        else:
+            zero = np.full(worth.shape, points)
         found = knowledge.derived[ValueBids] = (worth, room, zero)
         return found
 
@@ -362,25 +389,19 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
     return found
 
 
-def _trained() -> BatchAgent:
-    """The batched ``trained`` agent, defined in a module built on this one
-    (:mod:`qe_rules.simulation.batch.learned`): loaded on first use."""
-    module = importlib.import_module("qe_rules.simulation.batch.learned")
-    agent: BatchAgent = module.TrainedBids()
-    return agent
+def _declared(name: str) -> Callable[[], BatchAgent]:
+    """A batched agent defined in another module: ``trained`` in
+    :mod:`qe_rules.simulation.batch.learned` (built on this one), ``ppo`` in a higher layer
+    (it needs the ``rl`` extra); found through its entry point on first use
+    (:data:`~qe_rules.simulation.agents.BATCH_AGENT_GROUP`), never imported here."""
 
+    def make() -> BatchAgent:
+        found = agent_elsewhere(BATCH_AGENT_GROUP, name)
+        assert found is not None  # agent_elsewhere raises for a built-in name it cannot find
+        agent: BatchAgent = found()
+        return agent
 
-def _ppo() -> BatchAgent:
-    """The batched ``ppo`` agent, defined in a higher layer (it needs the ``rl`` extra):
-    loaded by name on first use, never imported here."""
-    try:
-        module = importlib.import_module("qe_rules.learning.policies")
-    except ImportError as error:
-        raise InvalidArgument(
-            f"the ppo agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
-        ) from None
-    agent: BatchAgent = module.PPOBatchAgent()
-    return agent
+    return make
 
 
 BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
@@ -388,8 +409,8 @@ BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
     "floor": FloorBids,
     "zero": ZeroBids,
     "value": ValueBids,
-    "trained": _trained,
-    "ppo": _ppo,
+    "trained": _declared("trained"),
+    "ppo": _declared("ppo"),
 }
 """The batched agents by name (``trained``: the shipped learned agent, or the value agent
 where its weights do not apply, as ``TrainedAgent`` plays; ``ppo``: the PPO networks)."""
@@ -398,7 +419,7 @@ where its weights do not apply, as ``TrainedAgent`` plays; ``ppo``: the PPO netw
 def batch_agent(spec: object) -> BatchAgent:
     """A batched agent from a name of :data:`BATCH_AGENTS` or an agent itself."""
     if isinstance(spec, str):
-        make = BATCH_AGENTS.get(spec)
+        make = BATCH_AGENTS.get(spec) or agent_elsewhere(BATCH_AGENT_GROUP, spec)
         if make is None:
             raise InvalidArgument(
                 f"the batch has no agent {shown(spec)}; its agents are "
