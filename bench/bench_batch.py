@@ -6,7 +6,8 @@ chunk sizes (4 players), then the vector environment if asked (``--env``, or
 ``--env-only`` without the rest: random actions, a full observation and mask for every
 seat at every step, with and without copies of the arrays). The floor plays
 2,000 games (a ``Random(seed)`` each) alternating with the batch; each keeps its best time.
-The batch's random draws are inside every timed region. ``--runs`` measures ``simulate``
+The batch's random draws are inside every timed region. ``--agents`` measures the agents
+that read the games (``value``, ``trained``) beside ``random`` with 4 players. ``--runs`` measures ``simulate``
 and ``compare`` (both ways) as the library's users call them (``engine="auto"``, which
 plays them on the batch), ``--dask`` a ``LocalCluster`` of 2 worker processes against
 one process (the cluster started outside the timed region; the figures checked equal).
@@ -85,6 +86,19 @@ def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
     return lines
 
 
+def thinking(games: int, repeat: int) -> list[str]:
+    """The agents that read the games (``value``, ``trained``) beside ``random``, 4 players
+    of ``en``, each against the floor in the same run (fewer games for the slower ones)."""
+    lines = []
+    for agents, share in (("random", 1), ("value", 10), ("trained", 10)):
+        played = max(games // share, 2_000)
+        batch_time, floor_time = measure(4, played, repeat, agents)
+        lines.append(
+            line(f"batch, en, 4 players, {agents} ({played:,} games)", batch_time, floor_time)
+        )
+    return lines
+
+
 def measure_env(
     players: int, num_envs: int, games: int, repeat: int, copy: bool
 ) -> tuple[float, float]:
@@ -141,12 +155,6 @@ def measure_seat_env(
     times = race({"env": run, "floor": floor_games(FLOOR_GAMES)}, repeat)
     env.close()
     return times["env"] / rounds, times["floor"] / FLOOR_GAMES
-
-
-def measure_agents(players: int, agents: str, games: int, repeat: int) -> tuple[float, float]:
-    """The best times, per game, of ``games`` batch games of ``agents`` in every seat
-    (``trained``: the learned agent) and of the floor's games."""
-    return measure(players, games, repeat, agents)
 
 
 def runs(games: int, repeat: int) -> list[str]:
@@ -250,17 +258,16 @@ def main() -> None:
     parser.add_argument(
         "--dask", action="store_true", help="simulate on a Dask LocalCluster of 2 workers"
     )
+    parser.add_argument(
+        "--agents", action="store_true", help="value and trained agents beside random (4 players)"
+    )
+    parser.add_argument("--agents-only", action="store_true", help="those agents alone")
     parser.add_argument("--env", action="store_true", help="the vector environment too")
     parser.add_argument("--env-only", action="store_true", help="the vector environment alone")
     parser.add_argument(
         "--seat-env",
         action="store_true",
         help="only the single-learner vector environment against value and random agents",
-    )
-    parser.add_argument(
-        "--agents",
-        action="store_true",
-        help="only the batch with value and trained agents in every seat (4 players)",
     )
     parser.add_argument(
         "--clock",
@@ -280,13 +287,11 @@ def main() -> None:
                 what = f"one learner against 3 {opponents}, 4 players, 4096 games, copy={copy}"
                 print(line(what, env_time, floor_time))
         return
-    if args.agents:
-        for agents in ("value", "trained"):
-            batch_time, floor_time = measure_agents(4, agents, min(games, 65536), repeat)
-            print(line(f"batch, en, 4 players, {agents} in every seat", batch_time, floor_time))
-        return
-    if not (args.env_only or args.runs_only):
+    if not (args.env_only or args.runs_only or args.agents_only):
         for text in report(games, repeat):
+            print(text)
+    if args.agents or args.agents_only:
+        for text in thinking(games, repeat):
             print(text)
     if args.runs or args.runs_only:
         for text in runs(games, repeat):
