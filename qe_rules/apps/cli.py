@@ -19,10 +19,8 @@
   the project's own templates; ``--edition print`` gives the rules a player reads.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
-- ``qe-rules evaluate [AGENT ...]``: a cross-play matrix of a population of agents, with
-  intervals, Elo and Nash averaging (numpy).
-- ``qe-rules exploit AGENT``: the exploitability probe, a best response learnt for a fixed
-  budget (the ``train`` extra).
+- ``qe-rules evaluate [AGENT ...]``, ``qe-rules exploit AGENT``: a cross-play matrix of
+  agents, and the exploitability probe (:mod:`qe_rules.apps.research`).
 - ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
   extra: shtab).
 
