@@ -1,5 +1,5 @@
 """Evaluate a policy network (an ``.npz`` of ``scripts/train_agent.py export``, by
-default the shipped ``trained`` agent) in seat 0 against tables of built-in agents, on
+default the shipped ``ppo`` networks) in seat 0 against tables of built-in agents, on
 fixed deals (``simulate``'s games ``0`` to ``games - 1`` of seed ``--seed``), with 95%
 Wilson intervals; the value agent in the same seat on the same deals for comparison.
 Needs numpy only (no torch). From the repository root::
@@ -10,7 +10,8 @@ Needs numpy only (no torch). From the repository root::
 ``--curve`` evaluates every ``ckpt_*.npz`` of a training run (``train_agent.py export-all``
 writes them) and prints the learning curve with the steps and minutes of ``log.jsonl``.
 ``--engine batch`` plays the games on the batched engine (``PolicyBatchAgent``: the same
-decisions, other deals, many times faster).
+decisions, other deals, many times faster). For every agent against every other, seats
+rotated, use ``qe-rules evaluate`` (docs/rl.md).
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ def win_share(me: Any, name: str, players: int, games: int, seed: int) -> tuple[
 
 
 def agent(weights: str | None) -> Any:
-    """The policy in ``weights`` (default: the ``trained`` agent) for the engine chosen."""
+    """The policy in ``weights`` (default: the ``ppo`` agent) for the engine chosen."""
     if weights is None:
-        return "trained"
+        return "ppo"
     policy = MLPPolicy.load(weights)
     return PolicyBatchAgent(policy) if ENGINE == "batch" else policy_factory(policy)
 

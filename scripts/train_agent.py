@@ -1,14 +1,15 @@
-"""Train the shipped ``trained`` agents: sb3-contrib's MaskablePPO on the single-seat
+"""Train the shipped ``ppo`` agents: sb3-contrib's MaskablePPO on the single-seat
 Gymnasium environment with the ``"shaped"`` reward, then export the policy as plain
-numpy arrays (``qe_rules/data/agents/trained-en-<players>.npz``).
+numpy arrays (``qe_rules/data/agents/ppo-en-<players>.npz``). (The ``trained`` agent is
+learned by ``scripts/learn_agent.py``.)
 
 Needs the ``train`` extra (torch, sb3-contrib); install torch's CPU wheel first (see
 docs/rl.md). Run from the repository root::
 
     python scripts/train_agent.py train --minutes 35 --out runs/trained
-    python scripts/train_agent.py export runs/trained/final.zip --out qe_rules/data/agents/trained-en-4.npz
+    python scripts/train_agent.py export runs/trained/final.zip --out qe_rules/data/agents/ppo-en-4.npz
 
-The shipped agents were made by ``clone`` first (a network that imitates the value agent),
+The shipped networks were made by ``clone`` first (a network that imitates the value agent),
 then ``train --init`` from it (docs/rl.md has the commands and the curves).
 
 Every game the learner takes a random seat against a random table: three value agents
@@ -159,48 +160,21 @@ def decisions(players: int, games: int, seed: int) -> tuple[Any, Any, Any]:
     """The value agent's decisions in batched games (every seat a value agent, then one
     value agent in each seat against random agents, then against a mixed table): the
     encoder's observations, the masks and the actions it took."""
-    from qe_rules import batch
-    from qe_rules.learning import encode
-    from qe_rules.learning.policies import PolicyBatchAgent
-    from qe_rules.simulation.batch.agents import ValueBids
+    from qe_rules.learning.policies import recorded_decisions
 
-    class Recorder(PolicyBatchAgent):
-        """A batched value agent that keeps each decision's encoding."""
-
-        def __init__(self) -> None:
-            super().__init__(lambda observation, mask: 0)
-            self.value = ValueBids()
-            self.rows: list[tuple[Any, Any, Any]] = []
-
-        def bids(self, ask: Any) -> Any:
-            observations, masks = self.encoded(ask)
-            amounts = self.value.bids(ask)
-            self.rows.append(
-                (observations.copy(), masks.copy(), np.minimum(amounts, encode.BID_CAP))
-            )
-            return amounts
-
-        def peeks(self, ask: Any) -> Any:
-            observations, masks = self.encoded(ask)
-            answers = self.value.peeks(ask)
-            actions = np.where(answers, encode.PEEK, encode.DECLINE_PEEK)
-            self.rows.append((observations.copy(), masks.copy(), actions))
-            return answers
-
-    recorder = Recorder()
-    batch.play("en", players, games, agents=recorder, seed=seed, chunk=1024)
+    parts = [recorded_decisions("value", "en", players, games, seed=seed)]
     for seat in range(players):
         for other in ("random", "mixed"):
-            table: list[Any] = [
+            table = [
                 "random" if other == "random" or (column % 2) else "value"
-                for column in range(players)
+                for column in range(1, players)
             ]
-            table[seat] = recorder
-            batch.play("en", players, games, agents=table, seed=seed + 1 + seat, chunk=1024)
-    observations = np.concatenate([o for o, _, _ in recorder.rows])
-    masks = np.concatenate([m for _, m, _ in recorder.rows])
-    actions = np.concatenate([a for _, _, a in recorder.rows]).astype(np.int64)
-    return observations, masks, actions
+            parts.append(
+                recorded_decisions(
+                    "value", "en", players, games, seed=seed + 1 + seat, opponents=table
+                )
+            )
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))  # type: ignore[return-value]
 
 
 def clone(args: argparse.Namespace) -> None:
@@ -269,20 +243,12 @@ def export(args: argparse.Namespace) -> None:
 
     from sb3_contrib import MaskablePPO
 
+    from qe_rules.learning.exploit import policy_arrays
+
     model = MaskablePPO.load(args.checkpoint, device="cpu")
     with open(args.checkpoint.replace(".zip", "_vecnorm.pkl"), "rb") as file:
         vecnorm = pickle.load(file)
-    policy = model.policy
-    arrays: dict[str, np.ndarray] = {}
-    linears = [m for m in policy.mlp_extractor.policy_net if hasattr(m, "weight")]
-    linears.append(policy.action_net)
-    for index, layer in enumerate(linears):
-        arrays[f"w{index}"] = layer.weight.detach().numpy().T.astype(np.float32)
-        arrays[f"b{index}"] = layer.bias.detach().numpy().astype(np.float32)
-    arrays["obs_mean"] = vecnorm.obs_rms.mean.astype(np.float32)
-    arrays["obs_var"] = vecnorm.obs_rms.var.astype(np.float32)
-    arrays["clip"] = np.float32(vecnorm.clip_obs)
-    arrays["epsilon"] = np.float32(vecnorm.epsilon)
+    arrays = policy_arrays(model, vecnorm)
     pathlib.Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)
     print(args.out, {k: v.shape for k, v in arrays.items()})
@@ -332,7 +298,7 @@ def main() -> None:
     copy.set_defaults(func=clone)
     out = commands.add_parser("export", help="export a checkpoint's policy as .npz")
     out.add_argument("checkpoint")
-    out.add_argument("--out", default="qe_rules/data/agents/trained-en-4.npz")
+    out.add_argument("--out", default="qe_rules/data/agents/ppo-en-4.npz")
     out.set_defaults(func=export)
     every = commands.add_parser("export-all", help="export every checkpoint of a run")
     every.add_argument("run")
