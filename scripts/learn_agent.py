@@ -18,8 +18,10 @@ that a goal met gives little more, and a tenth of the margin uncapped. Every
 ``--exploit-every`` generations, a best response is searched the same way, from the
 agent's own weights, for the share of one seat against copies of the agent, and joins
 the population (the latest ``--exploiters`` of them). The mean is evaluated every
-``--report-every`` generations on other deals (``--select-seed``) and the best so far kept
-as ``best.toml``; ``log.jsonl`` has every report.
+``--report-every`` generations on other deals (``--select-seed``); at the end the last
+``--candidates`` reports are weighed against the whole population and a best response
+found afresh against each, and the best is kept as ``best.toml``; ``log.jsonl`` has every
+report.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from qe_rules.simulation.learned import (
     LearnedWeights,
 )
 
-GLOBALS = ("noise", "opening_noise", "margin", "rebid_steps")
+GLOBALS = ("noise", "opening_noise", "margin", "rebid_steps", "style_cap")
+GLOBAL_SPREADS = (0.3, 0.3, 0.5, 0.5, 1.0)
 # per player count: the goal of each table, a share of the games for the agent's tables
 # (the agent in one seat) and a most for the intruders' (one seat against copies of it):
 # the value agent, its variants, and the best responses found
@@ -180,12 +183,11 @@ def learn(args: argparse.Namespace) -> None:
     if args.init:
         mean = shape.vector(LearnedWeights.load(args.init))
     spread = np.full(shape.count, args.spread)
-    spread[-len(GLOBALS) :] = (0.3, 0.3, 0.5, 0.5)
+    spread[-len(GLOBALS) :] = GLOBAL_SPREADS
     sd = spread.copy()
     intruders: dict[str, Any] = {"value": "value"}
     intruders.update({name: LearnedBids(w) for name, w in VALUE_VARIANTS.items()})
     exploiters: list[tuple[str, LearnedBids]] = []
-    best_score = -np.inf
     start = time.process_time()
     generation = 0
     while time.process_time() - start < args.minutes * 60:
@@ -222,14 +224,44 @@ def learn(args: argparse.Namespace) -> None:
                 **{k: round(v, 4) for k, v in found.items()},
             }
             (out / f"gen{generation:04d}.toml").write_text(dumps(weights.to_dict()))
-            if score > best_score:
-                best_score = score
-                (out / "best.toml").write_text(dumps(weights.to_dict()))
-                row["best"] = True
             with (out / "log.jsonl").open("a") as log:
                 log.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
     (out / "final.toml").write_text(dumps(shape.weights(mean, players).to_dict()))
+    select(shape, out, players, {**intruders, **dict(exploiters)}, args, rng)
+
+
+def select(
+    shape: Shape,
+    out: pathlib.Path,
+    players: int,
+    pool: dict[str, Any],
+    args: argparse.Namespace,
+    rng: np.random.Generator,
+) -> None:
+    """Choose the shipped weights among the last reports: each against the whole final
+    population and a best response searched against it afresh, on the selection deals;
+    the one of highest fitness is ``best.toml`` (a fitness judged against an earlier,
+    smaller population would favour early weights)."""
+    reports = sorted(out.glob("gen*.toml"))[-args.candidates :]
+    found = []
+    for path in reports:
+        weights = LearnedWeights.load(path)
+        agent = LearnedBids(weights)
+        response = exploiter(shape, shape.vector(weights), players, args, rng)
+        margins_found = margins(
+            players, agent, {**pool, "fresh": response}, args.select_games, args.select_seed
+        )
+        score = fitness(margins_found)
+        found.append((score, path.name))
+        row = {"select": path.name, "fitness": round(score, 4)}
+        row.update({k: round(v, 4) for k, v in margins_found.items()})
+        with (out / "log.jsonl").open("a") as log:
+            log.write(json.dumps(row) + "\n")
+        print(json.dumps(row), flush=True)
+    best = max(found)[1]
+    (out / "best.toml").write_text((out / best).read_text())
+    print(json.dumps({"chosen": best}), flush=True)
 
 
 def exploiter(
@@ -250,7 +282,7 @@ def exploiter(
         return share([intruder, *others], players, args.games, seed + generation)
 
     spread = np.full(shape.count, args.spread * 1.5)
-    spread[-len(GLOBALS) :] = (0.3, 0.3, 0.5, 0.5)
+    spread[-len(GLOBALS) :] = GLOBAL_SPREADS
     found = cem(theta, score, args.exploit_generations, 12, 3, spread, rng)
     return LearnedBids(shape.weights(found, players))
 
@@ -280,12 +312,15 @@ def main() -> None:
     parser.add_argument(
         "--sample", type=int, default=2, help="variants of the value agent per generation"
     )
-    parser.add_argument("--exploit-every", type=int, default=20)
+    parser.add_argument("--exploit-every", type=int, default=15)
     parser.add_argument("--exploit-generations", type=int, default=10)
-    parser.add_argument("--exploiters", type=int, default=4)
+    parser.add_argument("--exploiters", type=int, default=5)
     parser.add_argument("--report-every", type=int, default=5)
     parser.add_argument("--select-seed", type=int, default=424242)
     parser.add_argument("--select-games", type=int, default=2000)
+    parser.add_argument(
+        "--candidates", type=int, default=6, help="last reports weighed for the shipped weights"
+    )
     parser.add_argument("--init", help="weights (.toml) to start from")
     parser.add_argument("--export", help="write these weights (.toml) as shipped weights")
     parser.add_argument("--to", help="where --export writes")

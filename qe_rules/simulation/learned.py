@@ -43,6 +43,7 @@ import attrs
 
 from qe_rules.components import Company
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.draws import COUNTER_BIDS, agent_draw
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.agents import (
@@ -65,6 +66,8 @@ __all__ = [
     "FEATURES",
     "GRID",
     "OUTPUTS",
+    "SCALES",
+    "STYLE_NUMBER",
     "TRAINED_WEIGHTS",
     "VALUE_VARIANTS",
     "LearnedAgent",
@@ -73,6 +76,7 @@ __all__ = [
     "TrainedAgent",
     "agrees_with_en",
     "features",
+    "game_style",
     "public_worth",
     "sale_outputs",
     "trained_weights",
@@ -89,12 +93,24 @@ FEATURES: Final = (
     "typical_price",
     "rival_worth",
     "auctioneer",
+    "style",
 )
 """The numbers a learned agent reads, once a sale: the tile's worth to the seat and its
 spending room (:class:`~qe_rules.ValueAgent`'s), the points a zero bid would score in
 this sale, the tile's VP, the seat's spend less the highest and less the lowest spend it
 estimates for another seat, the sales left with this one, the typical price it saw, the
-most the tile is worth to another seat (:func:`public_worth`), and 1 if it runs the sale."""
+most the tile is worth to another seat (:func:`public_worth`), 1 if it runs the sale, and
+the game's style: a random number from 0 to 1 the agent draws once a game (its keyed draw
+at a moment no bid reaches, :data:`STYLE_NUMBER`), so that a network may play a mixed
+strategy, one way in some games and another in others."""
+
+SCALES: Final = (0.1,) * 10 + (1.0,)
+"""Each feature is multiplied by its scale before it is rounded (a worth of 10 reads 1;
+the style, from 0 to 1, as it is)."""
+
+STYLE_NUMBER: Final = COUNTER_BIDS - 1
+"""The game's style is the agent's draw at the first sale after this many bids, which no
+seat makes in a sale (:data:`~qe_rules.limits.ROUNDS_PER_SALE` is far below)."""
 
 OUTPUTS: Final = ("opening", "target", "cap", "pass_below")
 """What the network adds, in points (ten times its outputs): to the opening bid (the value
@@ -102,8 +118,6 @@ agent's is 0.6 times the worth), the target bid (the worth), the spending cap (t
 and the worth at or below which the seat passes with the least bid (the zero-bid points
 plus one)."""
 
-SCALE: Final = 0.1
-"""Each feature is multiplied by this before it is rounded (a feature of 10 reads 1)."""
 GRID: Final = 64
 """Features are rounded down to multiples of ``1 / GRID``."""
 CLIP: Final = 8.0
@@ -142,7 +156,8 @@ class LearnedWeights:
     gives :data:`OUTPUTS`. ``noise`` is the width of the random part of a secret bid or
     rebid, ``opening_noise`` that of an opening bid, ``margin`` how much more than the
     opening bid a secret bid must aim at, ``rebid_steps`` how far above its tied bid a
-    rebid may go at random. All zeros but ``noise = opening_noise = 256`` and
+    rebid may go at random, ``style_cap`` how far the game's style moves the spending cap
+    (by ``style_cap * (style - 1/2)``). All zeros but ``noise = opening_noise = 256`` and
     ``rebid_steps = 768`` play as the value agent.
     """
 
@@ -153,6 +168,7 @@ class LearnedWeights:
     opening_noise: int = DENOMINATOR
     margin: int = 0
     rebid_steps: int = 3 * DENOMINATOR
+    style_cap: int = 0
     players: int | None = None
     ruleset: str = "en"
     note: str = ""
@@ -183,6 +199,7 @@ class LearnedWeights:
                 opening_noise=data["opening_noise"],
                 margin=data["margin"],
                 rebid_steps=data["rebid_steps"],
+                style_cap=data.get("style_cap", 0),
                 players=data.get("players"),
                 ruleset=data.get("ruleset", "en"),
                 note=data.get("note", ""),
@@ -201,6 +218,7 @@ class LearnedWeights:
             "opening_noise": self.opening_noise,
             "margin": self.margin,
             "rebid_steps": self.rebid_steps,
+            "style_cap": self.style_cap,
         }
         if self.players is not None:
             found["players"] = self.players
@@ -237,9 +255,9 @@ def public_worth(view: PlayerView, seat: int, tile: Company, tables: _Tables) ->
     return worth
 
 
-def _rounded(value: float) -> float:
+def _rounded(value: float, scale: float) -> float:
     """A feature scaled, clipped and rounded down to the grid."""
-    scaled = min(max(value * SCALE, -CLIP), CLIP)
+    scaled = min(max(value * scale, -CLIP), CLIP)
     return math.floor(scaled * GRID) / GRID
 
 
@@ -262,9 +280,16 @@ SaleOutputs = tuple[float, float, float, float, float, float]
 opening bid, target, cap and pass threshold before the random part."""
 
 
-def features(view: PlayerView, tables: _Tables) -> tuple[tuple[float, ...], float, float, int]:
+def game_style(seed: int, seat: int) -> float:
+    """The style of the game of the agent with ``seed`` in ``seat``: from 0 to 1."""
+    return agent_draw(seed, seat=seat, sale=0, number=STYLE_NUMBER) / 2**32
+
+
+def features(
+    view: PlayerView, tables: _Tables, style: float = 0.5
+) -> tuple[tuple[float, ...], float, float, int]:
     """The :data:`FEATURES` of ``view``'s seat at the sale under way, rounded, with the
-    raw worth, spending room and zero-bid points."""
+    raw worth, spending room and zero-bid points (``style``: the game's style)."""
     tile = view.company
     seat, players = view.seat, view.players
     worth = _worth(view, tile, tables)
@@ -293,8 +318,10 @@ def features(view: PlayerView, tables: _Tables) -> tuple[tuple[float, ...], floa
         typical,
         rival,
         1.0 if view.auctioneer == seat else 0.0,
+        style,
     )
-    return tuple(_rounded(value) for value in raw), worth, room, zero
+    rounded = tuple(_rounded(value, scale) for value, scale in zip(raw, SCALES, strict=True))
+    return rounded, worth, room, zero
 
 
 def _network(weights: LearnedWeights, inputs: Sequence[float]) -> list[float]:
@@ -312,17 +339,23 @@ def _network(weights: LearnedWeights, inputs: Sequence[float]) -> list[float]:
     return values
 
 
-def sale_outputs(view: PlayerView, weights: LearnedWeights, tables: _Tables) -> SaleOutputs:
+def sale_outputs(
+    view: PlayerView, weights: LearnedWeights, tables: _Tables, style: float = 0.5
+) -> SaleOutputs:
     """The figures of ``view``'s seat for the sale under way: worth, zero-bid points,
-    opening bid, target, cap and pass threshold (before the random part)."""
-    rounded, worth, room, zero = features(view, tables)
+    opening bid, target, cap and pass threshold (before the random part), in a game of
+    ``style``."""
+    rounded, worth, room, zero = features(view, tables, style)
     out = _network(weights, rounded)
+    cap = room + OUTPUT_SCALE * out[2]
+    if weights.style_cap:
+        cap += weights.style_cap / DENOMINATOR * (style - 0.5)
     return (
         worth,
         float(zero),
         0.6 * worth + OUTPUT_SCALE * out[0],
         worth + OUTPUT_SCALE * out[1],
-        room + OUTPUT_SCALE * out[2],
+        cap,
         1.0 + OUTPUT_SCALE * out[3],
     )
 
@@ -351,8 +384,10 @@ class LearnedAgent(Agent):
         object.__setattr__(self, "_value", ValueAgent(self.seed, ruleset=self.ruleset))
 
     def figures(self, view: PlayerView) -> SaleOutputs:
-        """:func:`sale_outputs` of ``view`` with this agent's weights."""
-        return sale_outputs(view, self.weights, self._value._tables(view))
+        """:func:`sale_outputs` of ``view`` with this agent's weights, in this game's
+        style (:func:`game_style` of its seed and seat)."""
+        style = game_style(self.seed, view.seat)
+        return sale_outputs(view, self.weights, self._value._tables(view), style)
 
     def bid(self, view: PlayerView) -> int:
         """An amount from the corrected worth, capped by the corrected room."""
@@ -397,7 +432,7 @@ def _variant(
         output, points = bias
         biases[OUTPUTS.index(output)] = round(points / OUTPUT_SCALE * DENOMINATOR)
     layers = ((tuple(map(tuple, matrix)), tuple(biases)),)
-    return LearnedWeights(layers, **extra)  # type: ignore[arg-type]
+    return LearnedWeights(layers, **extra)
 
 
 VALUE_VARIANTS: Final[Mapping[str, LearnedWeights]] = {

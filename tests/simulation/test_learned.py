@@ -50,6 +50,7 @@ def drawn_weights(seed, hidden=(8,), spread=200):
         opening_noise=draw.randint(0, 1000),
         margin=draw.randint(-300, 300),
         rebid_steps=draw.randint(0, 1000),
+        style_cap=draw.randint(-2000, 2000),
     )
 
 

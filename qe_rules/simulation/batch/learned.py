@@ -32,7 +32,8 @@ from qe_rules.simulation.learned import (
     DENOMINATOR,
     GRID,
     OUTPUT_SCALE,
-    SCALE,
+    SCALES,
+    STYLE_NUMBER,
     LearnedWeights,
     trained_weights,
 )
@@ -120,6 +121,16 @@ class LearnedBids:
             for n, (matrix, bias) in enumerate(weights.layers)
         ]
         self._features: Floats | None = None
+        self._scales = np.array(SCALES)[:, None]
+        self._style: tuple[Any, Floats] | None = None  # the chunk and its games' styles
+
+    def styles(self, state: Any) -> Floats:
+        """Per column and game, the game's style (kept for the chunk)."""
+        found = self._style
+        if found is None or found[0] is not state:
+            bits = state.draws.every_column(0, STYLE_NUMBER)
+            found = self._style = (state, bits / 2**32)
+        return found[1]
 
     def _grid(self, size: int) -> Floats:
         """A ``(features, size)`` array to write the features in (kept between sales)."""
@@ -158,9 +169,11 @@ class LearnedBids:
         rows[9] = 0.0
         if not (rules.last_tile and sale == rules.sales - 1):
             rows[9, sale % players] = 1.0
+        style = self.styles(state)
+        rows[10] = style
         # as the reference rounds each feature: scaled, clipped, on the grid (here as
         # whole numbers of grid steps: the first layer's weights are divided by the grid)
-        np.multiply(grid, SCALE, out=grid)
+        np.multiply(grid, self._scales, out=grid)
         _clipped(grid, CLIP, grid)
         np.multiply(grid, GRID, out=grid)
         np.floor(grid, out=grid)
@@ -172,12 +185,15 @@ class LearnedBids:
             if number < last:
                 np.maximum(values, 0.0, out=values)
         outputs = values.reshape(len(values), players, games)
+        cap = room + OUTPUT_SCALE * outputs[2]
+        if self.weights.style_cap:
+            cap += self.weights.style_cap / DENOMINATOR * (style - 0.5)
         found = knowledge.derived[self] = (
             worth,
             zeros.astype(np.float64),
             0.6 * worth + OUTPUT_SCALE * outputs[0],
             worth + OUTPUT_SCALE * outputs[1],
-            room + OUTPUT_SCALE * outputs[2],
+            cap,
             1.0 + OUTPUT_SCALE * outputs[3],
         )
         return found

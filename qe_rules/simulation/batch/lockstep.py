@@ -136,6 +136,12 @@ class Draws:
         assert self._high is not None and self._low is not None
         return self._agent(self._high, self._low, sale * keyed.COUNTER_BIDS * 2)
 
+    def every_column(self, sale: int, number: int) -> Bits32:
+        """The bits of every column's draw at ``sale`` after ``number`` bids in it:
+        ``(columns, games)`` (an agent's draw at a moment no bid reaches, for instance)."""
+        assert self._high is not None and self._low is not None
+        return self._agent(self._high, self._low, (sale * keyed.COUNTER_BIDS + number) * 2)
+
     def bid(self, sale: int, column: int, games: Ints, number: Ints) -> Bits32:
         """The bits of ``column``'s bids at ``sale`` in ``games``, where it has made
         ``number`` bids in the sale (a rebid: 1 or more)."""
