@@ -432,7 +432,7 @@ def _variant(
         output, points = bias
         biases[OUTPUTS.index(output)] = round(points / OUTPUT_SCALE * DENOMINATOR)
     layers = ((tuple(map(tuple, matrix)), tuple(biases)),)
-    return LearnedWeights(layers, **extra)
+    return attrs.evolve(LearnedWeights(layers), **extra)
 
 
 VALUE_VARIANTS: Final[Mapping[str, LearnedWeights]] = {
