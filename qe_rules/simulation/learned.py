@@ -419,10 +419,10 @@ class LearnedAgent(Agent):
 def _variant(
     weight: tuple[str, str, float] | None = None,
     bias: tuple[str, float] | None = None,
-    **extra: int,
+    noise: int = DENOMINATOR,
 ) -> LearnedWeights:
     """The value agent with one change: a feature's weight on an output, an output's bias
-    (in points) or a setting of :class:`LearnedWeights`."""
+    (in points) or the width of its bids' random part."""
     matrix = [[0] * len(OUTPUTS) for _ in FEATURES]
     biases = [0] * len(OUTPUTS)
     if weight is not None:
@@ -432,7 +432,7 @@ def _variant(
         output, points = bias
         biases[OUTPUTS.index(output)] = round(points / OUTPUT_SCALE * DENOMINATOR)
     layers = ((tuple(map(tuple, matrix)), tuple(biases)),)
-    return attrs.evolve(LearnedWeights(layers), **extra)
+    return LearnedWeights(layers, noise=noise)
 
 
 VALUE_VARIANTS: Final[Mapping[str, LearnedWeights]] = {
