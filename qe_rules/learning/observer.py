@@ -133,12 +133,16 @@ def to_seats(
 class BatchObserver:
     """The observations and masks of every seat of ``games`` lockstep games of
     ``rules``. ``fresh_arrays``: :meth:`turn_over` makes new arrays (else two sets take
-    turns)."""
+    turns). :meth:`start` may keep only one column's observation and mask up to date (the
+    others are left as they are: a single learner's environment reads one column)."""
 
     def __init__(self, rules: CompiledRules, games: int, *, fresh_arrays: bool = True) -> None:
         check_peek_timing(rules, "an observer of the encoding")
         self.compiled = rules
         self.players = players = rules.players
+        self.only: int | None = None
+        # the columns written: every one, or the one kept
+        self._columns = list(range(players))
         self.games = games
         self.fresh = fresh_arrays
         self._obs = np.zeros((games, players, encode.OBSERVATION_SIZE), np.float32)
@@ -158,8 +162,11 @@ class BatchObserver:
         """``(games, players, ACTIONS)``: by game and column."""
         return self._masks
 
-    def start(self, chunk: Chunk, log: MoveLog) -> None:
-        """Follow ``chunk`` (new games) from its start; ``log`` is its move log."""
+    def start(self, chunk: Chunk, log: MoveLog, *, only: int | None = None) -> None:
+        """Follow ``chunk`` (new games) from its start; ``log`` is its move log; ``only``:
+        keep only that column up to date (see the class)."""
+        self.only = only
+        self._columns = list(range(self.players)) if only is None else [only]
         self.chunk = chunk
         self._log = log
         self._new_table()
@@ -218,7 +225,10 @@ class BatchObserver:
                 changed = np.flatnonzero((counts != self._zero_counts).any(axis=0))
                 if changed.size:
                     zeros = _AT["zero_bid_rounds"]
-                    out[changed, :, zeros : zeros + players] = counts[:, changed].T[:, None, :]
+                    if self.only is None:
+                        out[changed, :, zeros : zeros + players] = counts[:, changed].T[:, None, :]
+                    else:
+                        out[changed, self.only, zeros : zeros + players] = counts[:, changed].T
                     self._zero_counts = counts.copy()
             for done in range(self._peeks_applied, peeked):
                 self._peeks_of(done)
@@ -254,15 +264,19 @@ class BatchObserver:
         place = _AT["holdings"] + by * len(COMPANIES) + tile
         # one flat index per game won and viewer (the array is contiguous)
         flat = out.reshape(-1)
-        viewers = won[:, None] * players + np.arange(players)
+        columns = np.array(self._columns)
+        viewers = won[:, None] * players + columns
         flat[viewers * encode.OBSERVATION_SIZE + place[:, None]] = 1
         # per game won and viewer, added to the winner's known_spend (the amount, if the
         # viewer knows it) or else to its unknown_amounts (a tile more, unless the viewer
         # won it)
-        known = knowledge.known[:, done, won].T
+        known = knowledge.known[columns, done][:, won].T
         blind = np.isnan(known)
-        added = np.where(blind, ~np.isnan(knowledge.unknown[:, done, won].T), known)
+        unknown = knowledge.unknown[columns, done][:, won].T
+        added = np.where(blind, ~np.isnan(unknown), known)
         flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + by)[:, None] + _SEATS * blind] += added
+        if self.only is not None:  # the kept column's own spend where it won
+            won, by = won[by == self.only], by[by == self.only]
         out[won, by, _LEDGER + by] = knowledge.spent[by, won]  # the winner's own spend, exact
 
     def _peeks_of(self, done: int) -> None:
@@ -274,7 +288,7 @@ class BatchObserver:
         knowledge = chunk.knowledge
         assert knowledge is not None
         winner = chunk.winners[done]
-        for column in range(players):
+        for column in self._columns:
             games = np.flatnonzero(peeked >> column & 1)
             if not games.size:
                 continue
@@ -284,7 +298,10 @@ class BatchObserver:
             self._obs[games, column, _LEDGER + seat] += known[told]
             self._obs[games, column, _LEDGER + _SEATS + seat] -= 1
         used, rows = _AT["peeks_used"], np.flatnonzero(peeked)  # the games with a peek
-        self._obs[rows, :, used : used + players] = chunk.peeks_used[:, rows].T[:, None, :]
+        if self.only is None:
+            self._obs[rows, :, used : used + players] = chunk.peeks_used[:, rows].T[:, None, :]
+        else:
+            self._obs[rows, self.only, used : used + players] = chunk.peeks_used[:, rows].T
 
     def observe(self, question: Any) -> None:
         """Bring every seat's observation and mask in every game up to now, in place:
@@ -299,13 +316,17 @@ class BatchObserver:
         rules = self.compiled
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if (last or sale >= rules.sales) else sale % players
-        masks[:] = False
+        only = self.only
+        if only is None:
+            masks[:] = False
+        else:
+            masks[:, only] = False
         phase = "over" if over else "peeking" if peeking else _PHASE_OF[question.phase]
         rebid = phase == "rebidding"
         if not rebid:  # the bids of the last sale's rebids, and the opening bid, wiped
             for where, seat in self._bid_rows:
                 if seat is None:
-                    out[where, :, _BIDS:_BIDS_END] = 0
+                    out[where, slice(None) if only is None else only, _BIDS:_BIDS_END] = 0
                 else:  # the auctioneer's opening bid alone
                     out[where, seat, _BIDS : _BIDS + 2] = 0
             self._bid_rows = []
@@ -356,11 +377,18 @@ class BatchObserver:
             moment[:, 1] = 1
         front[:, : len(encode.PHASES)] = 0
         front[:, _PHASE[phase]] = 1
-        out[rows, :, _FRONT:_FRONT_END] = front[:, None, :]
+        limits = _AT["limits"]
+        if only is None:
+            out[rows, :, _FRONT:_FRONT_END] = front[:, None, :]
+        else:
+            out[rows, only, _FRONT:_FRONT_END] = front
         if phase in ("opening", "bidding", "rebidding"):
             self._limits(tail, masks, to_act, phase, opening)
             self._bids_seen(phase, sale, auctioneer, acting)
-        out[rows, :, _AT["limits"] : _AT["limits"] + 4] = tail
+        if only is None:
+            out[rows, :, limits : limits + 4] = tail
+        else:
+            out[rows, only, limits : limits + 4] = tail[:, only]
 
     def _bids_seen(self, phase: str, sale: int, auctioneer: int | None, acting: Any) -> None:
         """``my_bids`` and ``seen_bids``: the closed rounds of this sale (and the opening
@@ -413,7 +441,10 @@ class BatchObserver:
             for viewer in range(players):
                 if viewer != auctioneer:
                     self._rounds_seen(block, bids, valid, held, viewer, valid[:, viewer])
-        out[acting, :, _BIDS:_BIDS_END] = block
+        if self.only is None:
+            out[acting, :, _BIDS:_BIDS_END] = block
+        else:
+            out[acting, self.only, _BIDS:_BIDS_END] = block[:, self.only]
         self._bid_rows.append((acting, None))
 
     def _rounds_seen(
@@ -462,7 +493,7 @@ class BatchObserver:
             tail[:, :, 1] = forbidding * opening[moving][:, None]
             tail[:, :, 2] = forbidding
         rows = self._every[moving]  # the games that move
-        for seat in range(players):
+        for seat in self._columns:
             seat_acts = acts[:, seat]
             if not seat_acts.any():
                 continue
@@ -487,11 +518,13 @@ class BatchObserver:
             tail[:, :, 1] = forbidding * opening[:, None]
             tail[:, :, 2] = forbidding
         lows = minimum.tolist()
-        acting = np.flatnonzero(row).tolist()
+        acting = [seat for seat in np.flatnonzero(row).tolist() if seat in self._columns]
         for seat in acting:
             masks[:, seat, lows[seat] : encode.BID_CAP + 1] = True
         for low in {lows[seat] for seat in acting}:
-            seats = np.flatnonzero(forbidding & (minimum == low))
+            seats = np.array(
+                [s for s in np.flatnonzero(forbidding & (minimum == low)) if s in self._columns]
+            )
             if seats.size:  # the opening bid, forbidden where it is a bid allowed
                 games = np.flatnonzero((opening >= low) & (opening <= encode.BID_CAP))
                 masks[games[:, None], seats, opening[games][:, None]] = False

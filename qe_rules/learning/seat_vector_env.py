@@ -154,7 +154,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         self._next_game += self.num_envs
         self._sale = 0
         self._steps = self.chunk.sale_steps(0)
-        self._observer.start(self.chunk, self._log)
+        self._observer.start(self.chunk, self._log, only=self._column)
         self._question = self._learners_question(next(self._steps))
         self._steps_taken[:] = 0
 
