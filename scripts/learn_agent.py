@@ -322,12 +322,24 @@ def main() -> None:
         "--candidates", type=int, default=6, help="last reports weighed for the shipped weights"
     )
     parser.add_argument("--init", help="weights (.toml) to start from")
+    parser.add_argument(
+        "--select-from",
+        help="a run's folder: choose among its last reports (against the value agent, its "
+        "variants and a best response found afresh against each) without learning",
+    )
     parser.add_argument("--export", help="write these weights (.toml) as shipped weights")
     parser.add_argument("--to", help="where --export writes")
     parser.add_argument("--note", default="")
     args = parser.parse_args()
     if args.export:
         export(args)
+    elif args.select_from:
+        intruders: dict[str, Any] = {"value": "value"}
+        intruders.update({name: LearnedBids(w) for name, w in VALUE_VARIANTS.items()})
+        rng = np.random.default_rng(args.seed + 1)
+        select(
+            Shape(args.hidden), pathlib.Path(args.select_from), args.players, intruders, args, rng
+        )
     else:
         learn(args)
 
