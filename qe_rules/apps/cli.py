@@ -50,7 +50,7 @@ from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules._util.i18n import LANGUAGES
+from qe_rules._util.i18n import languages as table_languages
 from qe_rules._util.paths import open_input, open_output
 from qe_rules.apps.pages import (
     generated_pages,
@@ -76,7 +76,7 @@ from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_s
 from qe_rules.simulation.rows import check_rows_path
 from qe_rules.simulation.stats import SimulationStats, simulate
 from qe_rules.texts import reports
-from qe_rules.texts.catalogs import languages
+from qe_rules.texts.catalogs import languages as rulebook_languages
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
@@ -345,7 +345,7 @@ def _add_play_parser(commands: _Commands) -> None:
     player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
     player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
     player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
-    player.add_argument("--lang", choices=LANGUAGES, default="en", help="default en")
+    player.add_argument("--lang", choices=table_languages(), default="en", help="default en")
     player.set_defaults(run=_cmd_play)
 
 
@@ -857,7 +857,9 @@ def _add_rulebook_parser(commands: _Commands) -> None:
         "winner, a scored example and the open questions.",
     )
     book.add_argument("ruleset", metavar="RULESET", help="a built-in id, a spec or a .toml file")
-    book.add_argument("--lang", choices=languages(), default="en", help="language (default en)")
+    book.add_argument(
+        "--lang", choices=rulebook_languages(), default="en", help="language (default en)"
+    )
     book.add_argument("--format", choices=FORMATS, default="md", help="md or html (default md)")
     book.add_argument(
         "--against", metavar="BASE", help="list and mark every rule that differs from BASE"

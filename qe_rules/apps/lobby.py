@@ -35,7 +35,7 @@ import attrs
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from qe_rules._util.i18n import LANGUAGES, gettext_for, negotiate
+from qe_rules._util.i18n import gettext_for, languages, negotiate
 from qe_rules.apps.table_rules import RuleChoices, describe_ruleset, rules_help
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.game.engine import Game
@@ -366,10 +366,10 @@ class GameNight:
     def language(self, request: Request) -> str:
         """The reader's language: ``?lang=``, the cookie, then ``Accept-Language``."""
         asked = request.query_params.get("lang")
-        if asked in LANGUAGES:
+        if asked in languages():
             return asked
         cookie = request.cookies.get(_COOKIE)
-        if cookie in LANGUAGES:
+        if cookie in languages():
             return cookie
         return negotiate(request.headers.get("accept-language"))
 
@@ -380,14 +380,14 @@ class GameNight:
         text = translate_page(self.read_page(name), lang)
         others = " ".join(
             f'<a href="?lang={code}" hreflang="{code}" lang="{code}">{code.upper()}</a>'
-            for code in LANGUAGES
+            for code in languages()
             if code != lang
         )
         values = {"lang": lang, "languages": others, **values}
         for key, value in values.items():
             text = text.replace("{" + key + "}", value)
         response = HTMLResponse(text)
-        if request.query_params.get("lang") in LANGUAGES:
+        if request.query_params.get("lang") in languages():
             response.set_cookie(
                 _COOKIE,
                 lang,

@@ -286,7 +286,10 @@ def score_board_text(
     heads = [seat_name(s, names, lang) for s in range(len(sheets))]
     if you is not None:
         heads[you] += " " + _("(you)")
-    rows = [[_(label), *values] for label, values in score_board_rows(result, scoring_order)]
+    rows = [
+        [_(label), *(_(value) if value == "out" else value for value in values)]
+        for label, values in score_board_rows(result, scoring_order)
+    ]
     text = [
         _("Rule set {ruleset}, {players} players").format(
             ruleset=result.ruleset, players=len(sheets)
@@ -343,15 +346,24 @@ def placing_text(result: GameResult, seat: int, *, lang: str = DEFAULT_LANGUAGE)
     )
 
 
-def game_text(game: Game) -> str:
-    """A game sale by sale as the referee saw it: every bid, tie, award, zero bid and peek,
-    then the score board once the game is over."""
+def game_text(
+    game: Game, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """A game sale by sale as the referee saw it, in ``lang``: every bid, tie, award,
+    zero bid and peek, then the score board once the game is over."""
+    _ = gettext_for(lang)
+
+    def who(seat: int) -> str:
+        return seat_name(seat, names, lang)
+
     lines = [
-        f"QE · rule set {game.ruleset.id} · {game.players} players",
+        _("QE · rule set {ruleset} · {players} players").format(
+            ruleset=game.ruleset.id, players=game.players
+        ),
         *table(
-            ["", "nation", "token"],
+            ["", _("nation"), _("token")],
             [
-                [f"seat {s}", game.nations[s].code, game.industries[s].label]
+                [who(s), game.nations[s].code, _(game.industries[s].label)]
                 for s in range(game.players)
             ],
             left=3,
@@ -361,42 +373,74 @@ def game_text(game: Game) -> str:
 
     def flush() -> None:
         if bids:
-            lines.append("  bids: " + ", ".join(bids))
+            lines.append("  " + _("bids: {bids}").format(bids=", ".join(bids)))
             bids.clear()
+
+    def say(text: str, **values: object) -> None:
+        lines.append("  " + text.format(**values))
 
     for event in game.events:
         if isinstance(event, SaleOpened):
             auctioneer = (
-                "no auctioneer (last tile)"
+                _("no auctioneer (last tile)")
                 if event.auctioneer is None
-                else f"auctioneer seat {event.auctioneer}"
+                else _("auctioneer {seat}").format(seat=who(event.auctioneer))
             )
-            lines += ["", f"Sale {event.sale + 1}: {_tile(event.company)}, {auctioneer}"]
+            sale = _("Sale {sale}: {tile}, {auctioneer}").format(
+                sale=event.sale + 1, tile=_tile(event.company, lang), auctioneer=auctioneer
+            )
+            lines += ["", sale]
         elif isinstance(event, OpeningBid):
-            lines.append(f"  opening bid {event.amount} by seat {event.seat}")
+            say(_("opening bid {amount} by {seat}"), amount=event.amount, seat=who(event.seat))
         elif isinstance(event, SecretBid):
-            bids.append(f"seat {event.seat} {event.amount}")
+            bids.append(_("{seat} {amount}").format(seat=who(event.seat), amount=event.amount))
         elif isinstance(event, Tie):
             flush()
-            lines.append(f"  tie between {_seats(event.seats)}: they rebid")
+            say(_("tie between {seats}: they rebid"), seats=_seats(event.seats, lang, names))
         elif isinstance(event, Awarded):
             flush()
-            how = "openly" if event.public else "secretly"
-            fallback = " (by the tie fallback)" if event.fallback else ""
-            lines.append(f"  seat {event.seat} wins for {event.amount}, paid {how}{fallback}")
+            paid = {
+                (True, False): _("{seat} wins for {amount}, paid openly"),
+                (False, False): _("{seat} wins for {amount}, paid secretly"),
+                (True, True): _("{seat} wins for {amount}, paid openly (by the tie fallback)"),
+                (False, True): _("{seat} wins for {amount}, paid secretly (by the tie fallback)"),
+            }[event.public, event.fallback]
+            say(paid, seat=who(event.seat), amount=event.amount)
         elif isinstance(event, NotAwarded):
             flush()
-            lines.append(f"  not awarded: {event.reason}")
+            say(_("not awarded: {reason}"), reason=_(event.reason))
         elif isinstance(event, ZeroBids):
-            scoring = f" (scoring: {_seats(event.scoring)})" if event.scoring != event.seats else ""
-            lines.append(f"  zero bids: {_seats(event.seats)}{scoring}")
+            if event.scoring != event.seats:
+                say(
+                    _("zero bids: {seats} (scoring: {scoring})"),
+                    seats=_seats(event.seats, lang, names),
+                    scoring=_seats(event.scoring, lang, names),
+                )
+            else:
+                say(_("zero bids: {seats}"), seats=_seats(event.seats, lang, names))
         elif isinstance(event, Peeked):
-            lines.append(f"  seat {event.seat} peeks at the amount of sale {event.sale + 1}")
+            say(
+                _("{seat} peeks at the amount of sale {sale}"),
+                seat=who(event.seat),
+                sale=event.sale + 1,
+            )
         elif isinstance(event, PeekDeclined):
-            lines.append(f"  seat {event.seat} declines to peek at sale {event.sale + 1}")
+            say(
+                _("{seat} declines to peek at sale {sale}"),
+                seat=who(event.seat),
+                sale=event.sale + 1,
+            )
     flush()
     if game.is_over:
-        lines += ["", str(game.result())]
+        board = score_board_text(
+            game.result(), lang=lang, names=names, scoring_order=game.ruleset.scoring_order
+        )
+        lines += ["", board]
     else:
-        lines += ["", f"The record stops during sale {game.sale + 1}; the game is not over."]
+        lines += [
+            "",
+            _("The record stops during sale {sale}; the game is not over.").format(
+                sale=game.sale + 1
+            ),
+        ]
     return "\n".join(lines)

@@ -54,3 +54,13 @@ def test_bid_range_names_the_limits_of_the_seat_to_bid():
 
 def test_event_line_never_shows_a_hidden_amount():
     assert "None" not in event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
+
+
+def test_a_german_game_and_score_board_name_the_eliminated_seat_in_german(finished):
+    text = game_text(finished, lang="de", names=["Ann", "Bo", "Cy", "Di", "Ed"])
+    assert "\nVersteigerung 1: " in text and "Null-Gebote: " in text and "Gebote: " in text
+    out = [seat for seat, sheet in enumerate(finished.result().sheets) if sheet.eliminated]
+    assert out  # the highest spender is eliminated
+    board = text[text.index("Regelwerk en, 5 Spieler") :]
+    assert " aus" in board and " out" not in board
+    assert "Sale" not in text and "seat " not in text and "wins" not in text
