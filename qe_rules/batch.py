@@ -11,6 +11,10 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 (100, (100, 4))
 """
 
+from qe_rules._util.extras import require_extra
+
+require_extra("batch", "numpy")
+
 from qe_rules.simulation.batch.chunks import CHUNK
 from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.outcome import Batch, play

@@ -13,7 +13,7 @@ from qe_rules.game.engine import Game, new_game
 from qe_rules.game.events import Peeked
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.present.text import bid_range, sale_text, score_board_text, view_text
+from qe_rules.present.text import bid_range, sale_text, score_board_text, seat_name, view_text
 from qe_rules.rules.model import PeekTiming, RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
@@ -149,9 +149,10 @@ class TerminalPlayer:
             )
             return
         sale = self.game.view(seat).history[peek.sale]
+        assert sale.winner is not None  # a peek is at a tile that was sold
         self.say(
-            self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
-                seat=sale.winner, amount=peek.amount, tile=sale.company
+            self._("You peeked: {seat} paid {amount} for {tile}.").format(
+                seat=seat_name(sale.winner, lang=self.lang), amount=peek.amount, tile=sale.company
             )
         )
 
@@ -167,8 +168,9 @@ class TerminalPlayer:
             question = self._("Peek at the amount of the latest sale you may see? [y/n] ")
         else:
             last = view.history[-1]
-            question = self._("Peek at what seat {seat} paid for {tile}? [y/n] ").format(
-                seat=last.winner, tile=last.company
+            assert last.winner is not None  # a peek is at a tile that was sold
+            question = self._("Peek at what {seat} paid for {tile}? [y/n] ").format(
+                seat=seat_name(last.winner, lang=self.lang), tile=last.company
             )
         while True:
             answer = self.ask(question).lower()

@@ -450,7 +450,7 @@ class _Words:
     def seat(self, seat: int) -> str:
         if self.names is not None and seat < len(self.names) and self.names[seat]:
             return self.names[seat]
-        return gettext_for(self.lang)("seat {seat}").format(seat=seat)
+        return gettext_for(self.lang)("seat {seat}").format(seat=seat + 1)  # people count from 1
 
 
 def _seat_name(v: PlayerView | PublicView, seat: int | None, spectator: bool, ctx: _Words) -> str:

@@ -58,11 +58,11 @@ def _tile(company: Company, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
-    """What a seat is called: its name from ``names`` if it has one, else ``seat 2``
-    (in ``lang``)."""
+    """What a seat is called for people: its name from ``names`` if it has one, else
+    ``seat 3`` for seat 2 (in ``lang``): people count seats from 1, the library from 0."""
     if names is not None and seat < len(names) and names[seat]:
         return names[seat]
-    return gettext_for(lang)("seat {seat}").format(seat=seat)
+    return gettext_for(lang)("seat {seat}").format(seat=seat + 1)
 
 
 def _seats(
@@ -81,8 +81,8 @@ def event_line(
     """One event as a line of text, as the web table's log shows it (sales counted from 1),
     in ``lang``, seats called by ``names`` where given.
 
-    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
-    'sale 1: seat 2 bids a secret amount'
+    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))  # seat 2 is the third
+    'sale 1: seat 3 bids a secret amount'
     >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0), lang="de", names=["A", "B", "Cy"])
     'Versteigerung 1: Cy bietet einen geheimen Betrag'
     """
