@@ -288,8 +288,8 @@ class SimulationStats(_Batched):
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
     engine: str = "reference"
     """The engine that played the games: ``"reference"`` (the game engine, a view per
-    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). The two play
-    other games from the same seed."""
+    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). Both play the
+    same games from a seed (:mod:`qe_rules.game.draws`), so their figures are equal."""
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -712,8 +712,8 @@ def simulate(
     default), ``"batch"`` (:mod:`qe_rules.batch`: numpy, games in lockstep, the agents
     ``random`` and ``zero`` by name; it plays in this process and keeps no rows) or
     ``"auto"`` (the batch where it can play the run, else the reference engine). The
-    statistics say which played (``engine``); the two engines play other games from the
-    same seed, with the same rules and agents.
+    statistics say which played (``engine``); both play the same games from a seed
+    (:mod:`qe_rules.game.draws`) and give the same figures.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)

@@ -43,6 +43,7 @@ from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
 from qe_rules.simulation.batch.policies import BatchAgent
 from qe_rules.simulation.batch.tally import Sums
+from qe_rules.simulation.play import _check_games, _check_seed
 from qe_rules.simulation.stats import Batch as Games
 from qe_rules.simulation.stats import SimulationStats
 
@@ -157,10 +158,8 @@ def play(
         raise InvalidArgument(f"a rule set is a RuleSet or a rule set id, got {shown(ruleset)}")
     compiled = compile_rules(rules, players)
     made = check_batch_agents(agents, compiled.players)
-    games = check_whole(games, "games", 1)
-    if type(seed) is not int:
-        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
-    start = check_whole(start, "start", 0)
+    games, start = _check_games(games, start)
+    seed = _check_seed(seed)
     chunk = check_whole(chunk, "chunk", 1)
     if progress is not None and not callable(progress):
         raise InvalidArgument(

@@ -51,6 +51,7 @@ __all__ = [
 ]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
+Floats = npt.NDArray[np.float64]
 Bits = npt.NDArray[np.uint32]
 
 
@@ -247,41 +248,75 @@ def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
 class ValueBids:
     """:class:`~qe_rules.ValueAgent` batched: the same worth, spending room and bids, each
     from what the seat knows (:mod:`~qe_rules.simulation.batch.knowledge`), with the
-    draw as its small random part. Peeks in the second half of the game."""
+    draw as its small random part. Peeks in the second half of the game.
+
+    A seat's worth and spending room do not change during a sale: they are computed for
+    every seat and game once a sale (:meth:`sale_figures`), and each question reads them."""
 
     name: ClassVar[str] = "value"
     reads_state: ClassVar[bool] = True
 
+    def sale_figures(self, state: Any) -> tuple[Floats, Floats, Ints]:
+        """Per column and game, for the sale in progress: the tile's worth, the spending
+        room, and the points a zero bid would score (kept for the sale)."""
+        knowledge = state.knowledge
+        found = knowledge.derived.get(ValueBids)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        rules = state.rules
+        players, sale, games = rules.players, state.sale, state.games
+        tables = _tables(rules.ruleset, players)
+        nationalization, monopolization, diversification = _tables_potentials(tables)
+        tile = state.deck[:, sale]  # (games,)
+        industry = np.take(rules.tile_industry, tile)
+        nation, token = knowledge.pieces(state)  # (columns, games) each
+        places = np.arange(games)
+        # per column: its tiles of the tile's industry, and of its token's
+        kinds_of = knowledge.industries.shape[1]
+        base = np.arange(players)[:, None] * (kinds_of * games)
+        counts = knowledge.industries.reshape(-1)
+        same = np.take(counts, base + industry * games + places)
+        worth = np.empty((players, games))
+        worth[:] = np.take(rules.tile_vp, tile)
+        own = np.minimum(knowledge.own, TILE_LIMIT)
+        nation_here = np.take(rules.tile_nation, tile) == nation
+        worth += np.where(nation_here, np.take(nationalization, own), 0.0)
+        token_here = token == industry
+        worth += np.take(
+            monopolization,
+            np.minimum(same + (tables.token_in_monopolization & token_here), TILE_LIMIT),
+        )
+        kinds = knowledge.kinds
+        if tables.token_in_diversification:
+            token_new = np.take(counts, base + token * games + places) == 0
+            kinds = kinds + token_new
+            same = same + token_here
+        new_kind = same == 0
+        worth += np.where(new_kind, np.take(diversification, np.minimum(kinds, TILE_LIMIT)), 0.0)
+        typical = knowledge.typical()
+        spent = knowledge.others_spent(typical)
+        seats = np.arange(players)
+        spent[seats, seats] = -np.inf  # the others' spends only
+        top = spent.max(axis=1)
+        left = rules.sales - sale
+        room = top + typical * left / players - knowledge.spent - 1
+        zero = np.full((players, games), tables.zero_bid_points, dtype=np.int64)
+        if tables.zero_bid_points and tables.zero_bid_limit:
+            zero[knowledge.zero_bidders >= tables.zero_bid_limit] = 0
+        found = knowledge.derived[ValueBids] = (worth, room, zero)
+        return found
+
     def bids(self, ask: BidAsk) -> Ints:
         """Amounts from the tile's worth, capped by the spending room."""
         state = ask.state
-        knowledge, rules = state.knowledge, state.rules
-        players, sale, seat = rules.players, state.sale, ask.seat
-        rows = np.arange(state.games) if ask.rows is None else ask.rows
-        count = len(rows)
-        tables = _tables(rules.ruleset, players)
-        nationalization, monopolization, diversification = _tables_potentials(tables)
-        tile = state.deck[rows, sale]
-        industry = rules.tile_industry[tile]
-        nation = np.array(rules.nations)[state.nations[rows, seat]]
-        token = np.array(rules.industries)[state.tokens[rows, seat]]
-        worth = rules.tile_vp[tile].astype(np.float64)
-        own = np.minimum(knowledge.own[seat, rows], TILE_LIMIT)
-        worth += np.where(rules.tile_nation[tile] == nation, nationalization[own], 0.0)
-        counts = knowledge.industries[seat][:, rows].copy()  # (industries, rows)
-        places = np.arange(count)
-        same = counts[industry, places] + (tables.token_in_monopolization & (token == industry))
-        worth += monopolization[np.minimum(same, TILE_LIMIT)]
-        if tables.token_in_diversification:
-            counts[token, places] += 1
-        kinds = np.minimum((counts > 0).sum(axis=0), TILE_LIMIT)
-        worth += np.where(counts[industry, places] == 0, diversification[kinds], 0.0)
-        typical = knowledge.typical(seat, rows)
-        spent = knowledge.others_spent(seat, rows, typical, state.winners)
-        others = np.delete(spent, seat, axis=0)
-        top = others.max(axis=0) if len(others) else np.zeros(count)
-        left = rules.sales - sale
-        room = top + typical * left / players - knowledge.spent[seat, rows] - 1
+        worth, room, zeros = self.sale_figures(state)
+        seat = ask.seat
+        if ask.rows is None:
+            worth, room, zero = worth[seat], room[seat], zeros[seat]
+            count = state.games
+        else:
+            worth, room, zero = worth[seat, ask.rows], room[seat, ask.rows], zeros[seat, ask.rows]
+            count = len(ask.rows)
         noise = ask.draws / 2**32
         if ask.phase == "opening":
             return legal(_whole(np.minimum(worth * 0.6, room) + noise), ask.minimum, ask.forbidden)
@@ -291,13 +326,13 @@ class ValueBids:
             tied_at = ask.previous
             raised = np.minimum(_whole(target), tied_at + 1 + _whole(noise * 3))
             return np.where(target <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
-        zero = np.zeros(count)
-        if ask.minimum <= 0 and tables.zero_bid_points:
-            zero += tables.zero_bid_points
-            if tables.zero_bid_limit:
-                zero[knowledge.zero_bidders[seat, rows] >= tables.zero_bid_limit] = 0
-        opening = np.zeros(count) if state.opening is None else state.opening[rows]
-        passes = (target <= opening) | (worth <= zero + 1)
+        if ask.minimum > 0:
+            zero = 0
+        if state.opening is None:
+            passes = (target <= 0) | (worth <= zero + 1)
+        else:
+            opening = state.opening if ask.rows is None else state.opening[ask.rows]
+            passes = (target <= opening) | (worth <= zero + 1)
         return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
