@@ -56,6 +56,7 @@ def identifiers():
     words |= set(i18n.languages()) | {code.upper() for code in i18n.languages()}
     words |= {nation.code for nation in qe.Nation} | {industry.code for industry in qe.Industry}
     words |= set(AGENT_NAMES)  # the programs a host seats: random, value, zero, ...
+    words |= {word for code in qe.GAP_CODES for word in code.split("-")}  # rule-gap codes
     for ruleset in qe.RULESETS.values():
         words |= set(re.findall(r"[A-Za-z]+", ruleset.id + " " + ruleset.title))
     return words | set(qe.RuleSet.rule_fields())
