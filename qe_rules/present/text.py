@@ -310,7 +310,7 @@ def score_board_text(
         text.append(_("No single winner; still level: {seats}").format(seats=level))
     if you is not None:
         text.append(placing_text(result, you, lang=lang))
-    text.extend(_("Rule gap {gap}").format(gap=gap) for gap in result.gaps)
+    text.extend(_("Rule gap {gap}").format(gap=gap.code) for gap in result.gaps)  # an id
     return "\n".join(text)
 
 
