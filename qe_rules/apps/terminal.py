@@ -13,7 +13,14 @@ from qe_rules.game.engine import Game, new_game
 from qe_rules.game.events import Peeked
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.present.text import bid_range, sale_text, score_board_text, seat_name, view_text
+from qe_rules.present.text import (
+    bid_range,
+    error_text,
+    sale_text,
+    score_board_text,
+    seat_name,
+    view_text,
+)
 from qe_rules.rules.model import PeekTiming, RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
@@ -224,7 +231,9 @@ class TerminalPlayer:
             try:
                 self.game.verify_bid(self.seat, amount)
             except RulesError as error:
-                self.say(_("Not allowed: {reason}").format(reason=error))
+                self.say(
+                    _("Not allowed: {reason}").format(reason=error_text(error, lang=self.lang))
+                )
                 continue
             return amount
 

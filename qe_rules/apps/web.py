@@ -57,7 +57,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from qe_rules._util.i18n import DEFAULT_LANGUAGE
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, languages, negotiate
 from qe_rules.apps.lobby import GameNight, whole_number
 from qe_rules.apps.panels import panel_data
 from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
@@ -74,7 +74,7 @@ from qe_rules.game.events import Event
 from qe_rules.game.views import PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
-from qe_rules.present.text import event_line, seat_name, zero_bids_score
+from qe_rules.present.text import error_text, event_line, seat_name, zero_bids_score
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES
 from qe_rules.texts.rulebooks import rulebook_stylesheet
@@ -713,11 +713,21 @@ class TableServer:
 # --------------------------------------------------------------------------- web
 
 
-def _error(status: int, message: str, *, retry_after: int | None = None) -> JSONResponse:
-    """An error answer: ``{"error": message}``, one line."""
+def _error(
+    status: int,
+    message: str,
+    *,
+    retry_after: int | None = None,
+    error: RulesError | None = None,
+) -> JSONResponse:
+    """An error answer: ``{"error": message}``, one line; with the ``code`` and
+    ``params`` of ``error`` where one is given (an app shows it in its own words)."""
     line = message.splitlines()[0] if message.strip() else "error"
     headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
-    return JSONResponse({"error": line[:500]}, status_code=status, headers=headers)
+    body: dict[str, Any] = {"error": line[:500]}
+    if error is not None:
+        body |= {"code": error.code, "params": dict(error.params)}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _page(name: str) -> str:
@@ -813,7 +823,7 @@ def _answering(refused: int) -> Callable[[Callable[[Request], Awaitable[Response
             try:
                 return await handler(request)
             except RulesError as error:
-                refusal = _refusal(error, refused)
+                refusal = _refusal(error, refused, _reader_language(request))
             if _unread(request):  # close rather than read the rest of a refused body
                 refusal.headers["connection"] = "close"
             return refusal
@@ -830,15 +840,25 @@ def _unread(request: Request) -> bool:
     return sent and not getattr(request, "_stream_consumed", False)
 
 
-def _refusal(error: RulesError, refused: int) -> Response:
+def _reader_language(request: Request) -> str:
+    """The language the page's reader asked for: ``?lang=``, the cookie, then the
+    browser's ``Accept-Language``."""
+    for asked in (request.query_params.get("lang"), request.cookies.get("qe_lang")):
+        if asked in languages():
+            return str(asked)
+    return negotiate(request.headers.get("accept-language"))
+
+
+def _refusal(error: RulesError, refused: int, lang: str = DEFAULT_LANGUAGE) -> Response:
     """The answer to a refused request: ``refused`` for what the rules or the server
-    refuse, 429 or 503 for the limits, 503 when the database cannot store a change."""
+    refuse (the message in ``lang``, with the error's code and params), 429 or 503 for
+    the limits, 503 when the database cannot store a change."""
     if isinstance(error, LimitReached):
         return _error(error.status, str(error), retry_after=error.retry_after)
     if isinstance(error, StorageUnavailable):
         _log.warning("a change was not stored: %s", error)
         return _error(503, f"{error}; nothing changed, try again", retry_after=5)
-    return _error(refused, str(error))
+    return _error(refused, error_text(error, lang=lang), error=error)
 
 
 def _hostname(host: str) -> str:

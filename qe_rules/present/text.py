@@ -38,6 +38,7 @@ from qe_rules.rules.model import Category, RuleSet, get_ruleset
 
 __all__ = [
     "bid_range",
+    "error_text",
     "event_line",
     "game_text",
     "placing",
@@ -444,3 +445,64 @@ def game_text(
             ),
         ]
     return "\n".join(lines)
+
+
+def error_text(
+    error: RulesError, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """An error about a move or a seat as a person reads it, in ``lang``: from its
+    ``code`` and ``params`` (seats and sales counted from 1, seats called by ``names``);
+    an error without such a code gives its English message.
+
+    >>> import qe_rules as qe
+    >>> try:
+    ...     qe.new_game("en", 4, seed=1).bid(2, 3)
+    ... except qe.RulesError as error:
+    ...     print(error_text(error, lang="de"))
+    Platz 3 kann jetzt nicht bieten: Versteigerung 1 wartet auf das Eröffnungsgebot von Platz 1, dem Auktionator.
+    """
+    _ = gettext_for(lang)
+    params = dict(error.params)
+    template = {
+        "not-to-act": _(
+            "{seat} cannot bid now: sale {sale} waits for the opening bid of {auctioneer}, "
+            "the auctioneer."
+        ),
+        "waiting-for-peeks": _(
+            "{seat} cannot bid now: sale {sale} waits until {waiting} answer the peek."
+        ),
+        "not-tied": _("{seat} is not tied in sale {sale}; only {tied} rebid."),
+        "already-bid": _(
+            "{seat} has already bid in this round of sale {sale}; waiting for {waiting}."
+        ),
+        "game-over": _("The game is over; no more moves are possible."),
+        "bid-below-minimum": _("{seat}: the {bid} must be at least {minimum}, not {amount}."),
+        "bid-equals-opening-bid": _(
+            "{seat}: the {bid} may not equal the opening bid ({amount}) under these rules; "
+            "bid any other whole number from {minimum}."
+        ),
+        "bid-too-large": _("{seat}: a bid is at most {maximum}."),
+        "bid-not-a-whole-number": _("A bid is a whole number, not {value}."),
+        "not-a-seat": _("A seat is one of the {players} seats at the table, not {value}."),
+    }.get(error.code)
+    if template is None:
+        return str(error)
+    for key in ("seat", "auctioneer"):
+        if isinstance(params.get(key), int):
+            params[key] = seat_name(params[key], names, lang)
+    for key in ("waiting", "tied"):
+        if isinstance(params.get(key), list):
+            params[key] = _seats(params[key], lang, names)
+    if isinstance(params.get("sale"), int):
+        params["sale"] += 1
+    if "bid" in params:
+        kinds = {
+            "opening bid": _("opening bid"),
+            "secret bid": _("secret bid"),
+            "rebid": _("rebid"),
+        }
+        params["bid"] = kinds.get(params["bid"], params["bid"])
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # params not as the code promises
+        return str(error)

@@ -235,15 +235,22 @@ def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
     assert board in text and "seat 1 (you)" in board
 
 
-def test_the_verify_message_is_shown_for_an_illegal_bid():
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_verify_message_is_shown_for_an_illegal_bid(lang):
     game = qe.new_game("en", 4, seed=3)
     with pytest.raises(qe.RulesError) as error:
         game.verify_bid(0, -1)
-    terminal = Terminal("play", "--seed", "3")
-    terminal.read_until(PROMPT)
+    assert error.value.code == "bid-below-minimum"
+    shown = {
+        "en": "Not allowed: seat 1: the opening bid must be at least 1, not -1.",
+        "de": "Nicht erlaubt: Platz 1: Als Eröffnungsgebot sind mindestens 1 zu bieten, nicht -1.",
+    }[lang]
+    terminal = Terminal("play", "--seed", "3", "--ruleset", "en", "--lang", lang)
+    prompt = PROMPT if lang == "en" else PROMPT_DE
+    terminal.read_until(prompt)
     terminal.type("-1")
-    terminal.read_until(re.compile(re.escape(f"Not allowed: {error.value}")))
-    terminal.read_until(PROMPT)  # and it asks again
+    terminal.read_until(re.compile(re.escape(shown)))
+    terminal.read_until(prompt)  # and it asks again
     os.write(terminal.master, b"\x04")  # Ctrl-D
     assert terminal.finish() == EXIT_END_OF_INPUT
 

@@ -200,7 +200,7 @@ def scripted(player, answers):
     return read_line
 
 
-def terminal_game(lang, answers=("h", "v", "x", "99999999999")):
+def terminal_game(lang, answers=("h", "v", "x", "99999999999", "-1")):
     """A whole 5-player game of ``de`` (peeks) at the terminal in ``lang``; its text."""
     game = qe.new_game("de", 5, seed=8)
     agents = [None, *(agent_factory("value", ruleset=game.ruleset)(seat) for seat in range(1, 5))]
