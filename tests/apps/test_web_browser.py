@@ -245,7 +245,7 @@ def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
         assert peeked is not None
         amount = table.game.view(0).history[peeked.sale].amount
         assert amount is not None
-        assert f"sale {peeked.sale + 1}: seat 0 peeks at the amount ({amount})" in page.inner_text(
+        assert f"sale {peeked.sale + 1}: seat 1 peeks at the amount ({amount})" in page.inner_text(
             "#log"
         )
 
