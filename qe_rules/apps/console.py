@@ -136,7 +136,8 @@ class ProgressBar:
         line = f"{self.label} [{bar}] {done}/{total}"
         if 0 < done < total and elapsed > 0:
             rate = done / elapsed
-            line += f" · {rate:,.0f}/s · {duration((total - done) / rate)} left"
+            shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"  # 583/s, 0.33/s
+            line += f" · {shown}/s · {duration((total - done) / rate)} left"
         elif done >= total:
             line += f" · {duration(elapsed)}"
         self.stream.write("\r" + line.ljust(self.width))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import os
 import re
 import sys
@@ -176,7 +177,8 @@ def _runtime_messages() -> Iterator[tuple[str, str, str]]:
         yield line, "qe_rules/apps/lobby.py", "an agent a host may seat (AGENT_LEVELS)"
 
 
-def table_messages() -> list[Message]:
+@functools.cache  # the package's files do not change while it runs
+def table_messages() -> tuple[Message, ...]:
     """Every text of the template, in the order of its first reference (the code's and
     the pages' first, by file and line; then the run-time labels)."""
     references: dict[str, list[str]] = {}
@@ -192,7 +194,7 @@ def table_messages() -> list[Message]:
             references[msgid].append(where)
         if note not in notes.setdefault(msgid, []):
             notes[msgid].append(note)
-    return [
+    return tuple(
         Message(
             msgid=msgid,
             references=tuple(where),
@@ -200,7 +202,7 @@ def table_messages() -> list[Message]:
             plural=plurals.get(msgid),
         )
         for msgid, where in references.items()
-    ]
+    )
 
 
 def _place(reference: str) -> tuple[str, int]:

@@ -57,6 +57,7 @@ from qe_rules.errors import (
     shown,
 )
 from qe_rules.game._peeks import check_timed_peek, first_window, peeked_progress, timed_window
+from qe_rules.game._refusals import not_to_act
 from qe_rules.game._secrecy import (
     known_events,
     peek_amount,
@@ -537,7 +538,7 @@ class Game:
             )
         sale = self._sale
         if seat not in self.to_act or sale.phase is _PEEKING:
-            raise self._not_to_act(seat)
+            raise not_to_act(sale, self.to_act, self._open_bids, seat)
         limits = self._due_limits(seat)
         if amount < limits.minimum:
             what = _bid_name(sale, seat)
@@ -560,56 +561,6 @@ class Game:
                 amount=amount,
                 minimum=limits.minimum,
             )
-
-    def _not_to_act(self, seat: int) -> IllegalAction:
-        """Why ``seat``'s bid is not awaited now, with its code and params."""
-        sale, awaiting = self._sale, self.to_act
-        if sale.phase is _OVER:
-            return IllegalAction("the game is over; no more moves are possible", code="game-over")
-        where = f"sale {sale.number}"
-        waiting = sorted(awaiting)
-        shown_waiting = ", ".join(map(str, waiting))
-        if sale.phase is _PEEKING:
-            target = sale.peek_target
-            assert target is not None
-            return IllegalAction(
-                f"seat {seat} cannot bid now: the bidding of {where} waits until "
-                f"seat{'s' if len(awaiting) > 1 else ''} {shown_waiting} answer the peek at "
-                f"sale {target.sale} (peek or decline_peek)",
-                code="waiting-for-peeks",
-                seat=seat,
-                sale=sale.number,
-                waiting=waiting,
-                peek_sale=target.sale,
-            )
-        if sale.phase is _OPENING:
-            return IllegalAction(
-                f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
-                f"{sale.auctioneer}, the auctioneer",
-                code="not-to-act",
-                seat=seat,
-                sale=sale.number,
-                auctioneer=sale.auctioneer,
-            )
-        if sale.phase is _REBIDDING and not any(s == seat for s, _ in self._open_bids):
-            tied = list(sale.tie_log[-1])
-            return IllegalAction(
-                f"seat {seat} is not tied in {where}; only seats {', '.join(map(str, tied))} "
-                f"rebid (waiting for {shown_waiting})",
-                code="not-tied",
-                seat=seat,
-                sale=sale.number,
-                tied=tied,
-                waiting=waiting,
-            )
-        return IllegalAction(
-            f"seat {seat} has already bid in this bidding round of {where}; waiting for "
-            f"seat{'s' if len(awaiting) > 1 else ''} {shown_waiting}",
-            code="already-bid",
-            seat=seat,
-            sale=sale.number,
-            waiting=waiting,
-        )
 
     # ----------------------------------------------------------------- peeking
 
