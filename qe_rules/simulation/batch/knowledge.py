@@ -11,17 +11,21 @@ fallback shows a higher bid, and the amount stays unknown). Kept only when an ag
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules.simulation.batch.compiled import INDUSTRIES, CompiledRules
+from qe_rules.simulation.batch.compiled import CompiledRules
 
-__all__ = ["Knowledge"]
+__all__ = ["BITS", "Knowledge"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
+
+
+BITS: Final = 5
+"""Bits per industry in a seat's packed tile counts (``Knowledge.held``)."""
 
 
 class Knowledge:
@@ -30,12 +34,13 @@ class Knowledge:
     def __init__(self, rules: CompiledRules, games: int) -> None:
         players = rules.players
         self.rules = rules
-        self.own = np.zeros((players, games), dtype=np.int64)  # tiles of its nation
-        self.industries = np.zeros((players, len(INDUSTRIES), games), dtype=np.int64)
-        self.kinds = np.zeros((players, games), dtype=np.int64)  # industries it holds
-        self.spent = np.zeros((players, games), dtype=np.int64)
-        self.seen_sum = np.zeros((players, games), dtype=np.float64)
-        self.seen_count = np.zeros((players, games), dtype=np.int64)
+        self.own = np.zeros((players, games), dtype=np.int32)  # tiles of its nation
+        # its tiles of each industry, BITS bits each: industry i is (held >> BITS * i) & 31
+        self.held = np.zeros((players, games), dtype=np.int32)
+        self.kinds = np.zeros((players, games), dtype=np.int32)  # industries it holds
+        self.spent = np.zeros((players, games), dtype=np.int32)
+        self.seen_sum = np.zeros((players, games), dtype=np.int32)
+        self.seen_count = np.zeros((players, games), dtype=np.int32)
         # per viewer, other seat and game: the amounts the viewer knows the other paid,
         # and for the tiles the other won at an amount the viewer does not know, the sum
         # of their opening bids plus one and their number
@@ -50,11 +55,17 @@ class Knowledge:
         # the viewer does not know the amount, NaN where it knows it or nobody won
         self.unknown = np.full((players, rules.sales, games), np.nan)
         self.winners: list[Ints] = []  # per finished sale, its winner in each game
-        self.zero_bidders = np.zeros((players, games), dtype=np.int64)  # in this round
+        self.zero_bidders = np.zeros((players, games), dtype=np.int32)  # in this round
         self.sales_done = 0
         # what agents derive from this knowledge once a sale (cleared as a sale opens)
         self.derived: dict[object, Any] = {}
         self._pieces: tuple[Ints, Ints] | None = None
+
+    def industry_count(self, industry: Ints) -> Ints:
+        """Per column and game, the seat's tiles of ``industry`` (an index of
+        :data:`INDUSTRIES` per game, or per column and game)."""
+        counts: Ints = (self.held >> (BITS * industry)) & ((1 << BITS) - 1)
+        return counts
 
     def after_sale(
         self,
@@ -74,44 +85,43 @@ class Knowledge:
         sold = winner >= 0
         seats = np.arange(players)[:, None]
         wins = seats == winner
-        paid = np.where(sold, amount, 0)
-        self.spent += wins * paid
         rows = np.flatnonzero(sold)
         won = winner[rows]
-        tile = np.take(chunk.deck[:, sale], rows)
-        industry = np.take(rules.tile_industry, tile)
+        paid = np.where(sold, amount, 0).astype(np.int32)
+        paid_rows = paid[rows]
         seat_flat = won * games + rows  # each winner's place in a (seats, games) array
-        # one flat index per game sold (the array is contiguous: seats, industries, games)
-        kinds = self.industries.shape[1]
-        flat = (won * kinds + industry) * games + rows
-        self.kinds.reshape(-1)[seat_flat] += self.industries.reshape(-1)[flat] == 0
-        self.industries.reshape(-1)[flat] += 1
+        self.spent.reshape(-1)[seat_flat] += paid_rows
+        tile = np.take(chunk.deck[:, sale], rows)
+        shift = (BITS * np.take(rules.tile_industry, tile)).astype(np.int32)
+        held = self.held.reshape(-1)
+        before = np.take(held, seat_flat)
+        self.kinds.reshape(-1)[seat_flat] += (before >> shift) & ((1 << BITS) - 1) == 0
+        held[seat_flat] = before + (np.int32(1) << shift)
         nation = np.take(self.pieces(chunk)[0], seat_flat)
         self.own.reshape(-1)[seat_flat] += np.take(rules.tile_nation, tile) == nation
-        if auctioneer is not None:
-            public = sold & (winner == auctioneer) if rules.auctioneer_win_public else None
-        else:
-            public = sold if rules.last_tile_public else None
-        floor = np.zeros(games, dtype=np.int64) if opening is None else opening + 1
         # the winner, and the auctioneer (it writes the amount on the tile), know it
-        knows = wins | (seats == auctioneer) & sold
-        if public is not None:
-            knows |= public
+        knows = wins.copy()
+        if auctioneer is not None:
+            knows[auctioneer] |= sold
+            if rules.auctioneer_win_public:
+                knows |= sold & (winner == auctioneer)
+        elif rules.last_tile_public:
+            knows |= sold
         self.seen_sum += knows * paid
         self.seen_count += knows
         other = sold & ~wins
-        unseen = ~knows & other
-        self.known[:, sale] = np.where(knows & other, paid, np.nan)
+        seen = knows & other
+        unseen = other & ~knows
+        floor = np.zeros(games, dtype=np.int32) if opening is None else opening + 1
+        self.known[:, sale] = np.where(seen, paid, np.nan)
         self.unknown[:, sale] = np.where(unseen, floor, np.nan)
-        # each viewer's sums for the winner of each game sold
-        paid_rows, floor_rows = paid[rows].astype(np.int32), floor[rows].astype(np.int32)
-        for viewer in range(players):
-            pair = viewer * players * games + seat_flat
-            seen_here = np.take(knows[viewer] & other[viewer], rows)
-            unseen_here = np.take(unseen[viewer], rows)
-            self.known_paid.reshape(-1)[pair] += paid_rows * seen_here
-            self.floor_sum.reshape(-1)[pair] += floor_rows * unseen_here
-            self.unknown_count.reshape(-1)[pair] += unseen_here
+        # each viewer's sums for the winner of each game sold: (viewers, games sold)
+        pair = seats * (players * games) + seat_flat
+        seen_rows = seen[:, rows]
+        unseen_rows = unseen[:, rows]
+        self.known_paid.reshape(-1)[pair] += paid_rows * seen_rows
+        self.floor_sum.reshape(-1)[pair] += floor[rows].astype(np.int32) * unseen_rows
+        self.unknown_count.reshape(-1)[pair] += unseen_rows
         self.winners.append(winner)
         if rules.zero_bids:
             self.zero_bidders += standing == 0
@@ -125,7 +135,7 @@ class Knowledge:
             rules = self.rules
             found = self._pieces = (
                 np.take(np.array(rules.nations), chunk.nations.T),
-                np.take(np.array(rules.industries), chunk.tokens.T),
+                np.take(np.array(rules.industries, dtype=np.int32), chunk.tokens.T),
             )
         return found
 
@@ -147,7 +157,7 @@ class Knowledge:
         self.seen_count[column, rows] += 1
         won = self.winners[sale][rows]
         self.known_paid[column, won, rows] += paid
-        self.floor_sum[column, won, rows] -= self.unknown[column, sale, rows].astype(np.int64)
+        self.floor_sum[column, won, rows] -= self.unknown[column, sale, rows].astype(np.int32)
         self.unknown_count[column, won, rows] -= 1
         self.known[column, sale, rows] = paid
         self.unknown[column, sale, rows] = np.nan
@@ -155,8 +165,23 @@ class Knowledge:
     def typical(self) -> Floats:
         """Per column and game, the mean winning amount the seat saw (4 before it saw any)."""
         count = self.seen_count
-        mean: Floats = np.where(count > 0, self.seen_sum / np.maximum(count, 1), 4.0)
+        mean: Floats = np.full(count.shape, 4.0)
+        np.divide(self.seen_sum, count, out=mean, where=count > 0)
         return mean
+
+    def top_other_spend(self, typical: Floats) -> Floats:
+        """Per column and game, the highest spend of another seat as the seat estimates
+        it (:meth:`others_spent`)."""
+        players = self.rules.players
+        top: Floats = np.full(typical.shape, -np.inf)
+        estimate = np.empty(typical.shape)
+        for seat in range(players):
+            np.multiply(self.unknown_count[:, seat], typical, out=estimate)
+            np.maximum(estimate, self.floor_sum[:, seat], out=estimate)
+            estimate += self.known_paid[:, seat]
+            estimate[seat] = -np.inf  # a seat's own spend is not another's
+            np.maximum(top, estimate, out=top)
+        return top
 
     def others_spent(self, typical: Floats) -> Floats:
         """Per viewer, seat and game (``(columns, columns, games)``): the seat's spend as

@@ -24,6 +24,7 @@ seats any policy of the encoding.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
@@ -239,6 +240,25 @@ class PolicyBids:
         return np.asarray(self.peek(features), dtype=bool)
 
 
+@functools.lru_cache(maxsize=64)
+def _worth_table(tables: Any) -> npt.NDArray[np.float64]:
+    """Every worth :class:`~qe_rules.ValueAgent` can give a tile, summed in its order
+    (the VP, then nationalization, monopolization and diversification): indexed by the
+    VP, the seat's tiles of its nation plus one (0 where the tile is another nation's),
+    its tiles of the tile's industry (token included where monopolization counts it),
+    and its industries plus one (0 where the tile's industry is not new to it), each
+    capped at :data:`TILE_LIMIT` (plus one)."""
+    nationalization, monopolization, diversification = _tables_potentials(tables)
+    # x + 0.0 is x: the cases without a nationalization or diversification term add 0.0
+    nat = np.concatenate([[0.0], nationalization])[None, :, None, None]
+    mono = monopolization[None, None, :, None]
+    div = np.concatenate([[0.0], diversification])[None, None, None, :]
+    vp = np.arange(5, dtype=np.float64)[:, None, None, None]
+    table: npt.NDArray[np.float64] = (((vp + nat) + mono) + div).reshape(-1)
+    table.flags.writeable = False
+    return table
+
+
 def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
     return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
@@ -264,45 +284,41 @@ class ValueBids:
         if found is not None:
             return found  # type: ignore[no-any-return]
         rules = state.rules
-        players, sale, games = rules.players, state.sale, state.games
+        players, sale = rules.players, state.sale
         tables = _tables(rules.ruleset, players)
-        nationalization, monopolization, diversification = _tables_potentials(tables)
         tile = state.deck[:, sale]  # (games,)
-        industry = np.take(rules.tile_industry, tile)
+        industry = np.take(rules.tile_industry, tile).astype(np.int32)
         nation, token = knowledge.pieces(state)  # (columns, games) each
-        places = np.arange(games)
-        # per column: its tiles of the tile's industry, and of its token's
-        kinds_of = knowledge.industries.shape[1]
-        base = np.arange(players)[:, None] * (kinds_of * games)
-        counts = knowledge.industries.reshape(-1)
-        same = np.take(counts, base + industry * games + places)
-        worth = np.empty((players, games))
-        worth[:] = np.take(rules.tile_vp, tile)
-        own = np.minimum(knowledge.own, TILE_LIMIT)
-        nation_here = np.take(rules.tile_nation, tile) == nation
-        worth += np.where(nation_here, np.take(nationalization, own), 0.0)
+        same = knowledge.industry_count(industry)
         token_here = token == industry
-        worth += np.take(
-            monopolization,
-            np.minimum(same + (tables.token_in_monopolization & token_here), TILE_LIMIT),
-        )
+        mono = same + token_here if tables.token_in_monopolization else same
         kinds = knowledge.kinds
         if tables.token_in_diversification:
-            token_new = np.take(counts, base + token * games + places) == 0
-            kinds = kinds + token_new
+            kinds = kinds + (knowledge.industry_count(token) == 0)
             same = same + token_here
-        new_kind = same == 0
-        worth += np.where(new_kind, np.take(diversification, np.minimum(kinds, TILE_LIMIT)), 0.0)
+        # the worth is one entry of a table of every case, summed as the reference does
+        limit = TILE_LIMIT + 1
+        nat = np.minimum(knowledge.own + 1, limit)
+        nat *= np.take(rules.tile_nation, tile) == nation
+        div = np.minimum(kinds + 1, limit)
+        div *= same == 0
+        key = np.take(rules.tile_vp, tile).astype(np.int32) * (limit + 1) + nat
+        key *= limit
+        key += np.minimum(mono, TILE_LIMIT)
+        key *= limit + 1
+        key += div
+        worth = np.take(_worth_table(tables), key)
         typical = knowledge.typical()
-        spent = knowledge.others_spent(typical)
-        seats = np.arange(players)
-        spent[seats, seats] = -np.inf  # the others' spends only
-        top = spent.max(axis=1)
         left = rules.sales - sale
-        room = top + typical * left / players - knowledge.spent - 1
-        zero = np.full((players, games), tables.zero_bid_points, dtype=np.int64)
-        if tables.zero_bid_points and tables.zero_bid_limit:
-            zero[knowledge.zero_bidders >= tables.zero_bid_limit] = 0
+        room = knowledge.top_other_spend(typical)
+        room += typical * left / players
+        room -= knowledge.spent
+        room -= 1
+        points = tables.zero_bid_points
+        if points and tables.zero_bid_limit:
+            zero = np.where(knowledge.zero_bidders >= tables.zero_bid_limit, 0, points)
+        else:
+            zero = np.full(worth.shape, points)
         found = knowledge.derived[ValueBids] = (worth, room, zero)
         return found
 
