@@ -326,6 +326,11 @@ class Checks:
         path = f"{venv / 'bin'}{os.pathsep}{self.env['PATH']}"
         return self.run([venv / "bin/python", "-c", code], cwd=self.scratch, PATH=path, **extra)
 
+    def pytest(self, venv: Path, *args: str, cwd: Path | None = None, **extra: str) -> None:
+        """Every test (the slow ones too) of ``args`` in the venv, quietly."""
+        quiet = ["-q", "-p", "no:cacheprovider", *EVERY_TEST]
+        self.run([venv / "bin/python", "-m", "pytest", *quiet, *args], cwd=cwd, **extra)
+
     def timed(self, name: str, part: Callable[[], None]) -> None:
         start = time.monotonic()
         print(f"\n=== {name}", flush=True)
@@ -437,20 +442,7 @@ class Checks:
             installed = self.installed(venv)
             print("\n".join(f"{n}=={v}" for n, v in sorted(installed.items())), flush=True)
             check_floors(chosen, installed)
-            self.run(
-                [
-                    venv / "bin/python",
-                    "-m",
-                    "pytest",
-                    "-q",
-                    "-p",
-                    "no:cacheprovider",
-                    "-p",
-                    "no:randomly",
-                    *EVERY_TEST,
-                    *tests,
-                ]
-            )
+            self.pytest(venv, "-p", "no:randomly", *tests)
 
     def installed(self, venv: Path) -> dict[str, str]:
         """The venv's distributions and versions, by normalized name."""
@@ -467,19 +459,7 @@ class Checks:
         # 3.12: a cross-section of the suite, from the checkout
         venv = self.venv("py312", "3.12")
         self.install(venv, f"{ROOT}[{chosen}]", "--group", "dev")
-        self.run(
-            [
-                venv / "bin/python",
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                *EVERY_TEST,
-                *PY312_TESTS,
-            ],
-            CI="",
-        )
+        self.pytest(venv, *PY312_TESTS, CI="")
         # 3.13: the whole suite (browser tests included) from the unpacked sdist
         with tarfile.open(self.built(self.sdist)) as sdist:
             sdist.extractall(self.scratch / "sdist", filter="data")
@@ -488,11 +468,7 @@ class Checks:
         self.install(
             venv, f"{source}[{chosen}]", "--group", "dev", "--group", "browser", cwd=source
         )
-        self.run(
-            [venv / "bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *EVERY_TEST],
-            cwd=source,
-            CI="",
-        )
+        self.pytest(venv, cwd=source, CI="")
 
     def docs(self) -> None:
         build = self.scratch / "docs-html"
