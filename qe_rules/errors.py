@@ -157,6 +157,8 @@ ERROR_CODES: Mapping[str, str] = {
     "not-a-seat": "no seat has this number; params players, value",
     "bid-not-a-whole-number": "a bid is not an int; params seat, value",
     "bid-too-large": "a bid above MAX_BID; params seat, maximum",
+    "bid-out-of-range": "a bid outside 0 to MAX_BID, refused before the rules are asked (the "
+    "web table); params seat, minimum, maximum, amount",
     "game-over": "a move after the end of the game",
     "not-to-act": "the sale waits for the auctioneer's opening bid; params seat, sale, auctioneer",
     "waiting-for-peeks": "the bidding waits for answers to a peek; params seat, sale, waiting, "

@@ -116,10 +116,20 @@ def played(game: Game, seat: int, action: str, amount: Any) -> Game:
     if action == "bid":
         if type(amount) is not int:
             raise InvalidArgument(
-                f"a bid is a whole number from 0 to {MAX_BID}, got {shown(amount)}"
+                f"a bid is a whole number from 0 to {MAX_BID}, got {shown(amount)}",
+                code="bid-not-a-whole-number",
+                seat=seat,
+                value=shown(amount),
             )
         if not 0 <= amount <= MAX_BID:
-            raise InvalidArgument(f"a bid is a whole number from 0 to {MAX_BID}, got {amount}")
+            raise InvalidArgument(
+                f"a bid is a whole number from 0 to {MAX_BID}, got {amount}",
+                code="bid-out-of-range",
+                seat=seat,
+                minimum=0,
+                maximum=MAX_BID,
+                amount=amount,
+            )
         return game.bid(seat, amount)
     if action == "peek":
         return game.peek(seat)

@@ -482,6 +482,7 @@ def error_text(
             "bid any other whole number from {minimum}."
         ),
         "bid-too-large": _("{seat}: a bid is at most {maximum}."),
+        "bid-out-of-range": _("A bid is a whole number from {minimum} to {maximum}, not {amount}."),
         "bid-not-a-whole-number": _("A bid is a whole number, not {value}."),
         "not-a-seat": _("A seat is one of the {players} seats at the table, not {value}."),
     }.get(error.code)
