@@ -210,6 +210,7 @@ OPTIONAL_MODULES = [
     "pyspiel",
     "starlette",
     "uvicorn",
+    "jinja2",
     "matplotlib",
     "pyarrow",
     "distributed",

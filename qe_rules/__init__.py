@@ -94,6 +94,7 @@ from qe_rules.rules.model import (
     UniqueBidPool,
     get_ruleset,
     load_ruleset,
+    text_support,
 )
 
 if TYPE_CHECKING:
@@ -187,6 +188,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "get_ruleset",
     "load_ruleset",
     "shipped_rulesets",
+    "text_support",
     # game: sales, scoring, events, views, records and the engine
     "SCHEMAS",
     "Award",

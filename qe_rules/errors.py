@@ -153,6 +153,8 @@ ERROR_CODES: Mapping[str, str] = {
     "game-not-over": "a result was asked for before the end (GameNotOver)",
     "invalid-record": "a game record cannot be replayed (InvalidRecord)",
     "agent-error": "an agent failed (AgentError); params agent, seat, seed, game",
+    "move-refused": "the web table refuses a move for its seat now (an agent plays the seat, "
+    "the move answers an earlier moment); where the rules refuse it, the engine's code",
     # a move or a seat (Game.bid, bid_many, peek, decline_peek, verify_bid)
     "not-a-seat": "no seat has this number; params players, value",
     "bid-not-a-whole-number": "a bid is not an int; params seat, value",

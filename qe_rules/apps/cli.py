@@ -14,8 +14,9 @@
   gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
-- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--against BASE] [--cite]``:
-  the rulebook of a rule set, written from the project's own templates.
+- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--edition
+  reference|print] [--against BASE] [--cite]``: the rulebook of a rule set, written from
+  the project's own templates; ``--edition print`` gives the rules a player reads.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
 - ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
@@ -90,7 +91,9 @@ from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
 from qe_rules.texts.questions import MEASURED_FILE
+from qe_rules.texts.rulebooks import EDITIONS
 from qe_rules.verification.suite import verify
+from qe_rules.verification.texts import check_texts
 
 __all__ = ["main"]
 
@@ -621,11 +624,32 @@ def _add_verify_parser(commands: _Commands) -> None:
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
+    checker.add_argument(
+        "--texts", action="store_true", help="check the generated rulebooks instead"
+    )
+    checker.add_argument("--variants", type=int, default=200, help="--texts: random variants")
+    checker.add_argument("--seed", type=int, default=0, help="--texts: their seed")
     _add_progress_option(checker)
     checker.set_defaults(run=_cmd_verify)
 
 
+def _cmd_verify_texts(args: argparse.Namespace, out: TextIO) -> int:
+    if args.variants < 0:
+        raise _InputError(f"--variants must be 0 or more, got {args.variants}")
+    if args.ruleset is not None:
+        report = check_texts([_ruleset_arg(args.ruleset)], variants=0)
+    else:
+        report = check_texts(variants=args.variants, seed=args.seed)
+    if args.format == "json":
+        _emit(out, report.to_dict())
+    else:
+        print(report.to_text(), file=out)
+    return EXIT_OK if not report.findings else EXIT_FINDINGS
+
+
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    if args.texts:
+        return _cmd_verify_texts(args, out)
     if args.all == (args.ruleset is not None):
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
@@ -891,6 +915,13 @@ def _add_rulebook_parser(commands: _Commands) -> None:
         "--cite", action="store_true", help="give every paragraph its source and section"
     )
     book.add_argument(
+        "--edition",
+        choices=EDITIONS,
+        default="reference",
+        help="reference: every rule, with differences, open questions and citations on "
+        "request; print: the rules a player reads (default reference)",
+    )
+    book.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help="html: the printed page size"
     )
     book.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
@@ -905,6 +936,7 @@ def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
         against=_ruleset_arg(args.against) if args.against else None,
         cite=args.cite,
         paper=args.paper,
+        edition=args.edition,
     )
     if args.output:
         _write_file(args.output, text)

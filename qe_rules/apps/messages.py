@@ -13,7 +13,8 @@ The texts come from three places:
 - the code: every ``_("...")``, ``self._("...")`` and ``gettext_for(lang)("...")`` with a
   string, or a module's string constant, as its argument, and every
   ``ngettext_for(lang)("...", "...", count)``, in every module of the package;
-- the web table's page templates: every ``{{...}}`` mark of ``apps/web_static/*.html``;
+- the web table's page templates (Jinja2): every ``_("...")`` of
+  ``apps/web_static/*.html``, as Jinja2's Babel extractor finds it;
 - labels made at run time and translated as they are shown: the industries' names, the
   phases of a sale, the score board's rows, the reason a tile is not sold and the lines
   describing the agents a host may seat.
@@ -53,7 +54,6 @@ PACKAGE: Final = Path(__file__).resolve().parent.parent
 TEMPLATE: Final = os.path.join(LOCALE_FOLDER, f"{DOMAIN}.pot")
 """Where the template is: ``qe_rules/data/locale/qe_rules.pot``."""
 
-_MARK: Final = re.compile(r"\{\{(.+?)\}\}", re.DOTALL)
 _PLACEHOLDER: Final = re.compile(r"\{[A-Za-z_]\w*\}")
 _HEADER: Final = (
     "# The template of the message catalogs of qe-rules: every text people read in the\n"
@@ -152,12 +152,19 @@ def _code_messages() -> Iterator[tuple[str, str | None, str]]:
 
 
 def _page_messages() -> Iterator[tuple[str, str | None, str]]:
-    """``(msgid, None, path:line)`` for every ``{{...}}`` mark of the web table's pages."""
+    """``(msgid, plural, path:line)`` for every ``_("...")`` (and ``ngettext``) of the web
+    table's page templates, as Jinja2's Babel extractor finds them (the extra ``[web]``)."""
+    from jinja2.ext import babel_extract
+
     for path in sorted((PACKAGE / "apps" / "web_static").glob("*.html")):
-        text = path.read_text(encoding="utf-8")
-        for mark in _MARK.finditer(text):
-            line = text.count("\n", 0, mark.start()) + 1
-            yield " ".join(mark.group(1).split()), None, f"{_relative(path)}:{line}"
+        with path.open("rb") as template:
+            found = babel_extract(template, ("_", "gettext", "ngettext"), [], {})
+            for line, _function, message, _comments in found:
+                parts = (message,) if isinstance(message, str) else (message or ())
+                texts = [part for part in parts if part]
+                if texts:
+                    plural = texts[1] if len(texts) > 1 else None
+                    yield texts[0], plural, f"{_relative(path)}:{line}"
 
 
 def _runtime_messages() -> Iterator[tuple[str, str, str]]:

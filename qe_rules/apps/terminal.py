@@ -156,10 +156,18 @@ class TerminalPlayer:
             )
             return
         sale = self.game.view(seat).history[peek.sale]
+        if sale.amount is None and sale.peeked_amount is not None:
+            # the peek showed the highest bid, which a tie made more than the price
+            self.say(
+                self._("You peeked: the highest bid for {tile} was {amount}.").format(
+                    tile=sale.company, amount=sale.peeked_amount
+                )
+            )
+            return
         assert sale.winner is not None  # a peek is at a tile that was sold
         self.say(
             self._("You peeked: {seat} paid {amount} for {tile}.").format(
-                seat=seat_name(sale.winner, lang=self.lang), amount=peek.amount, tile=sale.company
+                seat=seat_name(sale.winner, lang=self.lang), amount=sale.amount, tile=sale.company
             )
         )
 
@@ -176,8 +184,8 @@ class TerminalPlayer:
         else:
             last = view.history[-1]
             assert last.winner is not None  # a peek is at a tile that was sold
-            question = self._("Peek at what {seat} paid for {tile}? [y/n] ").format(
-                seat=seat_name(last.winner, lang=self.lang), tile=last.company
+            question = self._("Peek at sale {sale} ({tile}, won by {seat})? [y/n] ").format(
+                sale=last.sale + 1, seat=seat_name(last.winner, lang=self.lang), tile=last.company
             )
         while True:
             answer = self.ask(question).lower()

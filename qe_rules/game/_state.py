@@ -302,7 +302,12 @@ class _SaleFacts:
         view = self.spectator
         if view is None:
             view = self.spectator = make_sale_view(
-                self, amount=spectator_amount(self), my_bids=(), bids=(), peeked=False
+                self,
+                amount=spectator_amount(self),
+                my_bids=(),
+                bids=(),
+                peeked=False,
+                peeked_amount=None,
             )
         return view
 

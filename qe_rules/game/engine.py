@@ -583,9 +583,9 @@ class Game:
         if progress.cache:
             after.cache = {k: v for k, v in progress.cache.items() if k != seat}
         shown = target.amount
-        if self._setup.peek_shows is PeekShows.HIGHEST_BID:
+        if self._setup.peek_shows is not PeekShows.WINNING_AMOUNT:
             facts = next(f for f in reversed(progress.facts) if f.sale == target.sale)
-            shown = peek_amount(facts, PeekShows.HIGHEST_BID)
+            shown = peek_amount(facts, self._setup.peek_shows)
         return self._answered(seat, after, (Peeked, target.sale, seat, shown))
 
     def can_peek(self, seat: int, sale: int | None = None) -> bool:

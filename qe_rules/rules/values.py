@@ -211,6 +211,9 @@ class PeekShows(enum.Enum):
     HIGHEST_BID = "highest-bid"
     """The highest standing bid when the sale ends: the winning amount, except after a
     tie fallback, where it is the tied amount the winner did not pay."""
+    HIGHEST_BID_MADE = "highest-bid-made"
+    """The highest bid made in the sale, the opening bid and bids a rebid replaced
+    included: after a tie it is the tied amount, even where a rebid then won for less."""
     ALL_BIDS = "all-bids"
     """Every bid of the sale, rebids included, and the winning amount. A house rule: no
     text suggests it."""
@@ -266,6 +269,30 @@ class Source:
     language: str
     kind: str
     """``"rulebook"``, ``"summary"`` or ``"custom"``."""
+    sections: tuple[str, ...] = ()
+    """The text's sections as citations name them (``"Gameplay/2. Secret bids"``)."""
+    rules_words: int = 0
+    """How many words the text's rules have (runs of letters and digits, without its
+    story, care notes and credits): the measure of a printed rulebook's length."""
+
+    def has_section(self, section: str) -> bool:
+        """Whether ``section`` names sections of this text: one of :attr:`sections`, or
+        several after a common parent (``"Final scoring/Monopolization, Diversification"``).
+
+        >>> from qe_rules.rules.files import SOURCES
+        >>> SOURCES["en"].has_section("Final scoring/Monopolization, Diversification")
+        True
+        >>> SOURCES["en-early"].has_section("Setup")
+        False
+        """
+        if section in self.sections:
+            return True
+        parent, slash, children = section.rpartition("/")
+        names = [name.strip() for name in children.split(",")]
+        if len(names) < 2:
+            return False
+        prefix = parent + slash
+        return all(prefix + name in self.sections for name in names)
 
 
 @attrs.frozen

@@ -129,3 +129,15 @@ def test_a_game_record_that_cannot_be_written_is_an_output_error(tmp_path, monke
     saved = tmp_path / "game.json"
     assert run("play", "--record", str(saved))[0] == 5  # end of input, the game saved
     assert saved.exists()
+
+
+def test_verify_texts_checks_the_generated_rulebooks():
+    out = io.StringIO()
+    assert main(["verify", "--texts", "--variants", "3", "--seed", "5"], out=out) == 0
+    assert out.getvalue().startswith("Checked 28 rulebooks (3 random variants")
+    assert "0 missing, 0 contradiction, 0 citation, 0 glossary" in out.getvalue()
+    out = io.StringIO()
+    assert main(["verify", "--texts", "en-early", "--format", "json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["rulebooks"] == 4 and data["findings"] == [] and data["checks"] > 1000
+    assert main(["verify", "--texts", "--variants", "-1"], out=io.StringIO()) == 2

@@ -127,6 +127,7 @@ NAMES_BEFORE_LAYERS = [
     "score_game",
     "shipped_rulesets",
     "simulate",
+    "text_support",
     "translate_term",
     "verify",
     "wilson_interval",

@@ -95,6 +95,7 @@ def reference_view(game, seat):
                 tuple(a for rnd in f.closed for who, a in rnd if who == seat),
                 seen_rounds(seat, f.auctioneer, f.closed, rules.rebid_visibility),
                 f.sale in table.peeked[seat],
+                peek_amount(f, rules.peek_shows) if f.sale in table.peeked[seat] else None,
             )
             for f in table.facts
         ),

@@ -60,6 +60,7 @@ def test_every_game_of_a_builtin_rule_set_replays_to_the_same_result(ruleset, pl
             4,
         ),
         ("de-summary:rebid_visibility=tied-players,peek_shows=highest-bid", 5),
+        ("de:peek_shows=highest-bid-made,tie_streak=same-players", 5),
         (
             attrs.evolve(
                 qe.get_ruleset("en:rebid_visibility=first-bids,peek_shows=highest-bid"),
@@ -128,7 +129,14 @@ def test_every_rule_field_is_classified():
 @pytest.mark.parametrize("timing", list(PeekTiming), ids=lambda timing: timing.value)
 @pytest.mark.parametrize(
     "extra",
-    slow_except(["", ",peek_after_last_sale=true,peeks_per_player=2,peek_shows=highest-bid"], ""),
+    slow_except(
+        [
+            "",
+            ",peek_after_last_sale=true,peeks_per_player=2,peek_shows=highest-bid",
+            ",peeks_per_player=2,peek_shows=highest-bid-made",
+        ],
+        "",
+    ),
 )
 def test_every_peek_timing_replays_and_the_value_agent_peeks_as_its_reference(timing, extra):
     spec = f"en:peek_timing={timing.value}{extra}"

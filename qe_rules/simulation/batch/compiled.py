@@ -178,6 +178,9 @@ class CompiledRules:
     last_tile_public: bool
     rebid_visibility: RebidVisibility
     peek_shows_highest: bool
+    """A peek shows the highest standing bid (``peek_shows=highest-bid``)."""
+    peek_shows_made: bool
+    """A peek shows the highest bid made in the sale (``peek_shows=highest-bid-made``)."""
     peek: bool
     peeks_per_player: int
     peek_after_last_sale: bool
@@ -296,6 +299,7 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         last_tile_public=rules.last_tile_amount_public,
         rebid_visibility=rules.rebid_visibility,
         peek_shows_highest=rules.peek_shows is PeekShows.HIGHEST_BID,
+        peek_shows_made=rules.peek_shows is PeekShows.HIGHEST_BID_MADE,
         peek=rules.has_peek(players),
         peeks_per_player=rules.peeks_per_player,
         peek_after_last_sale=rules.peek_after_last_sale,

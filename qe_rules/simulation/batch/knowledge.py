@@ -5,7 +5,8 @@ amount it does not know, and its zero bids of the round.
 A seat knows a sale's winning amount as :func:`qe_rules.game._secrecy.knows_amount`
 says (public, its own win, or the sale it ran), and after it peeks at it where the peek
 shows the winning amount (under ``peek_shows = "highest-bid"`` a peek after a tie
-fallback shows a higher bid, and the amount stays unknown). Kept only when an agent asks for it
+fallback shows a higher bid, as a peek under ``"highest-bid-made"`` does after any tie
+that a rebid won for less, and the amount stays unknown). Kept only when an agent asks for it
 (:class:`~qe_rules.simulation.batch.policies.ValueBids`).
 """
 
@@ -146,12 +147,12 @@ class Knowledge:
         if sale and round_of[sale] != round_of[sale - 1]:
             self.zero_bidders[:] = 0
 
-    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, standing: Ints) -> None:
+    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, shown: Ints | None) -> None:
         """``column`` peeked at ``sale`` in ``rows``: it now knows the amount, unless the
-        peek shows the highest standing bid (``standing``: the sale's last bids by
-        column) and that is not the amount."""
-        if self.rules.peek_shows_highest:
-            rows = rows[standing[:, rows].max(axis=0) == amount[rows]]
+        peek shows a highest bid (``shown``, by game: the standing or the made one; ``None``
+        where the peek shows the amount) and that is not the amount."""
+        if shown is not None:
+            rows = rows[shown[rows] == amount[rows]]
         paid = amount[rows]
         self.seen_sum[column, rows] += paid
         self.seen_count[column, rows] += 1

@@ -284,11 +284,12 @@ class Chunk:
         self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
-        # per sale and game, the highest standing bid (what a highest-bid peek at an
-        # earlier sale shows a seat's knowledge): kept only where something reads it
-        self.standing_max = (
+        # per sale and game, the highest bid a peek shows where it shows one (the highest
+        # standing bid under peek_shows=highest-bid, the highest bid made under
+        # highest-bid-made): kept only where a seat's knowledge reads it
+        self.peek_highest = (
             np.zeros((rules.sales, games), dtype=np.int64)
-            if self.peek_any and self.knowledge is not None
+            if self.knowledge is not None and (rules.peek_shows_highest or rules.peek_shows_made)
             else None
         )
 
@@ -405,6 +406,10 @@ class Chunk:
         winner = np.take(_FIRST, code)
         amount = highest
         tied = np.flatnonzero(code & (code - np.uint8(1)))
+        # the highest bid made, rebids included (_settle raises it), where a peek shows it
+        highest_made = (
+            highest.copy() if rules.peek_shows_made and self.peek_highest is not None else None
+        )
         if last and rules.last_tile_any_tie:
             # any two equal bids are a tie that leaves the last tile unsold
             ordered = np.sort(bids, axis=0)
@@ -421,23 +426,23 @@ class Chunk:
             self.tie_sales[tied] += 1
             rebid_seen = yield from self._settle(
                 sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
-                auctioneer, last,
+                auctioneer, last, highest_made,
             )  # fmt: skip
         self.winners[sale] = winner
         self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
-        if self.standing_max is not None:
-            self.standing_max[sale] = bids.max(axis=0)
+        if self.peek_highest is not None:
+            self.peek_highest[sale] = bids.max(axis=0) if highest_made is None else highest_made
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if self.peek_before:
-            self._reveal(sale, bids)
+            self._reveal(sale)
             if self.log is not None:
                 self.log.windows.append(None)
                 self.log.peeked.append(None)
         elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
-            yield from self._peek_window(sale, winner, auctioneer, bids)
+            yield from self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
             self.log.windows.append(None)
             self.log.peeked.append(None)
@@ -453,11 +458,13 @@ class Chunk:
         opening: Ints | None,
         auctioneer: int | None,
         last: bool,
+        highest_made: Ints | None = None,
     ) -> Generator[BidAsk, Any, Ints]:
         """The tied games of a sale (``code``: the seats tied for the highest first bid),
         rebid after rebid until each is awarded or unsold (as
         ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
-        place. Returns the seats that rebid, a bit code per tied game."""
+        place, and ``highest_made`` (the highest bid made, by game) where it is given. Returns the
+        seats that rebid, a bit code per tied game."""
         rules, players = self.rules, self.players
         standing = bids[:, tied]
         count = len(tied)
@@ -529,6 +536,8 @@ class Chunk:
                     previous=standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
+                if highest_made is not None:
+                    highest_made[games] = np.maximum(highest_made[games], new)
                 if keep_placed:
                     placed[column, bidding] = new
             made[pending] += _BYTES[seats]
@@ -626,7 +635,7 @@ class Chunk:
         self.zero_counts += scoring
 
     def _peek_window(
-        self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints
+        self, sale: int, winner: Ints, auctioneer: int | None
     ) -> Generator[PeekAsk, Any, None]:
         rules, players = self.rules, self.players
         secret = winner >= 0
@@ -649,7 +658,7 @@ class Chunk:
 
             def learn(column: int, peekers: Ints) -> None:
                 if knowledge is not None:
-                    knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+                    knowledge.peeked(sale, column, peekers, self.amounts[sale], self._shown(sale))
 
             yield from self._ask_peeks(inside, window, peeked, learn)
         if self.log is not None:
@@ -715,9 +724,8 @@ class Chunk:
                 for target in np.unique(targets):
                     chosen = peekers[targets == target]
                     knowledge.peeked(
-                        int(target), column, chosen, self.amounts[target],
-                        self.standing_max[target][None, :],  # type: ignore[index]
-                    )  # fmt: skip
+                        int(target), column, chosen, self.amounts[target], self._shown(target)
+                    )
 
         yield from self._ask_peeks(inside, window, peeked, learn)
 
@@ -745,7 +753,15 @@ class Chunk:
             self.log.before_windows.append(window)
             self.log.before_peeked.append(peeked)
 
-    def _reveal(self, sale: int, bids: Ints) -> None:
+    def _shown(self, sale: int) -> Ints | None:
+        """Per game, the bid a peek at ``sale`` shows where it shows the highest bid (the
+        standing or the made one); ``None`` where it shows the winning amount."""
+        if self.peek_highest is None:
+            return None
+        shown: Ints = self.peek_highest[sale]
+        return shown
+
+    def _reveal(self, sale: int) -> None:
         """Under ``before-bids``, once ``sale`` ends: what each announced peek shows."""
         knowledge, announced = self.knowledge, self.announced
         if knowledge is None or announced is None:
@@ -753,7 +769,7 @@ class Chunk:
         for column in range(self.players):
             rows = np.flatnonzero(announced[column] & ~np.isnan(knowledge.unknown[column, sale]))
             if rows.size:
-                knowledge.peeked(sale, column, rows, self.amounts[sale], bids)
+                knowledge.peeked(sale, column, rows, self.amounts[sale], self._shown(sale))
 
     # ----------------------------------------------------------------- scoring
 
