@@ -56,7 +56,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for, languages, negotiate
-from qe_rules.apps.lobby import GameNight, StaleMove, whole_number
+from qe_rules.apps.lobby import GameNight, MoveRefused, StaleMove, whole_number
 from qe_rules.apps.panels import agent_label, panel_data
 from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
 from qe_rules.apps.web_connections import (
@@ -358,7 +358,8 @@ def _refusal(error: RulesError, refused: int, lang: str = DEFAULT_LANGUAGE) -> R
     if isinstance(error, StorageUnavailable):
         _log.warning("a change was not stored: %s", error)
         return _error(503, f"{error}; nothing changed, try again", retry_after=5)
-    return _error(refused, error_text(error, lang=lang), error=error)
+    text = str(error) if isinstance(error, MoveRefused) else error_text(error, lang=lang)
+    return _error(refused, text, error=error)  # MoveRefused: already in the reader's words
 
 
 def _hostname(host: str) -> str:
@@ -537,8 +538,22 @@ def create_app(
             what = f"a bid is a whole number from 0 to {MAX_BID}"
             if isinstance(amount, str):
                 amount = whole_number(amount, what)
-            if type(amount) is not int or not 0 <= amount <= MAX_BID:
-                raise InvalidArgument(f"{what}, got {shown(amount)}")
+            if type(amount) is not int:
+                raise InvalidArgument(
+                    f"{what}, got {shown(amount)}",
+                    code="bid-not-a-whole-number",
+                    seat=seat,
+                    value=shown(amount),
+                )
+            if not 0 <= amount <= MAX_BID:
+                raise InvalidArgument(
+                    f"{what}, got {amount}",
+                    code="bid-out-of-range",
+                    seat=seat,
+                    minimum=0,
+                    maximum=MAX_BID,
+                    amount=amount,
+                )
         version = body.get("version")
         if isinstance(version, str):
             version = whole_number(version, "version is the version of the game the move answers")

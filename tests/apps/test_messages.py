@@ -27,7 +27,7 @@ def test_the_template_holds_the_code_the_pages_and_the_run_time_labels():
     assert found["seat {seat}"].references[0].startswith("qe_rules/")  # gettext_for(lang)(...)
     assert "Answer y (peek) or n (do not peek)." in found  # self._(...)
     assert _HELP in found  # a module's string constant
-    assert "The least you may bid is {minimum}." in found  # a page template's {{...}}
+    assert "Open tables" in found  # a page template's _("...")
     assert {industry.label for industry in Industry} <= found.keys()
     assert {line for _name, line in AGENT_LEVELS} <= found.keys()
     assert {"out", "total", "lowest-spend bonus", "last-tile-tie", "opening"} <= found.keys()
