@@ -51,14 +51,16 @@ from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules._util.i18n import environment_language
 from qe_rules._util.i18n import languages as table_languages
 from qe_rules._util.paths import open_input, open_output
 from qe_rules.apps.console import (
     ProgressBar,
     WholeWordsFormatter,
+    add_completion_command,
     add_completions,
-    completion_preamble,
+    add_lang_option,
+    chosen_language,
+    completion_script,
     end_progress_lines,
     forget_progress_bars,
 )
@@ -257,7 +259,7 @@ def _add_score_parser(commands: _Commands) -> None:
     )
     score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
     score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
-    _add_lang_option(score, table_languages(), "the score board")
+    add_lang_option(score, table_languages(), "the score board")
     score.set_defaults(run=_cmd_score)
 
 
@@ -290,7 +292,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(result.to_dict(), out, indent=2)
         out.write("\n")
     else:
-        lang = _language(args.lang, table_languages())
+        lang = chosen_language(args.lang, table_languages())
         board = score_board_text(
             result, lang=lang, names=names, scoring_order=ruleset.scoring_order
         )
@@ -369,29 +371,12 @@ def _add_play_parser(commands: _Commands) -> None:
     )
     player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
     player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
-    _add_lang_option(player, table_languages(), "the game")
+    add_lang_option(player, table_languages(), "the game")
     player.set_defaults(run=_cmd_play)
 
 
-def _language(asked: str | None, known: Sequence[str]) -> str:
-    """The language of ``--lang``, else the locale's (``LANGUAGE``, ``LC_ALL``,
-    ``LC_MESSAGES``, ``LANG``) where it is one of ``known``, else English."""
-    if asked is not None:
-        return asked
-    found = environment_language()
-    return found if found in known else "en"
-
-
-def _add_lang_option(command: argparse.ArgumentParser, known: Sequence[str], what: str) -> None:
-    command.add_argument(
-        "--lang",
-        choices=known,
-        help=f"the language of {what} (default: the locale's, as LANG names it, else en)",
-    )
-
-
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    lang = _language(args.lang, table_languages())
+    lang = chosen_language(args.lang, table_languages())
     if args.ruleset is None:  # the rules of the game's language, where a text is in it
         spoken = [rules for rules in RULESETS.values() if rules.language == lang]
         ruleset = spoken[0] if spoken else RULESETS["en"]
@@ -444,13 +429,13 @@ def _add_show_parser(commands: _Commands) -> None:
         "referee's view), then the score board if the game is over.",
     )
     shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
-    _add_lang_option(shower, table_languages(), "the game")
+    add_lang_option(shower, table_languages(), "the game")
     shower.set_defaults(run=_cmd_show)
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     game = _replayed(_read_json(args.file), args.file)
-    print(game_text(game, lang=_language(args.lang, table_languages())), file=out)
+    print(game_text(game, lang=chosen_language(args.lang, table_languages())), file=out)
     return EXIT_OK
 
 
@@ -906,7 +891,7 @@ def _add_rulebook_parser(commands: _Commands) -> None:
         "winner, a scored example and the open questions.",
     )
     book.add_argument("ruleset", metavar="RULESET", help="a built-in id, a spec or a .toml file")
-    _add_lang_option(book, rulebook_languages(), "the rulebook")
+    add_lang_option(book, rulebook_languages(), "the rulebook")
     book.add_argument("--format", choices=FORMATS, default="md", help="md or html (default md)")
     book.add_argument(
         "--against", metavar="BASE", help="list and mark every rule that differs from BASE"
@@ -931,7 +916,7 @@ def _add_rulebook_parser(commands: _Commands) -> None:
 def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
     text = write_rulebook(
         _ruleset_arg(args.ruleset),
-        lang=_language(args.lang, rulebook_languages()),
+        lang=chosen_language(args.lang, rulebook_languages()),
         format=args.format,
         against=_ruleset_arg(args.against) if args.against else None,
         cite=args.cite,
@@ -1063,39 +1048,14 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-# --------------------------------------------------------------------------- main
-
-
 # --------------------------------------------------------------------------- completion
-
-
-def _add_completion_parser(commands: _Commands) -> None:
-    """The ``completion`` command's arguments."""
-    completion = commands.add_parser(
-        "completion",
-        help="print a shell completion script",
-        description="Print a completion script for qe-rules (needs the completion extra: "
-        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
-        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
-        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
-        "and source it from ~/.tcshrc. Open a new shell to use it.",
-    )
-    completion.add_argument("shell", choices=_SHELLS, help="the shell")
-    completion.set_defaults(run=_cmd_completion)
-
-
-_SHELLS = ("bash", "zsh", "tcsh")
 
 
 def _cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        import shtab
-    except ImportError:
-        raise _InputError(
-            "shell completion needs shtab: pip install 'qe-rules[completion]'"
-        ) from None
-    preamble = completion_preamble().get(args.shell, "")
-    out.write(shtab.complete(_parser(), shell=args.shell, preamble=preamble))
+        out.write(completion_script(_parser(), args.shell))
+    except ModuleNotFoundError as missing:
+        raise _InputError(str(missing)) from None
     return EXIT_OK
 
 
@@ -1144,7 +1104,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
-    _add_completion_parser(commands)
+    add_completion_command(commands, _cmd_completion)
     add_completions(parser)
     return parser
 

@@ -12,17 +12,23 @@ import argparse
 import contextlib
 import textwrap
 import time
-from collections.abc import Callable
-from typing import Final, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TextIO
 
+from qe_rules._util.i18n import environment_language
 from qe_rules.rules.files import shipped_rulesets
 from qe_rules.rules.model import RULESETS
 
 __all__ = [
+    "SHELLS",
     "ProgressBar",
     "WholeWordsFormatter",
+    "add_completion_command",
     "add_completions",
+    "add_lang_option",
+    "chosen_language",
     "completion_preamble",
+    "completion_script",
     "duration",
     "end_progress_lines",
     "forget_progress_bars",
@@ -97,6 +103,55 @@ def add_completions(parser: argparse.ArgumentParser) -> None:
             action.complete = _COMPLETE_FILE  # type: ignore[attr-defined]
         elif action.dest in _FOLDER_ARGUMENTS:
             action.complete = _COMPLETE_FOLDER  # type: ignore[attr-defined]
+
+
+SHELLS: Final = ("bash", "zsh", "tcsh")
+"""The shells ``qe-rules completion`` writes a script for."""
+
+
+def add_completion_command(commands: Any, run: Callable[..., int]) -> None:
+    """The ``completion`` command's arguments, run by ``run``."""
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script for qe-rules (needs the completion extra: "
+        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
+        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
+        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
+        "and source it from ~/.tcshrc. Open a new shell to use it.",
+    )
+    completion.add_argument("shell", choices=SHELLS, help="the shell")
+    completion.set_defaults(run=run)
+
+
+def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
+    """The completion script of ``parser`` for ``shell``; raises
+    :class:`ModuleNotFoundError` naming the extra when shtab is not installed."""
+    try:
+        import shtab
+    except ImportError:
+        raise ModuleNotFoundError(
+            "shell completion needs shtab: pip install 'qe-rules[completion]'"
+        ) from None
+    return str(shtab.complete(parser, shell=shell, preamble=completion_preamble().get(shell, "")))
+
+
+def chosen_language(asked: str | None, known: Sequence[str]) -> str:
+    """The language of ``--lang``, else the locale's (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``) where it is one of ``known``, else English."""
+    if asked is not None:
+        return asked
+    found = environment_language()
+    return found if found in known else "en"
+
+
+def add_lang_option(command: argparse.ArgumentParser, known: Sequence[str], what: str) -> None:
+    """The ``--lang`` option of a command whose output people read."""
+    command.add_argument(
+        "--lang",
+        choices=known,
+        help=f"the language of {what} (default: the locale's, as LANG names it, else en)",
+    )
 
 
 def duration(seconds: float) -> str:

@@ -346,8 +346,8 @@ def test_the_standings_say_what_broke_a_tie_at_the_top():
     first, second = (sheet.seat for sheet in level)
     standings = panels.panel_data(game.view(0), game.events_for(0))["standings"]
     assert (
-        f"seat {first}, seat {second} are level on {level[0].total} VP; the lower spending "
-        f"breaks the tie: seat {winner.seat} spent {winner.spent}." in standings
+        f"seat {first + 1}, seat {second + 1} are level on {level[0].total} VP; the lower "
+        f"spending breaks the tie: seat {winner.seat + 1} spent {winner.spent}." in standings
     )
     names = ["Ann", "Bo", "Cy", "Di"]
     named = web.payload(game.view(0), game.events_for(0), version=0, names=names)
