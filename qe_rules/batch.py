@@ -15,10 +15,7 @@ from qe_rules._util.extras import require_extra
 
 require_extra("batch", "numpy")
 
-from qe_rules.simulation.batch.chunks import CHUNK
-from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
-from qe_rules.simulation.batch.outcome import Batch, play
-from qe_rules.simulation.batch.policies import (
+from qe_rules.simulation.batch.agents import (
     BATCH_AGENTS,
     BatchAgent,
     BidAsk,
@@ -29,6 +26,9 @@ from qe_rules.simulation.batch.policies import (
     ValueBids,
     ZeroBids,
 )
+from qe_rules.simulation.batch.chunks import CHUNK
+from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
+from qe_rules.simulation.batch.outcome import Batch, play
 
 __all__ = [
     "BATCH_AGENTS",

@@ -71,7 +71,7 @@ from qe_rules.apps.pages import (
     verification_markdown,
 )
 from qe_rules.apps.project import project_url
-from qe_rules.apps.rulebooks import FORMATS, write_rulebook
+from qe_rules.apps.rulebook_files import FORMATS, write_rulebook
 from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown

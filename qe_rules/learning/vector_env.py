@@ -61,9 +61,9 @@ from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, moment_key
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BidAsk, PeekAsk, legal
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
-from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, legal
 
 __all__ = ["VECTOR_ENV_ID", "BatchVectorEnv"]
 

@@ -347,6 +347,21 @@ class RuleSet:
         return _PER_PLAYER_FIELDS
 
     @classmethod
+    def field_kind(cls, name: str) -> FieldKind:
+        """The kind of rule field ``name``: how its value is checked, written and read,
+        and its choices or bounds where it has them.
+
+        >>> RuleSet.field_kind("tied_auctioneer").choices
+        (<TiedAuctioneer.REBIDS: 'rebids'>, <TiedAuctioneer.STANDS: 'stands'>)
+        """
+        kind = _KINDS.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise InvalidRuleSet(
+                f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
+            )
+        return kind
+
+    @classmethod
     def field_group(cls, name: str) -> str:
         """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
         return str(_FIELD_META[name]["group"])

@@ -25,7 +25,7 @@ themselves (``RandomAgent(seed)``).
 from __future__ import annotations
 
 import functools
-import importlib
+import importlib.metadata
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, NamedTuple, Protocol, runtime_checkable
 
@@ -40,15 +40,19 @@ from qe_rules.game.views import Phase, PlayerView
 from qe_rules.rules.model import RuleSet, get_ruleset
 
 __all__ = [
+    "AGENT_GROUP",
     "AGENT_NAMES",
+    "BATCH_AGENT_GROUP",
     "Agent",
     "AgentFactory",
     "RandomAgent",
     "ValueAgent",
     "ZeroAgent",
+    "agent_elsewhere",
     "agent_factory",
     "agent_from_name",
     "agent_label",
+    "register_agent",
 ]
 
 
@@ -400,27 +404,73 @@ _BY_NAME: Final[Mapping[str, Callable[..., Agent]]] = {
     "value": ValueAgent,
 }
 
-# Agents defined in a higher layer, which needs an extra: loaded by name on first use
-# (as Gymnasium loads an environment's entry point), never imported by this module.
-_ELSEWHERE: Final[Mapping[str, tuple[str, str, str]]] = {
-    "trained": ("qe_rules.learning.policies", "TrainedAgent", "rl"),
-}
+AGENT_GROUP: Final = "qe_rules.agents"
+"""The entry-point group of agents found by name (``name = "module:factory"``, the
+factory called with a seed as an :data:`AgentFactory` is). qe-rules declares its
+``trained`` agent there, defined in :mod:`qe_rules.learning.policies` (a higher layer,
+which needs the ``rl`` extra); another package may declare its own agents."""
+
+BATCH_AGENT_GROUP: Final = "qe_rules.batch_agents"
+"""The entry-point group of batched agents found by name (``name = "module:factory"``,
+the factory called without arguments), for :func:`qe_rules.batch.play`."""
+
+_ELSEWHERE: Final = ("trained",)  # built-in names whose agents live in a higher layer
 
 AGENT_NAMES: Final[tuple[str, ...]] = (*_BY_NAME, *_ELSEWHERE)
-"""The names :func:`agent_from_name` knows: ``random``, ``zero``, ``value`` and
-``trained`` (the shipped learned policy, which needs numpy: the ``rl`` extra)."""
+"""The built-in agent names :func:`agent_from_name` knows: ``random``, ``zero``,
+``value`` and ``trained`` (the shipped learned policy, which needs numpy: the ``rl``
+extra). Agents registered (:func:`register_agent`) or declared in :data:`AGENT_GROUP`
+are found by name too."""
+
+_REGISTERED: Final[dict[str, dict[str, Callable[..., Any]]]] = {
+    AGENT_GROUP: {},
+    BATCH_AGENT_GROUP: {},
+}
 
 
-def _load_elsewhere(name: str) -> Callable[..., Agent]:
-    module_name, class_name, extra = _ELSEWHERE[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
+def register_agent(
+    name: str, factory: AgentFactory, *, batched: Callable[[], Any] | None = None
+) -> None:
+    """Make ``name`` an agent name: :func:`agent_factory` gives ``factory``, and
+    ``qe_rules.batch.play`` makes ``batched()`` for it where it is given. A module that
+    defines agents registers them when it is imported (:mod:`qe_rules.learning.policies`
+    registers ``trained``); an installed package may declare them in
+    :data:`AGENT_GROUP` and :data:`BATCH_AGENT_GROUP` instead, found without an import."""
+    if not isinstance(name, str) or not name or name in _BY_NAME:
         raise InvalidArgument(
-            f"the {name} agent needs the {extra} extra (pip install 'qe-rules[{extra}]'): {error}"
-        ) from None
-    kind: Callable[..., Agent] = getattr(module, class_name)
-    return kind
+            f"an agent's name is a new non-empty str (not {', '.join(_BY_NAME)}), got {shown(name)}"
+        )
+    _REGISTERED[AGENT_GROUP][name] = factory
+    if batched is not None:
+        _REGISTERED[BATCH_AGENT_GROUP][name] = batched
+
+
+def agent_elsewhere(group: str, name: str) -> Callable[..., Any] | None:
+    """The factory of agent ``name`` registered or declared in entry-point ``group``
+    (:data:`AGENT_GROUP`, :data:`BATCH_AGENT_GROUP`), or ``None``: the agents defined
+    outside this layer, loaded on first use (as Gymnasium loads an environment's entry
+    point), never imported by this module."""
+    registered = _REGISTERED[group]
+    found = registered.get(name)
+    if found is not None:
+        return found
+    for entry in importlib.metadata.entry_points(group=group, name=name):
+        try:
+            found = entry.load()
+        except ImportError as error:
+            extra = " (pip install 'qe-rules[rl]')" if name in _ELSEWHERE else ""
+            raise InvalidArgument(
+                f"the {name} agent ({entry.value}) cannot be loaded{extra}: {error}"
+            ) from None
+        registered.setdefault(name, found)  # its module may have registered it on import
+        return registered[name]
+    if name in _ELSEWHERE:
+        raise InvalidArgument(
+            f"the {name} agent is declared in the {group} entry points of qe-rules, which "
+            "this installation does not list: reinstall qe-rules (pip install -e . in a "
+            "checkout), or import qe_rules.learning.policies first"
+        )
+    return None
 
 
 def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFactory:
@@ -436,8 +486,10 @@ def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFa
     qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained
     """
     kind = _BY_NAME.get(name) if isinstance(name, str) else None
-    if kind is None and isinstance(name, str) and name in _ELSEWHERE:
-        return _load_elsewhere(name)
+    if kind is None and isinstance(name, str):
+        found = agent_elsewhere(AGENT_GROUP, name)
+        if found is not None:
+            return found
     if kind is None:
         raise InvalidArgument(f"unknown agent {shown(name)}; agents are {', '.join(AGENT_NAMES)}")
     if kind is ValueAgent and ruleset is not None:

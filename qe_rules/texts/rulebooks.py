@@ -39,16 +39,14 @@ import attrs
 
 from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, RulesError, shown
+from qe_rules.game.facts import applies
 from qe_rules.game.scoring import GameResult, PlayerRecord, score_game
 from qe_rules.rules.files import SOURCES, house_rule_values, read_text
 from qe_rules.rules.model import (
     RULESETS,
     Basis,
     Category,
-    RebidScope,
     RuleSet,
-    TiedAuctioneer,
-    TieFallback,
     decode_field,
     encode_field,
     get_ruleset,
@@ -194,91 +192,6 @@ class Rulebook:
                 f"paper must be one of {', '.join(PAPER_SIZES)}, got {shown(paper)}"
             )
         return _html(self, fragment=fragment, picture=picture, paper=paper, stylesheet=stylesheet)
-
-
-# --------------------------------------------------------------------------- applying rules
-
-
-def _rebids_happen(rs: RuleSet) -> bool:
-    return rs.ties_before_fallback > 1 or rs.tie_fallback is TieFallback.NONE
-
-
-def _zero_bids(rs: RuleSet) -> bool:
-    return bool(rs.zero_bid_player_counts)
-
-
-def _peeks(rs: RuleSet) -> bool:
-    return bool(rs.peek_player_counts) and rs.peeks_per_player > 0
-
-
-def _auctioneer_may_tie(rs: RuleSet) -> bool:
-    return rs.secret_bid_may_equal_opening or rs.rebid_may_equal_opening
-
-
-def _auctioneer_rebids(rs: RuleSet) -> bool:
-    """Whether the auctioneer can ever rebid: with everyone after a tie, or tied itself."""
-    return _rebids_happen(rs) and (
-        rs.rebidders is RebidScope.ALL
-        or (_auctioneer_may_tie(rs) and rs.tied_auctioneer is TiedAuctioneer.REBIDS)
-    )
-
-
-def _fallback_may_find_nothing(rs: RuleSet) -> bool:
-    """Whether the fallback can find no single bid. Where nobody can equal the opening
-    bid, the auctioneer never rebids and every sale has an auctioneer when it is tied, the
-    opening bid is always single, so only the fallback below the top tie can fail (from 4
-    players on, when two bids below the tie are equal)."""
-    if rs.tie_fallback is TieFallback.NONE:
-        return False
-    last_tile_ties = bool(rs.last_tile_without_auctioneer) and not rs.last_tile_tie_awards_nothing
-    if _auctioneer_may_tie(rs) or rs.rebidders is RebidScope.ALL or last_tile_ties:
-        return True
-    return rs.tie_fallback is TieFallback.HIGHEST_OUTSIDE_TOP_TIE and max(rs.player_counts) >= 4
-
-
-_APPLIES: Final[Mapping[str, Callable[[RuleSet], bool]]] = {
-    "rebidders": _rebids_happen,
-    "rebid_may_equal_opening": _rebids_happen,
-    "rebid_visibility": _rebids_happen,
-    "tied_auctioneer": lambda rs: _rebids_happen(rs) and _auctioneer_may_tie(rs),
-    "auctioneer_rebid_may_be_zero": _auctioneer_rebids,
-    "auctioneer_rebid_may_repeat_opening": lambda rs: (
-        _auctioneer_rebids(rs) and not rs.rebid_may_equal_opening
-    ),
-    "ties_before_fallback": lambda rs: rs.tie_fallback is not TieFallback.NONE,
-    "tie_streak": lambda rs: (
-        rs.tie_fallback is not TieFallback.NONE and rs.ties_before_fallback > 1
-    ),
-    "unique_bid_pool": lambda rs: rs.tie_fallback is TieFallback.HIGHEST_UNIQUE_IN_SALE,
-    "fallback_finds_no_bid": _fallback_may_find_nothing,
-    "zero_bid_points": _zero_bids,
-    "zero_bid_limit_per_round": _zero_bids,
-    "zero_bid_winner_scores": _zero_bids,
-    "zero_bids_score_when_unsold": _zero_bids,
-    "zero_rebid_scores": lambda rs: _zero_bids(rs) and _rebids_happen(rs),
-    "last_tile_tie_awards_nothing": lambda rs: bool(rs.last_tile_without_auctioneer),
-    "last_tile_tie": lambda rs: (
-        bool(rs.last_tile_without_auctioneer) and rs.last_tile_tie_awards_nothing
-    ),
-    "last_tile_amount_public": lambda rs: bool(rs.last_tile_without_auctioneer),
-    "peeks_per_player": lambda rs: bool(rs.peek_player_counts),
-    "peek_after_last_sale": _peeks,
-    "peek_shows": _peeks,
-    "peek_timing": _peeks,
-    "eliminate_all_tied_highest": lambda rs: rs.eliminate_highest_spender,
-    "everyone_tied_for_most_spent": lambda rs: (
-        rs.eliminate_highest_spender and rs.eliminate_all_tied_highest
-    ),
-    "lowest_spend_bonus_to_all_tied": lambda rs: any(rs.lowest_spend_bonus.values()),
-}
-"""When a rule can come up at all: a rule that cannot (the unique-bid pool of a rule set
-without that fallback) is written in the section of rules that do not come up."""
-
-
-def applies(rs: RuleSet, field: str) -> bool:
-    """Whether the situation rule field ``field`` settles can come up under ``rs``."""
-    check = _APPLIES.get(field)
-    return check is None or check(rs)
 
 
 # --------------------------------------------------------------------------- values in words

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given
 
 import qe_rules as qe
 from qe_rules.apps.cli import main
-from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
+from qe_rules.apps.rulebook_files import rulebook_fragment, write_rulebook
 from qe_rules.texts import catalogs
 from qe_rules.texts.catalogs import catalog, languages, missing_templates
 from qe_rules.texts.rulebooks import rulebook, rulebook_stylesheet

@@ -7,7 +7,7 @@ says (public, its own win, or the sale it ran), and after it peeks at it where t
 shows the winning amount (under ``peek_shows = "highest-bid"`` a peek after a tie
 fallback shows a higher bid, as a peek under ``"highest-bid-made"`` does after any tie
 that a rebid won for less, and the amount stays unknown). Kept only when an agent asks for it
-(:class:`~qe_rules.simulation.batch.policies.ValueBids`).
+(:class:`~qe_rules.simulation.batch.agents.ValueBids`).
 """
 
 from __future__ import annotations
@@ -100,14 +100,11 @@ class Knowledge:
         held[seat_flat] = before + (np.int32(1) << shift)
         nation = np.take(self.pieces(chunk)[0], seat_flat)
         self.own.reshape(-1)[seat_flat] += np.take(rules.tile_nation, tile) == nation
-        # the winner, and the auctioneer (it writes the amount on the tile), know it
-        knows = wins.copy()
+        # the winner, and the auctioneer (it writes the amount on the tile), know it, and
+        # every seat where it is public (CompiledRules.public: facts.amount_is_public)
+        knows = wins | rules.public(winner, auctioneer)
         if auctioneer is not None:
             knows[auctioneer] |= sold
-            if rules.auctioneer_win_public:
-                knows |= sold & (winner == auctioneer)
-        elif rules.last_tile_public:
-            knows |= sold
         self.seen_sum += knows * paid
         self.seen_count += knows
         other = sold & ~wins

@@ -33,6 +33,7 @@ from qe_rules.errors import InvalidArgument
 from qe_rules.game import draws as keyed
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
+from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_OUTSIDE,
@@ -42,11 +43,10 @@ from qe_rules.simulation.batch.compiled import (
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
-from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 Bits32 = npt.NDArray[np.uint32]
 
-__all__ = ["Chunk", "Draws", "MoveLog", "play_chunk"]
+__all__ = ["PLAY_GAPS", "Chunk", "Draws", "MoveLog", "play_chunk", "score_columns"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
@@ -72,6 +72,8 @@ _BYTES: Final = np.array(
     _TIE_AFTER,
     _FALLBACK_TIED,
 ) = (1 << bit for bit in range(8))
+PLAY_GAPS: Final = _NO_UNTIED | _NO_UNIQUE | _FALLBACK_TIED
+"""The gap bits met in play (a sale no fallback decides), not in scoring."""
 # why a sale went unsold (the move log's and the gaps' codes)
 UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
 
@@ -273,7 +275,7 @@ class Chunk:
         self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
         self.peek_window: npt.NDArray[np.bool_] | None = None
         self.peek_sale = 0  # the sale number a view shows in the peek window being asked
-        timing = rules.ruleset.peek_timing
+        timing = rules.peek_timing
         self.peek_any = timing is PeekTiming.ANY_EARLIER_SALE
         self.peek_before = timing is PeekTiming.BEFORE_BIDS
         # any-earlier-sale: per column, sale and game, whether the seat may peek at it
@@ -294,17 +296,19 @@ class Chunk:
         )
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
-        """Per column: each agent and the games where it sits there (None: all of them)."""
-        if all(agent is agents[0] for agent in agents):
-            return [[(agents[0], None)] for _ in range(self.players)]
+        """Per column: each agent and the games where it sits there (None: all of them).
+        Equal agents are one agent here (as ``dict.fromkeys`` keeps one of them)."""
+        unique = list(dict.fromkeys(agents))
+        if len(unique) == 1:
+            return [[(unique[0], None)] for _ in range(self.players)]
         groups = []
         for column in range(self.players):
             seats = self.actual_seat[column]
             found: list[tuple[BatchAgent, Ints | None]] = []
-            for agent in dict.fromkeys(agents):
+            for agent in unique:
                 where = np.zeros(self.games, dtype=bool)
                 for seat, other in enumerate(agents):
-                    if other is agent:
+                    if other == agent:
                         where |= seats == seat
                 found.append((agent, where))
             groups.append(found)
@@ -441,7 +445,7 @@ class Chunk:
             if self.log is not None:
                 self.log.windows.append(None)
                 self.log.peeked.append(None)
-        elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        elif rules.peek_windows[sale]:
             yield from self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
             self.log.windows.append(None)
@@ -637,22 +641,16 @@ class Chunk:
     def _peek_window(
         self, sale: int, winner: Ints, auctioneer: int | None
     ) -> Generator[PeekAsk, Any, None]:
-        rules, players = self.rules, self.players
-        secret = winner >= 0
-        if auctioneer is not None and rules.auctioneer_win_public:
-            secret &= winner != auctioneer
-        if auctioneer is None and rules.last_tile_public:
-            secret[:] = False
+        rules = self.rules
+        # per column and game: whether a peek could show the column this sale's amount
+        may_peek = rules.may_peek_at(winner, auctioneer, rules.public(winner, auctioneer))
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale + 1
         if self.peekable is not None:
-            yield from self._window_any(sale, secret, winner, auctioneer, window, peeked)
-        elif secret.any():
-            columns = np.arange(players)[:, None]
-            inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
-            if auctioneer is not None:
-                inside[auctioneer] = False
+            yield from self._window_any(sale, may_peek, window, peeked)
+        elif may_peek.any():
+            inside = may_peek & (self.peeks_used < rules.peeks_per_player)
             self.peek_window = inside  # for observers (learning.vector_env)
             knowledge = self.knowledge
 
@@ -692,28 +690,23 @@ class Chunk:
     def _window_any(
         self,
         sale: int,
-        secret: npt.NDArray[np.bool_],
-        winner: Ints,
-        auctioneer: int | None,
+        may_peek: npt.NDArray[np.bool_],
         window: Ints,
         peeked: Ints,
     ) -> Generator[PeekAsk, Any, None]:
         """The window after ``sale`` under ``peek_timing=any-earlier-sale``: each seat
-        with a peek left and a sale it may peek at; a peek looks at the latest of them."""
-        rules, players, peekable = self.rules, self.players, self.peekable
+        with a peek left and a sale it may peek at (``may_peek``: this sale, per column
+        and game); a peek looks at the latest of them."""
+        rules, peekable = self.rules, self.peekable
         assert peekable is not None
-        columns = np.arange(players)[:, None]
-        now = secret & (winner != columns)
-        if auctioneer is not None:
-            now[auctioneer] = False
-        peekable[:, sale] = now
+        peekable[:, sale] = may_peek
         inside = peekable[:, : sale + 1].any(axis=1) & (self.peeks_used < rules.peeks_per_player)
         self.peek_window = inside
         latest = np.arange(sale + 1)[:, None]
         knowledge = self.knowledge
         log = self.log
         if log is not None:
-            log.targets[sale] = np.full((players, self.games), -1, dtype=np.int64)
+            log.targets[sale] = np.full((self.players, self.games), -1, dtype=np.int64)
 
         def learn(column: int, peekers: Ints) -> None:  # each peeker's latest sale
             targets = np.where(peekable[column, : sale + 1, peekers].T, latest, -1).max(axis=0)
@@ -739,7 +732,7 @@ class Chunk:
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale
-        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        if rules.peek_windows[sale]:
             inside = self.peeks_used < rules.peeks_per_player
             if auctioneer is not None:
                 inside[auctioneer] = False
@@ -775,85 +768,107 @@ class Chunk:
 
     def score(self) -> dict[str, Ints]:
         """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
-        rules, players, games = self.rules, self.players, self.games
-        size = players * games
-        # each sale's tile summed into its winner's bucket (column, game); unsold ones
-        # into one more bucket, left out
-        key = self.winners * games + np.arange(games)
-        key[self.winners < 0] = size
-        key = key.ravel()
-        deck = np.ascontiguousarray(self.deck.T)  # (sales, games)
-        packing = _packing(rules)
-        packed_tiles, nation_shift, nation_width, offset_shift = packing
+        return score_columns(
+            self.rules, self.winners, self.amounts, self.deck, self.nations, self.tokens,
+            self.zero_counts, self.unsold_reason,
+        )  # fmt: skip
 
-        def summed(weights: npt.NDArray[Any]) -> Ints:
-            found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
-            return found[:size].astype(np.int64).reshape(players, games)
 
-        # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
-        packed = summed(packed_tiles[deck])
-        spent = summed(self.amounts)
-        vp = packed & 127
-        held = packed >> 7 & 31
-        nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
-        own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
-        index = np.array(rules.industries)[self.tokens.T] * (rules.monopolization.size // 5)
-        index += packed >> offset_shift
-        monopolization = rules.monopolization[index]
-        diversification = rules.diversification[index]
-        beyond = rules.industry_beyond[index]
-        nationalization = rules.nationalization[own]
-        zero_points = self.zero_counts.astype(np.int64) * rules.zero_bid_points
-        subtotal = vp + zero_points + nationalization + monopolization + diversification
-        lowest = spent.min(axis=0)
-        highest = spent.max(axis=0)
-        at_lowest = spent == lowest
-        at_highest = spent == highest
-        bonus = at_lowest * rules.bonus
-        if not rules.bonus_to_all_tied:
-            bonus *= at_lowest.sum(axis=0) == 1
-        if rules.eliminate:
-            eliminated = at_highest.copy()
-            if not rules.eliminate_all_tied:
-                eliminated &= at_highest.sum(axis=0) == 1
-            if rules.none_out_when_all_tied:
-                eliminated &= ~at_highest.all(axis=0)
-        else:
-            eliminated = np.zeros_like(at_highest)
-        total = subtotal + bonus
-        standing = np.where(eliminated, -1, total)
-        best = standing.max(axis=0)
-        leaders = ~eliminated & (total == best)
-        several = leaders.sum(axis=0) > 1
-        if rules.lower_spend_tiebreak and several.any():
-            level = np.flatnonzero(several)  # the games with several leaders
-            among = leaders[:, level]
-            least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
-            leaders[:, level] = among & (spent[:, level] == least)
-        gaps = self.unsold_reason.copy()
-        gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
-        gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
-        gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
-        gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
-        still_tied = leaders.sum(axis=0) > 1
-        gaps |= np.where(still_tied, _TIE_AFTER, 0)
-        if rules.no_winner_when_tied:
-            leaders &= ~still_tied
-        return {
-            "company_points": vp,
-            "zero_bids": zero_points,
-            "nationalization": nationalization,
-            "monopolization": monopolization,
-            "diversification": diversification,
-            "lowest_spend_bonus": bonus,
-            "total": total,
-            "spent": spent,
-            "eliminated": eliminated,
-            "winners": leaders,
-            "tiles": held,
-            "gaps": gaps,
-            "unsold": rules.sales - held.sum(axis=0),
-        }
+def score_columns(
+    rules: CompiledRules,
+    winners: Ints,
+    amounts: Ints,
+    deck: Ints,
+    nations: Ints,
+    tokens: Ints,
+    zero_counts: npt.NDArray[np.int32],
+    unsold_reason: Ints,
+) -> dict[str, Ints]:
+    """The final scoring of games under ``rules``, by column: ``(columns, games)`` arrays
+    and per-game ones. ``winners`` and ``amounts`` are ``(sales, games)`` (the column
+    that won each sale, -1 for none, and what it paid); ``deck`` holds ``(games, sales)``
+    indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
+    columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits."""
+    players = rules.players
+    sales, games = winners.shape
+    size = players * games
+    # each sale's tile summed into its winner's bucket (column, game); unsold ones
+    # into one more bucket, left out
+    key = winners * games + np.arange(games)
+    key[winners < 0] = size
+    key = key.ravel()
+    deck = np.ascontiguousarray(deck.T)  # (sales, games)
+    packing = _packing(rules)
+    packed_tiles, nation_shift, nation_width, offset_shift = packing
+
+    def summed(weights: npt.NDArray[Any]) -> Ints:
+        found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
+        return found[:size].astype(np.int64).reshape(players, games)
+
+    # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
+    packed = summed(packed_tiles[deck])
+    spent = summed(amounts)
+    vp = packed & 127
+    held = packed >> 7 & 31
+    nation_of = np.array(rules.nations)[nations.T]  # (columns, games)
+    own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
+    index = np.array(rules.industries)[tokens.T] * (rules.monopolization.size // 5)
+    index += packed >> offset_shift
+    monopolization = rules.monopolization[index]
+    diversification = rules.diversification[index]
+    beyond = rules.industry_beyond[index]
+    nationalization = rules.nationalization[own]
+    zero_points = zero_counts.astype(np.int64) * rules.zero_bid_points
+    subtotal = vp + zero_points + nationalization + monopolization + diversification
+    lowest = spent.min(axis=0)
+    highest = spent.max(axis=0)
+    at_lowest = spent == lowest
+    at_highest = spent == highest
+    bonus = at_lowest * rules.bonus
+    if not rules.bonus_to_all_tied:
+        bonus *= at_lowest.sum(axis=0) == 1
+    if rules.eliminate:
+        eliminated = at_highest.copy()
+        if not rules.eliminate_all_tied:
+            eliminated &= at_highest.sum(axis=0) == 1
+        if rules.none_out_when_all_tied:
+            eliminated &= ~at_highest.all(axis=0)
+    else:
+        eliminated = np.zeros_like(at_highest)
+    total = subtotal + bonus
+    standing = np.where(eliminated, -1, total)
+    best = standing.max(axis=0)
+    leaders = ~eliminated & (total == best)
+    several = leaders.sum(axis=0) > 1
+    if rules.lower_spend_tiebreak and several.any():
+        level = np.flatnonzero(several)  # the games with several leaders
+        among = leaders[:, level]
+        least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
+        leaders[:, level] = among & (spent[:, level] == least)
+    gaps = unsold_reason.copy()
+    gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
+    gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
+    gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
+    gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
+    still_tied = leaders.sum(axis=0) > 1
+    gaps |= np.where(still_tied, _TIE_AFTER, 0)
+    if rules.no_winner_when_tied:
+        leaders &= ~still_tied
+    return {
+        "company_points": vp,
+        "zero_bids": zero_points,
+        "nationalization": nationalization,
+        "monopolization": monopolization,
+        "diversification": diversification,
+        "lowest_spend_bonus": bonus,
+        "total": total,
+        "spent": spent,
+        "eliminated": eliminated,
+        "winners": leaders,
+        "tiles": held,
+        "gaps": gaps,
+        "unsold": sales - held.sum(axis=0),
+    }
 
 
 def play_chunk(

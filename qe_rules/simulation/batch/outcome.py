@@ -28,6 +28,7 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BatchAgent
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
     GAME_ARRAYS,
@@ -36,16 +37,16 @@ from qe_rules.simulation.batch.chunks import (
     check_whole,
     chunk_arrays,
     chunk_record,
+    game_record,
     label,
     played_chunks,
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
-from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent
-from qe_rules.simulation.batch.tally import Sums
+from qe_rules.simulation.batch.lockstep import Chunk, MoveLog
+from qe_rules.simulation.batch.tally import add_arrays
 from qe_rules.simulation.play import _check_games, _check_seed
-from qe_rules.simulation.stats import Batch as Games
-from qe_rules.simulation.stats import SimulationStats
+from qe_rules.simulation.stats import GameRange, SimulationStats, _stats_of
+from qe_rules.simulation.tallies import _Tally
 
 __all__ = ["Batch", "play"]
 
@@ -113,9 +114,7 @@ class Batch:
             if first <= game < first + chunk.games:
                 return chunk_record(chunk, log, game - first)
         rules = compile_rules(self.ruleset, self.players)
-        draws = Draws(self.seed, self.start + game, 1, self.players, rules.sales)
-        log = MoveLog()
-        return chunk_record(play_chunk(rules, draws, self._players, log), log, 0)
+        return game_record(rules, self._players, self.seed, self.start + game)
 
     def records(self) -> Iterator[GameRecord]:
         """Every game's record, in order (fast when the batch kept its moves)."""
@@ -125,12 +124,13 @@ class Batch:
     def stats(self) -> SimulationStats:
         """The statistics :func:`~qe_rules.simulate` gives, of these games (a
         :class:`~qe_rules.SimulationStats` whose ``engine`` is ``"batch"``)."""
-        sums = Sums(self.players)
-        sums.add(
-            {name: getattr(self, name) for name in ("totals", "spent", "winner", "gaps", "unsold")}
-        )
-        games = Games(self.seed, self.start, self.start + self.games)
-        return SimulationStats(**sums.fields(self.ruleset, self.players, self.agents, games))
+        tally = _Tally(self.players)
+        add_arrays(tally, {name: getattr(self, name) for name in _TALLIED})
+        games = GameRange(self.seed, self.start, self.start + self.games)
+        return _stats_of(tally, self.ruleset.id, self.agents, (games,), False, "batch")
+
+
+_TALLIED = ("totals", "spent", "winner", "gaps", "unsold")
 
 
 def play(
@@ -148,7 +148,7 @@ def play(
     """Play games ``start`` to ``start + games`` of the run with ``seed`` in lockstep.
 
     ``agents`` is a batched agent's name (``random``, ``floor``, ``zero``), a
-    :class:`~qe_rules.simulation.batch.policies.BatchAgent`, or a list of one per seat.
+    :class:`~qe_rules.simulation.batch.agents.BatchAgent`, or a list of one per seat.
     ``chunk`` games are played at a time (it changes the speed and the memory, never the
     games). ``keep_moves`` keeps every move, so that :meth:`Batch.record` needs no
     replay. ``progress`` is called with ``(games done, games)`` after each chunk.

@@ -7,7 +7,7 @@ the same draws give the same bids: the batch's games are reproducible and compar
 between rule sets (common random numbers).
 
 >>> import numpy as np
->>> from qe_rules.simulation.batch.policies import BidAsk, RandomBids
+>>> from qe_rules.simulation.batch.agents import BidAsk, RandomBids
 >>> ask = BidAsk(state=None, seat=1, rows=None, phase="secret", minimum=0,
 ...              forbidden=np.array([3, 3]), draws=np.array([0, 2**31], dtype=np.uint32))
 >>> RandomBids().bids(ask).tolist()
@@ -25,7 +25,6 @@ seats any policy of the encoding.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
@@ -35,7 +34,13 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import TILE_LIMIT
-from qe_rules.simulation.agents import _potential, _tables
+from qe_rules.limits import MAX_BID
+from qe_rules.simulation.agents import (
+    BATCH_AGENT_GROUP,
+    _potential,
+    _tables,
+    agent_elsewhere,
+)
 
 __all__ = [
     "BATCH_AGENTS",
@@ -90,11 +95,17 @@ class PeekAsk:
 
 
 def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
-    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount:
-    :meth:`~qe_rules.BidLimits.legal` for many games."""
+    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount;
+    an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
+    :meth:`~qe_rules.BidLimits.legal` for many games (tests compare the two)."""
     raised = np.maximum(amounts, minimum)
     if forbidden is not None:
         raised += raised == forbidden
+    if raised.size and raised.max() > MAX_BID:  # rare: a smallest bid near MAX_BID
+        over = raised > MAX_BID
+        raised[over] = MAX_BID
+        if forbidden is not None:
+            raised[over & (forbidden == MAX_BID)] = MAX_BID - 1
     return raised
 
 
@@ -138,8 +149,10 @@ class RandomBids:
         amounts = _uniform(ask.draws, self.spread + 1)
         if ask.minimum:
             amounts += ask.minimum
+        if ask.minimum + self.spread >= MAX_BID:  # an amount may pass MAX_BID
+            return legal(amounts, ask.minimum, ask.forbidden)
         if ask.forbidden is not None:
-            amounts += amounts == ask.forbidden
+            amounts += amounts == ask.forbidden  # legal(), written out: none passes MAX_BID
         return amounts
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -176,9 +189,7 @@ class ZeroBids:
     def bids(self, ask: BidAsk) -> Ints:
         """The least legal amounts."""
         least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
-        if ask.forbidden is not None:
-            least += least == ask.forbidden
-        return least
+        return legal(least, ask.minimum, ask.forbidden)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Never."""
@@ -378,15 +389,12 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
 
 
 def _trained() -> BatchAgent:
-    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl`` extra's
-    numpy and the shipped weights): loaded by name on first use, never imported here."""
-    try:
-        module = importlib.import_module("qe_rules.learning.policies")
-    except ImportError as error:
-        raise InvalidArgument(
-            f"the trained agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
-        ) from None
-    agent: BatchAgent = module.TrainedBatchAgent()
+    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl``
+    extra's numpy and the shipped weights): found through its entry point on first use
+    (:data:`~qe_rules.simulation.agents.BATCH_AGENT_GROUP`), never imported here."""
+    make = agent_elsewhere(BATCH_AGENT_GROUP, "trained")
+    assert make is not None  # agent_elsewhere raises for a built-in name it cannot find
+    agent: BatchAgent = make()
     return agent
 
 
@@ -404,7 +412,7 @@ it was not trained, as :class:`~qe_rules.TrainedAgent` plays)."""
 def batch_agent(spec: object) -> BatchAgent:
     """A batched agent from a name of :data:`BATCH_AGENTS` or an agent itself."""
     if isinstance(spec, str):
-        make = BATCH_AGENTS.get(spec)
+        make = BATCH_AGENTS.get(spec) or agent_elsewhere(BATCH_AGENT_GROUP, spec)
         if make is None:
             raise InvalidArgument(
                 f"the batch has no agent {shown(spec)}; its agents are "
