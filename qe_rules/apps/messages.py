@@ -76,9 +76,9 @@ _HEADER: Final = (
 
 @attrs.frozen
 class Message:
-    """One text of the template: the English ``msgid``, where it is asked for
-    (``path:line`` references, or a path where a label is made at run time), and what a
-    translator should know (``notes``)."""
+    """One text of the template: the English ``msgid``, the files that ask for it (as
+    ``xgettext --add-location=file`` writes them: a line number would make the template
+    stale at every edit above it), and what a translator should know (``notes``)."""
 
     msgid: str
     references: tuple[str, ...]
@@ -186,14 +186,19 @@ def _runtime_messages() -> Iterator[tuple[str, str, str]]:
 
 @functools.cache  # the package's files do not change while it runs
 def table_messages() -> tuple[Message, ...]:
-    """Every text of the template, in the order of its first reference (the code's and
-    the pages' first, by file and line; then the run-time labels)."""
+    """Every text of the template: the code's and the pages' by file and text, then the
+    run-time labels."""
     references: dict[str, list[str]] = {}
     notes: dict[str, list[str]] = {}
     plurals: dict[str, str] = {}
-    found = sorted([*_code_messages(), *_page_messages()], key=lambda item: _place(item[2]))
-    for msgid, plural, where in found:
-        references.setdefault(msgid, []).append(where)
+    # by file, then text: moving code within a file leaves the template as it is
+    found = sorted(
+        [*_code_messages(), *_page_messages()], key=lambda item: (_place(item[2])[0], item[0])
+    )
+    for msgid, plural, place in found:
+        where = place.rpartition(":")[0]  # the file: an edit elsewhere in it changes nothing
+        if where not in references.setdefault(msgid, []):
+            references[msgid].append(where)
         if plural is not None:
             plurals[msgid] = plural
     for msgid, where, note in _runtime_messages():

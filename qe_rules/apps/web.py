@@ -69,6 +69,7 @@ from qe_rules.apps.web_connections import (
     connection_budget,
     trusted_networks,
 )
+from qe_rules.apps.web_keys import checked_amount
 from qe_rules.apps.web_store import DatabaseUnusable, StorageUnavailable
 from qe_rules.apps.web_tables import PERSON, LimitReached, Table, TableServer, WebLimits
 from qe_rules.errors import InvalidArgument, RulesError, shown
@@ -538,22 +539,7 @@ def create_app(
             what = f"a bid is a whole number from 0 to {MAX_BID}"
             if isinstance(amount, str):
                 amount = whole_number(amount, what)
-            if type(amount) is not int:
-                raise InvalidArgument(
-                    f"{what}, got {shown(amount)}",
-                    code="bid-not-a-whole-number",
-                    seat=seat,
-                    value=shown(amount),
-                )
-            if not 0 <= amount <= MAX_BID:
-                raise InvalidArgument(
-                    f"{what}, got {amount}",
-                    code="bid-out-of-range",
-                    seat=seat,
-                    minimum=0,
-                    maximum=MAX_BID,
-                    amount=amount,
-                )
+            amount = checked_amount(seat, amount)
         version = body.get("version")
         if isinstance(version, str):
             version = whole_number(version, "version is the version of the game the move answers")
