@@ -6,7 +6,8 @@ chunk sizes (4 players), then the vector environment if asked (``--env``, or
 ``--env-only`` without the rest: random actions, a full observation and mask for every
 seat at every step, with and without copies of the arrays). The floor plays
 2,000 games (a ``Random(seed)`` each) alternating with the batch; each keeps its best time.
-The batch's random draws are inside every timed region. ``--runs`` measures ``simulate``
+The batch's random draws are inside every timed region. ``--agents`` measures the agents
+that read the games (``value``, ``trained``) beside ``random`` with 4 players. ``--runs`` measures ``simulate``
 and ``compare`` (both ways) as the library's users call them (``engine="auto"``, which
 plays them on the batch), ``--dask`` a ``LocalCluster`` of 2 worker processes against
 one process (the cluster started outside the timed region; the figures checked equal).
@@ -82,6 +83,19 @@ def report(games: int, repeat: int, chunks: bool = True) -> list[str]:
         for chunk in (4096, 16384, 65536):
             batch_time, floor_time = measure(4, games, repeat, "random", chunk)
             lines.append(line(f"batch, en, 4 players, chunk {chunk}", batch_time, floor_time))
+    return lines
+
+
+def thinking(games: int, repeat: int) -> list[str]:
+    """The agents that read the games (``value``, ``trained``) beside ``random``, 4 players
+    of ``en``, each against the floor in the same run (fewer games for the slower ones)."""
+    lines = []
+    for agents, share in (("random", 1), ("value", 10), ("trained", 100)):
+        played = max(games // share, 2_000)
+        batch_time, floor_time = measure(4, played, repeat, agents)
+        lines.append(
+            line(f"batch, en, 4 players, {agents} ({played:,} games)", batch_time, floor_time)
+        )
     return lines
 
 
@@ -216,6 +230,10 @@ def main() -> None:
     parser.add_argument(
         "--dask", action="store_true", help="simulate on a Dask LocalCluster of 2 workers"
     )
+    parser.add_argument(
+        "--agents", action="store_true", help="value and trained agents beside random (4 players)"
+    )
+    parser.add_argument("--agents-only", action="store_true", help="those agents alone")
     parser.add_argument("--env", action="store_true", help="the vector environment too")
     parser.add_argument("--env-only", action="store_true", help="the vector environment alone")
     parser.add_argument(
@@ -229,8 +247,11 @@ def main() -> None:
     clock = CLOCKS[args.clock]
     games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
     print(machine())
-    if not (args.env_only or args.runs_only):
+    if not (args.env_only or args.runs_only or args.agents_only):
         for text in report(games, repeat):
+            print(text)
+    if args.agents or args.agents_only:
+        for text in thinking(games, repeat):
             print(text)
     if args.runs or args.runs_only:
         for text in runs(games, repeat):
