@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
-from qe_rules._util.text import table
+from qe_rules._util.tables import table
 from qe_rules.components import Company
 from qe_rules.errors import RulesError
 from qe_rules.game.engine import Game
