@@ -49,7 +49,7 @@ def test_both_engines_give_equal_statistics(ruleset, players, table):
 def test_both_engines_compare_played_under_each_rule_set_equally(rulesets, players):
     rulesets = rulesets.split(",")
     agents = ["value", "random", "zero", "trained", "random"][:players]
-    games = GAMES // 2
+    games = GAMES
     reference = qe.compare(
         rulesets, players, agents, games, seed=5, play="each", engine="reference"
     )
