@@ -23,8 +23,8 @@ behind the same guards.
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
 >>> sorted(payload(game.view(2), game.events_for(2), version=0))  # doctest: +NORMALIZE_WHITESPACE
-['away', 'bid_help', 'board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record',
- 'revision', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
+['away', 'bid_help', 'board', 'lang', 'log', 'log_kinds', 'names', 'peek_question', 'picture',
+ 'record', 'revision', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
 """
 
 from __future__ import annotations
