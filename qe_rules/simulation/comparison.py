@@ -35,7 +35,7 @@ from qe_rules.game.events import NotAwarded
 from qe_rules.game.records import GameRecord
 from qe_rules.game.scoring import GameResult
 from qe_rules.rules.model import Category, RuleSet
-from qe_rules.simulation._reading import (
+from qe_rules.simulation._documents import (
     agents_of,
     at_most_each,
     batches_of,

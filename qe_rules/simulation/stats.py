@@ -30,7 +30,7 @@ from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Fields, agree, per_seat, text, whole
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rules.model import RuleSet
-from qe_rules.simulation._reading import (
+from qe_rules.simulation._documents import (
     agents_of,
     at_most_each,
     batches_of,

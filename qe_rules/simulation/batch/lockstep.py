@@ -805,10 +805,7 @@ def score_columns(
     size = players * games
     # each sale's tile summed into its winner's bucket (column, game); unsold ones
     # into one more bucket, left out
-    key = winners * games + np.arange(games)
-    key[winners < 0] = size
-    key = key.ravel()
-    deck = np.ascontiguousarray(deck.T)  # (sales, games)
+    key = np.where(winners >= 0, winners * games + np.arange(games), size).ravel()
     packing = _packing(rules)
     packed_tiles, nation_shift, nation_width, offset_shift = packing
 
@@ -817,18 +814,18 @@ def score_columns(
         return found[:size].astype(np.int64).reshape(players, games)
 
     # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
-    packed = summed(packed_tiles[deck])
+    packed = summed(np.take(packed_tiles, deck.T))  # deck.T: (sales, games)
     spent = summed(amounts)
     vp = packed & 127
     held = packed >> 7 & 31
-    nation_of = np.array(rules.nations)[nations.T]  # (columns, games)
+    nation_of = np.take(np.array(rules.nations), nations.T)  # (columns, games)
     own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
-    index = np.array(rules.industries)[tokens.T] * (rules.monopolization.size // 5)
+    index = np.take(np.array(rules.industries), tokens.T) * (rules.monopolization.size // 5)
     index += packed >> offset_shift
-    monopolization = rules.monopolization[index]
-    diversification = rules.diversification[index]
-    beyond = rules.industry_beyond[index]
-    nationalization = rules.nationalization[own]
+    monopolization = np.take(rules.monopolization, index)
+    diversification = np.take(rules.diversification, index)
+    beyond = np.take(rules.industry_beyond, index)
+    nationalization = np.take(rules.nationalization, own)
     zero_points = zero_counts.astype(np.int64) * rules.zero_bid_points
     subtotal = vp + zero_points + nationalization + monopolization + diversification
     lowest = spent.min(axis=0)
