@@ -167,16 +167,25 @@ class Knowledge:
     def top_other_spend(self, typical: Floats) -> Floats:
         """Per column and game, the highest spend of another seat as the seat estimates
         it (:meth:`others_spent`)."""
-        players = self.rules.players
-        top: Floats = np.full(typical.shape, -np.inf)
+        return self._other_spend(typical, np.maximum, -np.inf)
+
+    def lowest_other_spend(self, typical: Floats) -> Floats:
+        """Per column and game, the lowest spend of another seat as the seat estimates
+        it (:meth:`others_spent`)."""
+        return self._other_spend(typical, np.minimum, np.inf)
+
+    def _other_spend(self, typical: Floats, pick: Any, start: float) -> Floats:
+        """Per column and game, ``pick`` (``np.maximum`` or ``np.minimum``) over the other
+        seats' estimated spends, starting from ``start``."""
+        found: Floats = np.full(typical.shape, start)
         estimate = np.empty(typical.shape)
-        for seat in range(players):
+        for seat in range(self.rules.players):
             np.multiply(self.unknown_count[seat], typical, out=estimate)
             np.maximum(estimate, self.floor_sum[seat], out=estimate)
             estimate += self.known_paid[seat]
-            estimate[seat] = -np.inf  # a seat's own spend is not another's
-            np.maximum(top, estimate, out=top)
-        return top
+            estimate[seat] = start  # a seat's own spend is not another's
+            pick(found, estimate, out=found)
+        return found
 
     def others_spent(self, typical: Floats) -> Floats:
         """Per viewer, seat and game (``(columns, columns, games)``): the seat's spend as

@@ -67,21 +67,6 @@ def _public_worths(state: Any) -> Floats:
     return worth
 
 
-def _lowest_other_spend(knowledge: Any, typical: Floats) -> Floats:
-    """Per column and game, the lowest spend of another seat as the seat estimates it
-    (as ``Knowledge.top_other_spend`` finds the highest)."""
-    players = knowledge.rules.players
-    low: Floats = np.full(typical.shape, np.inf)
-    estimate = np.empty(typical.shape)
-    for seat in range(players):
-        np.multiply(knowledge.unknown_count[:, seat], typical, out=estimate)
-        np.maximum(estimate, knowledge.floor_sum[:, seat], out=estimate)
-        estimate += knowledge.known_paid[:, seat]
-        estimate[seat] = np.inf  # a seat's own spend is not another's
-        np.minimum(low, estimate, out=low)
-    return low
-
-
 def _rivals(worth: Floats, out: Floats) -> None:
     """Per column, the largest value among the other columns, into ``out``."""
     if len(worth) == 1:
@@ -151,7 +136,7 @@ class LearnedBids:
         players, games = worth.shape
         typical = knowledge.typical()
         top = knowledge.top_other_spend(typical)
-        low = _lowest_other_spend(knowledge, typical)
+        low = knowledge.lowest_other_spend(typical)
         me = knowledge.spent
         grid = self._grid(players * games)
         rows = grid.reshape(len(grid), players, games)
