@@ -36,7 +36,14 @@ import attrs
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.game._secrecy import knows_amount
 from qe_rules.game.sales import BidLimits, limits_of
-from qe_rules.rules.model import RebidScope, RuleSet, TiedAuctioneer, TieFallback, get_ruleset
+from qe_rules.rules.model import (
+    RebidScope,
+    RuleSet,
+    TiedAuctioneer,
+    TieFallback,
+    TieStreak,
+    get_ruleset,
+)
 
 __all__ = [
     "APPLIES",
@@ -44,6 +51,7 @@ __all__ = [
     "RuleFacts",
     "amount_is_public",
     "applies",
+    "endless_ties",
     "may_peek_at",
     "rule_facts",
 ]
@@ -142,6 +150,24 @@ def applies(rs: RuleSet, field: str) -> bool:
 
 
 # --------------------------------------------------------------------------- one sale's rules
+
+
+def endless_ties(rules: RuleSet) -> str | None:
+    """Why tied players may rebid without end under ``rules`` (no tie fallback, or a count
+    of ties in a row that starts again whenever other players tie), or ``None`` where the
+    fallback ends every tie.
+
+    >>> import qe_rules as qe
+    >>> endless_ties(qe.get_ruleset("en")) is None
+    True
+    >>> endless_ties(qe.get_ruleset("en:tie_streak=same-players"))
+    'the count of ties in a row starts again whenever other players tie'
+    """
+    if rules.tie_fallback is TieFallback.NONE:
+        return "there is no tie fallback"
+    if rules.tie_streak is TieStreak.SAME_PLAYERS and rules.ties_before_fallback > 1:
+        return "the count of ties in a row starts again whenever other players tie"
+    return None
 
 
 def amount_is_public(rules: RuleSet, winner: int, auctioneer: int | None) -> bool:

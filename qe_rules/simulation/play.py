@@ -26,7 +26,7 @@ from qe_rules.game.draws import (
     shuffled,
 )
 from qe_rules.game.engine import Game, new_game
-from qe_rules.game.facts import rule_facts
+from qe_rules.game.facts import endless_ties, rule_facts
 from qe_rules.game.views import Phase
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import RuleSet, get_ruleset
@@ -254,8 +254,8 @@ def _play_game(
                 failure.seat = -1
                 raise InvalidArgument(
                     f"game {index} does not end: sale {game.sale} is still tied after "
-                    f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players rebid "
-                    "without end (no tie fallback), and these agents keep tying"
+                    f"{ROUNDS_PER_SALE} bidding rounds; under {rules.id} tied players may "
+                    f"rebid without end ({endless_ties(rules)}), and these agents keep tying"
                 )
             # secret bids are made at the same time: every bidder sees the same state
             bids: dict[int, int] = {}

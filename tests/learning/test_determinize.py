@@ -68,7 +68,6 @@ def test_a_finished_game_or_a_wrong_argument_is_refused():
         determinize(over, random.Random(0))
 
 
-
 def rebidding_states(players, seed, bids=3):
     """The states of one game whose seats bid at most ``bids`` (ties again and again),
     each with the seats asked in each rebid round of its sale so far."""

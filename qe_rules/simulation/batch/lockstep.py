@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument
 from qe_rules.game import draws as keyed
+from qe_rules.game.facts import endless_ties
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
 from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
@@ -522,8 +523,8 @@ class Chunk:
             if round_ > ROUNDS_PER_SALE:
                 raise InvalidArgument(
                     f"a game does not end: sale {sale} is still tied after {ROUNDS_PER_SALE} "
-                    f"bidding rounds; under {rules.ruleset.id} tied players rebid without end "
-                    "(no tie fallback), and these agents keep tying"
+                    f"bidding rounds; under {rules.ruleset.id} tied players may rebid without "
+                    f"end ({endless_ties(rules.ruleset)}), and these agents keep tying"
                 )
             rows = tied[pending]
             # the rebid round being asked, for observers (learning.vector_env): its games,
