@@ -43,7 +43,7 @@ from typing import Final
 from qe_rules.errors import InvalidArgument
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView, SaleView
-from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.rules.model import RebidScope, RuleSet, get_ruleset
 
 __all__ = ["ATTEMPTS", "MEAN_EXCESS", "SPREAD", "determinize"]
 
@@ -115,13 +115,19 @@ def _round_bids(
     most: int | None,
     again: Collection[int] = (),
     hints: Collection[int] = (),
+    settled: tuple[int, int] | None = None,
 ) -> dict[int, int] | None:
     """Bids for one round of the seats to act, the others' bids ``standing``: the seats
     of ``top`` end with the highest bid (``amount`` if known), the others with less: 0 for
     the seats of ``zeros`` and more for the rest where this is their last bid in the sale
     (the seats of ``again`` bid later), anything where ``zeros`` is not known, often one of
-    the ``hints``. The seat itself bids ``own``."""
+    the ``hints``. The seat itself bids ``own``. ``settled`` is the sale's winner and the
+    amount it paid, where known: a winner that bids here for the last time bids it."""
     to_act = sorted(game.to_act)
+    last_bid = None  # the amount the winner bids here for the last time in the sale
+    if settled is not None and settled[0] in to_act and settled[0] not in top:
+        if settled[0] not in again and settled[0] != seat:
+            last_bid = settled[1]
     if amount is None:
         fixed = [standing[s] for s in top if s not in to_act and s in standing]
         if seat in top and own is not None:
@@ -130,6 +136,8 @@ def _round_bids(
             amount = fixed[0]
         else:
             least = 0 if own is None else own + 1
+            if last_bid is not None:
+                least = max(least, last_bid + 1)
             for other, bid in standing.items():
                 if other not in to_act and other not in top:
                     least = max(least, bid + 1)
@@ -140,6 +148,7 @@ def _round_bids(
             if amount is None:
                 return None
     bids: dict[int, int] = {}
+    settled_seat = None if settled is None else settled[0]
     for other in to_act:
         if other == seat:
             if own is None:
@@ -147,6 +156,10 @@ def _round_bids(
             bids[other] = own
         elif other in top:
             bids[other] = amount
+        elif other == settled_seat and last_bid is not None:
+            if last_bid >= amount:
+                return None
+            bids[other] = last_bid
         else:
             zero = None if zeros is None or other in again else other in zeros
             # equal standing bids tie later: the bids of this round are hints too
@@ -179,6 +192,11 @@ def _sale(
     hints = {*sold.my_bids, *standing.values(), *([] if sold.amount is None else [sold.amount])}
     if not hinted:
         hints = set()
+    # where only tied seats rebid, a winner's last bid before the last round is its price
+    settled = None
+    if sold.winner is not None and sold.amount is not None:
+        if game.ruleset.rebidders is RebidScope.TIED:
+            settled = (sold.winner, sold.amount)
     for number in range(len(sold.ties) + 1):
         if game.sale != sold.sale or not game.to_act or game.phase is Phase.PEEKING:
             break
@@ -203,6 +221,7 @@ def _sale(
             most=most,
             again=set().union(*sold.ties[number:]),  # tied now or later: they bid again
             hints=hints,
+            settled=settled,
         )
         played = None if proposed is None else _play_round(game, proposed)
         if played is None or proposed is None:
