@@ -125,9 +125,8 @@ def _round_bids(
     amount it paid, where known: a winner that bids here for the last time bids it."""
     to_act = sorted(game.to_act)
     last_bid = None  # the amount the winner bids here for the last time in the sale
-    if settled is not None and settled[0] in to_act and settled[0] not in top:
-        if settled[0] not in again and settled[0] != seat:
-            last_bid = settled[1]
+    if settled is not None and settled[0] in set(to_act) - set(top) - set(again) - {seat}:
+        last_bid = settled[1]
     if amount is None:
         fixed = [standing[s] for s in top if s not in to_act and s in standing]
         if seat in top and own is not None:
@@ -194,9 +193,9 @@ def _sale(
         hints = set()
     # where only tied seats rebid, a winner's last bid before the last round is its price
     settled = None
-    if sold.winner is not None and sold.amount is not None:
-        if game.ruleset.rebidders is RebidScope.TIED:
-            settled = (sold.winner, sold.amount)
+    only_tied = game.ruleset.rebidders is RebidScope.TIED
+    if only_tied and sold.winner is not None and sold.amount is not None:
+        settled = (sold.winner, sold.amount)
     for number in range(len(sold.ties) + 1):
         if game.sale != sold.sale or not game.to_act or game.phase is Phase.PEEKING:
             break
