@@ -726,7 +726,8 @@ def _public_part(
     part.phase = sale.phase
     part.auctioneer = sale.auctioneer
     part.company = _company_of(setup, sale)
-    part.remaining = 0 if over else setup.sales - sale.number - 1
+    # nothing remains at the end, nor in a peek window after the last sale
+    part.remaining = 0 if sale.number >= setup.sales else setup.sales - sale.number - 1
     part.to_act = to_act
     part.opening_bid = sale.opening
     part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()

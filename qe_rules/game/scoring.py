@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, Protocol
 
@@ -34,6 +35,7 @@ import attrs
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
 from qe_rules._util.reading import (
+    ARGUMENTS,
     FIRST_KEY,
     MAX_PLAYERS,
     Fields,
@@ -48,7 +50,7 @@ from qe_rules._util.reading import (
 )
 from qe_rules._util.text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
 from qe_rules.rules.model import (
     RULESETS,
@@ -296,11 +298,13 @@ class ScoreSheet:
             for key, name in _SHEET_FIELDS
             if key in _SHEET_COUNTS
         }
-        return cls(
+        sheet = cls(
             **values,
             nation=fields.get("nation", _exact_nation),
             eliminated=fields.get("eliminated", flag),
         )
+        _check_sheet_sums(sheet, where)
+        return sheet
 
 
 @attrs.frozen(slots=False)  # a dict-backed frozen class is made faster than a slotted one
@@ -374,9 +378,20 @@ class GameResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "result") -> GameResult:
+    def from_dict(
+        cls, data: Any, where: str = "result", *, ruleset: RuleSet | str | None = None
+    ) -> GameResult:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong."""
+        naming the key that is missing, unknown or wrong, or the figures that disagree.
+
+        A result is accepted only where scoring would have decided it so: each sheet's
+        subtotal and total are the sums of its points, and the eliminations, lowest-spend
+        bonuses, winners and tie gaps are those the rule set decides from the sheets'
+        spends and totals. The rule set is the one the document names (a built-in id or a
+        spec string); a result of another rule set (one loaded from a file) is read with
+        that rule set given as ``ruleset``.
+        """
+        rules = given_rules(ruleset)
         fields = Fields(data, where, ("ruleset", "sheets", "winners", "gaps"))
         result = cls(
             ruleset=fields.get("ruleset", text),
@@ -385,6 +400,7 @@ class GameResult:
             gaps=fields.get("gaps", lambda v, at: listed(v, at, Gap.from_dict)),
         )
         _check_result(result, where)
+        _check_decided(result, named_rules(result.ruleset, rules, f"{where}.ruleset"), where)
         return result
 
 
@@ -401,6 +417,188 @@ def _check_result(result: GameResult, where: str) -> None:
     agree(len(set(result.winners)) == len(result.winners), f"{where}.winners", "repeat a seat")
     for index, gap in enumerate(result.gaps):
         seats(gap.seats, players, f"{where}.gaps[{index}].seats")
+
+
+def _check_sheet_sums(sheet: ScoreSheet, where: str) -> None:
+    """Check that a sheet's subtotal sums its five point categories and its total adds
+    the lowest-spend bonus."""
+    parts = (
+        sheet.company_points
+        + sheet.zero_bids
+        + sheet.nationalization
+        + sheet.monopolization
+        + sheet.diversification
+    )
+    agree(
+        sheet.subtotal == parts,
+        f"{where}.subtotal",
+        f"is {sheet.subtotal}, but the five point categories add up to {parts}",
+    )
+    agree(
+        sheet.total == sheet.subtotal + sheet.lowest_spend_bonus,
+        f"{where}.total",
+        f"is {sheet.total}, but the subtotal and the lowest-spend bonus add up to "
+        f"{sheet.subtotal + sheet.lowest_spend_bonus}",
+    )
+
+
+def given_rules(ruleset: object) -> RuleSet | None:
+    """The ``ruleset`` argument of a reader: ``None``, a rule set, or an id."""
+    if ruleset is None or isinstance(ruleset, RuleSet):
+        return ruleset
+    if not isinstance(ruleset, str):
+        raise InvalidArgument(f"ruleset is a RuleSet, a rule set id or None, got {shown(ruleset)}")
+    return get_ruleset(ruleset)
+
+
+def named_rules(rid: str, given: RuleSet | None, where: str) -> RuleSet:
+    """The rule set a document names by ``rid``: ``given`` (whose id it must be), or the
+    built-in or spec string ``rid`` names. Raises :class:`~qe_rules.InvalidArgument`
+    saying how to read a document of another rule set."""
+    if given is not None:
+        agree(
+            rid == given.id,
+            where,
+            f"names {shown(rid)}, but the rule set given is {shown(given.id)}",
+        )
+        return given
+    try:
+        return get_ruleset(rid)
+    except RulesError as error:
+        raise ARGUMENTS.disagree(
+            where,
+            f"{error}; a document of a rule set loaded from a file is read with that rule "
+            "set given (ruleset=...)",
+        ) from None
+
+
+_DECIDED_GAPS: Final = frozenset({"everyone-eliminated", "tie-after-tiebreak"})
+_BEYOND = re.compile(
+    r"seat (\d) reaches (\d{1,3})(?: (\w+))? in (\w+), but the table stops at (\d{1,3})"
+)
+
+
+def _check_decided(result: GameResult, rules: RuleSet, where: str) -> None:
+    """Check that ``result`` is what scoring under ``rules`` decides from its sheets: each
+    sheet's points within what the game's tables give, the eliminations and lowest-spend
+    bonuses of the spends, the winners and tie gaps of the totals, and rule gaps of the
+    kinds scoring reports, in its order."""
+    sheets = result.sheets
+    players = len(sheets)
+    agree(
+        players in rules.player_counts,
+        f"{where}.sheets",
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"got {players} sheets",
+    )
+    tables = scoring_tables(rules, players)
+    spending = _spending(rules, tables, [sheet.spent for sheet in sheets])
+    for seat, sheet in enumerate(sheets):
+        _check_points(sheet, rules, players, tables, spending, f"{where}.sheets[{seat}]")
+    decided: list[Gap] = []
+    winners = _winners(rules, list(sheets), decided)
+    agree(
+        result.winners == winners,
+        f"{where}.winners",
+        f"are {list(result.winners)}, but the totals, eliminations and tie-break of "
+        f"{rules.id} give {list(winners)}",
+    )
+    beyond = [gap for gap in result.gaps if gap.code not in _DECIDED_GAPS]
+    agree(
+        result.gaps == (*beyond, *decided),
+        f"{where}.gaps",
+        "differ from the gaps scoring reports: the tables' gaps seat by seat, then "
+        + (", ".join(f"{gap.code} of seats {list(gap.seats)}" for gap in decided) or "no tie"),
+    )
+    seen: list[int] = []
+    for index, gap in enumerate(beyond):
+        _check_beyond(gap, tables, f"{where}.gaps[{index}]")
+        seen.append(gap.seats[0])
+    agree(seen == sorted(seen), f"{where}.gaps", "are not in seat order")
+
+
+def _check_points(
+    sheet: ScoreSheet,
+    rules: RuleSet,
+    players: int,
+    tables: ScoringTables,
+    spending: _Spending,
+    where: str,
+) -> None:
+    """Check one sheet's points against what the tables can give and its bonus and
+    elimination against the spends."""
+    agree(
+        sheet.nation in tables.nations,
+        f"{where}.nation",
+        f"{sheet.nation.code} is not in play with {players} players under {rules.id}",
+    )
+    per_zero = tables.zero_bid_points
+    rounds, extra = divmod(sheet.zero_bids, per_zero) if per_zero else (0, sheet.zero_bids)
+    agree(
+        not extra and rounds <= tables.max_zero_bid_rounds,
+        f"{where}.zero_bids",
+        f"is {sheet.zero_bids}, not {per_zero} points for each of at most "
+        f"{tables.max_zero_bid_rounds} zero-bid rounds",
+    )
+    agree(
+        sheet.nationalization in tables.nationalization,
+        f"{where}.nationalization",
+        f"{sheet.nationalization} is not a value of the nationalization table",
+    )
+    for name, most in (
+        ("company_points", sum(tile.vp for tile in tables.deck)),
+        ("monopolization", len(Industry) * max(tables.monopolization)),
+        ("diversification", _MOST_SETS * max(tables.set_points)),
+    ):
+        points = getattr(sheet, name)
+        agree(
+            points <= most,
+            f"{where}.{'companies' if name == 'company_points' else name}",
+            f"{points} is more than a game of {rules.id} can give ({most})",
+        )
+    bonus = spending.bonus if sheet.spent == spending.lowest else 0
+    agree(
+        sheet.lowest_spend_bonus == bonus,
+        f"{where}.lowest_spend_bonus",
+        f"is {sheet.lowest_spend_bonus}, but the spends give {bonus}",
+    )
+    eliminated = spending.eliminates and sheet.spent == spending.highest
+    agree(
+        sheet.eliminated is eliminated,
+        f"{where}.eliminated",
+        f"is {str(sheet.eliminated).lower()}, but the spends and {rules.id} give "
+        f"{str(eliminated).lower()}",
+    )
+
+
+def _check_beyond(gap: Gap, tables: ScoringTables, where: str) -> None:
+    """Check a gap of a count beyond a scoring table: the message scoring writes for one
+    seat, a count past the table's end."""
+    match = _BEYOND.fullmatch(gap.message)
+    category = gap.code.removesuffix("-beyond-table")
+    top = {
+        "nationalization": tables.nationalization_max,
+        "monopolization": tables.monopolization_max,
+        "diversification": tables.diversification_max,
+    }.get(category)
+    agree(
+        top is not None
+        and match is not None
+        and len(gap.seats) == 1
+        and match[1] == str(gap.seats[0])
+        and match[4] == category
+        and int(match[5]) == top
+        and top < int(match[2]) <= TILE_LIMIT
+        and (match[3] is None) is (category != "monopolization")
+        and (match[3] is None or match[3] in _INDUSTRY_LABELS),
+        where,
+        "is not a gap scoring reports: a count beyond a scoring table "
+        "(seat <s> reaches <count> in <category>, but the table stops at <top>) or a tie",
+    )
+
+
+_INDUSTRY_LABELS: Final = frozenset(industry.label for industry in Industry)
+_MOST_SETS: Final = 5**5  # more sets than 22 items of 5 industries can make
 
 
 # (plain-data key, field): the keys keep the category name "companies" for company_points
@@ -648,7 +846,7 @@ def _every_full_set(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
     return math.prod(present) * set_points[len(present)] if present else 0
 
 
-def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) -> int:
+def diversification_points(rules: RuleSet | str, players: int, counts: Sequence[int]) -> int:
     """The diversification points of items (tiles, and the token where it counts) with
     these per-industry ``counts``, by the rule set's ``diversification_sets`` and
     ``tiles_once_per_category``.
@@ -659,8 +857,36 @@ def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) 
     20
     >>> diversification_points(qe.get_ruleset("en:diversification_sets=largest-first"), 5, counts)
     17
+
+    ``counts`` holds at most one whole number per industry (five), together at most the
+    22 items a seat can hold (21 tiles and its token); anything else raises
+    :class:`~qe_rules.InvalidArgument`.
     """
-    return _diversification(scoring_tables(rules, players), counts)
+    if not isinstance(rules, RuleSet | str):
+        raise InvalidArgument(f"rules is a RuleSet or a rule set id, got {shown(rules)}")
+    rules = get_ruleset(rules)
+    players = rules.check_players(players)
+    return _diversification(scoring_tables(rules, players), _item_counts(counts))
+
+
+def _item_counts(counts: object) -> tuple[int, ...]:
+    """``counts`` of :func:`diversification_points`, checked."""
+    if not isinstance(counts, list | tuple) or len(counts) > len(Industry):
+        raise InvalidArgument(
+            f"counts is a list of at most {len(Industry)} counts, one per industry, "
+            f"got {shown(counts)}"
+        )
+    for count in counts:
+        if type(count) is not int or not 0 <= count <= TILE_LIMIT:
+            raise InvalidArgument(
+                f"a count of items of one industry is a whole number (int) from 0 to "
+                f"{TILE_LIMIT}, got {shown(count)}"
+            )
+    if sum(counts) > TILE_LIMIT:
+        raise InvalidArgument(
+            f"counts add up to at most {TILE_LIMIT} (21 tiles and a token), got {sum(counts)}"
+        )
+    return tuple(counts)
 
 
 def _diversification(tables: ScoringTables, counts: Sequence[int]) -> int:
@@ -739,8 +965,17 @@ def score_holdings(
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
 
-def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
-    spends = [holding.spent for holding in seats]
+class _Spending(NamedTuple):
+    """What the spends of a game decide: the highest and lowest spend, whether the highest
+    spenders are eliminated, and the bonus of a lowest spender."""
+
+    highest: int
+    lowest: int
+    eliminates: bool
+    bonus: int
+
+
+def _spending(rules: RuleSet, tables: ScoringTables, spends: Sequence[int]) -> _Spending:
     highest, lowest = max(spends), min(spends)
     tied_highest = spends.count(highest)
     eliminates = rules.eliminate_highest_spender and (
@@ -752,6 +987,13 @@ def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> 
     ):
         eliminates = False
     bonus = tables.bonus if spends.count(lowest) == 1 or rules.lowest_spend_bonus_to_all_tied else 0
+    return _Spending(highest, lowest, eliminates, bonus)
+
+
+def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
+    highest, lowest, eliminates, bonus = _spending(
+        rules, tables, [holding.spent for holding in seats]
+    )
     index = _INDUSTRY_INDEX
     gaps: list[Gap] = []
     sheets: list[ScoreSheet] = []

@@ -38,8 +38,9 @@ from qe_rules._util.reading import (
 )
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.game.sales import BidLimits
-from qe_rules.game.scoring import GameResult
+from qe_rules.game.scoring import GameResult, given_rules, named_rules
 from qe_rules.limits import MAX_BID
+from qe_rules.rules.model import RuleSet
 
 __all__ = ["Phase", "PlayerView", "PublicView", "SaleView"]
 
@@ -174,10 +175,6 @@ def _limits(value: Any, where: str) -> BidLimits:
     return BidLimits(fields.get("minimum", _amount), fields.optional("forbidden", _amount))
 
 
-def _result(value: Any, where: str) -> GameResult:
-    return GameResult.from_dict(value, where)
-
-
 _phase = one_of({p.value: p for p in Phase}, "one of " + ", ".join(repr(p.value) for p in Phase))
 
 
@@ -256,9 +253,13 @@ class PlayerView(NamedTuple):
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> PlayerView:
+    def from_dict(cls, data: Any, *, ruleset: RuleSet | str | None = None) -> PlayerView:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong.
+        naming the key that is missing, unknown or wrong, or the fields that disagree.
+
+        A view is accepted only where it is a state the engine could be in under its
+        rule set (``docs/limits.md`` lists what is checked): the rule set the document
+        names, or, for a rule set loaded from a file, the one given as ``ruleset``.
 
         >>> import qe_rules as qe
         >>> view = qe.new_game("en", 4, seed=1).view(2)
@@ -267,8 +268,9 @@ class PlayerView(NamedTuple):
         """
         fields = Fields(data, "view", _VIEW_KEYS)
         get, optional = fields.get, fields.optional
+        rules = _rules_of(fields, ruleset)
         view = cls(
-            **_public_fields(fields),
+            **_public_fields(fields, rules),
             seat=get("seat", _seat),
             industry=get("industry", _industry),
             spent=get("spent", _spent),
@@ -287,6 +289,7 @@ class PlayerView(NamedTuple):
                 "view.industry",
                 "differs from the seat's token in view.industries",
             )
+        _check_game(view, rules, "view")
         return view
 
 
@@ -327,12 +330,15 @@ class PublicView(NamedTuple):
         return {**_public_dict(self), "history": [sale.to_dict() for sale in self.history]}
 
     @classmethod
-    def from_dict(cls, data: Any) -> PublicView:
+    def from_dict(cls, data: Any, *, ruleset: RuleSet | str | None = None) -> PublicView:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong."""
+        naming the key that is missing, unknown or wrong, or the fields that disagree
+        (as :meth:`PlayerView.from_dict` does)."""
         fields = Fields(data, "public view", _PUBLIC_VIEW_KEYS)
-        view = cls(**_public_fields(fields), history=fields.get("history", _history))
+        rules = _rules_of(fields, ruleset)
+        view = cls(**_public_fields(fields, rules), history=fields.get("history", _history))
         _check_public(view, "public view")
+        _check_game(view, rules, "public view")
         return view
 
 
@@ -362,8 +368,22 @@ def _public_dict(view: PlayerView | PublicView) -> dict[str, Any]:
     }
 
 
-def _public_fields(fields: Fields) -> dict[str, Any]:
-    """The public fields of a view read from JSON, by name."""
+def _rules_of(fields: Fields, ruleset: object) -> RuleSet:
+    """The rule set of a view document: the one it names, or the one given."""
+    return named_rules(fields.get("ruleset", text), given_rules(ruleset), f"{fields.where}.ruleset")
+
+
+def _check_game(view: PlayerView | PublicView, rules: RuleSet, where: str) -> None:
+    """Check that ``view`` is a state of a game of ``rules`` (see :mod:`._consistency`,
+    which reads the engine's facts)."""
+    from qe_rules.game._consistency import check_view  # it imports the engine's state
+
+    check_view(view, rules, where)
+
+
+def _public_fields(fields: Fields, rules: RuleSet) -> dict[str, Any]:
+    """The public fields of a view read from JSON, by name (its result scored under
+    ``rules``)."""
     get, optional = fields.get, fields.optional
     return {
         "ruleset": get("ruleset", text),
@@ -387,7 +407,7 @@ def _public_fields(fields: Fields) -> dict[str, Any]:
         "zero_bid_rounds": get("zero_bid_rounds", _sale_number_list),
         "peeks_used": get("peeks_used", _sale_number_list),
         "industries": optional("industries", lambda v, at: listed(v, at, _industry)),
-        "result": optional("result", _result),
+        "result": optional("result", lambda v, at: GameResult.from_dict(v, at, ruleset=rules)),
     }
 
 
