@@ -50,7 +50,7 @@ from qe_rules._util.reading import (
 )
 from qe_rules._util.text import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, RulesError, shown
+from qe_rules.errors import InvalidArgument, RulesError, UnknownRuleSet, shown
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
 from qe_rules.rules.model import (
     RULESETS,
@@ -464,57 +464,92 @@ def named_rules(rid: str, given: RuleSet | None, where: str) -> RuleSet:
         return given
     try:
         return get_ruleset(rid)
-    except RulesError as error:
+    except UnknownRuleSet as error:
         raise ARGUMENTS.disagree(
             where,
             f"{error}; a document of a rule set loaded from a file is read with that rule "
             "set given (ruleset=...)",
         ) from None
+    except RulesError as error:
+        raise ARGUMENTS.disagree(where, str(error)) from None
 
 
-_DECIDED_GAPS: Final = frozenset({"everyone-eliminated", "tie-after-tiebreak"})
+DECIDED_GAPS: Final = frozenset({"everyone-eliminated", "tie-after-tiebreak"})
+"""The codes of the rule gaps scoring reports when it decides the winners (a tie)."""
+SCORING_GAPS: Final = DECIDED_GAPS | {
+    f"{category}-beyond-table"
+    for category in ("nationalization", "monopolization", "diversification")
+}
+"""The codes of every rule gap scoring reports: a tie's, and a count beyond a table."""
 _BEYOND = re.compile(
     r"seat (\d) reaches (\d{1,3})(?: (\w+))? in (\w+), but the table stops at (\d{1,3})"
 )
 
 
 def _check_decided(result: GameResult, rules: RuleSet, where: str) -> None:
-    """Check that ``result`` is what scoring under ``rules`` decides from its sheets: each
-    sheet's points within what the game's tables give, the eliminations and lowest-spend
-    bonuses of the spends, the winners and tie gaps of the totals, and rule gaps of the
-    kinds scoring reports, in its order."""
-    sheets = result.sheets
-    players = len(sheets)
-    agree(
-        players in rules.player_counts,
-        f"{where}.sheets",
-        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
-        f"got {players} sheets",
-    )
-    tables = scoring_tables(rules, players)
-    spending = _spending(rules, tables, [sheet.spent for sheet in sheets])
-    for seat, sheet in enumerate(sheets):
-        _check_points(sheet, rules, players, tables, spending, f"{where}.sheets[{seat}]")
-    decided: list[Gap] = []
-    winners = _winners(rules, list(sheets), decided)
+    """Check that ``result`` is what scoring under ``rules`` decides from its sheets
+    (:func:`decided_winners`), and that its rule gaps are of the kinds scoring reports,
+    in its order: the tables' gaps seat by seat, then a tie's."""
+    winners, decided = decided_winners(result.sheets, rules, f"{where}.sheets")
     agree(
         result.winners == winners,
         f"{where}.winners",
         f"are {list(result.winners)}, but the totals, eliminations and tie-break of "
         f"{rules.id} give {list(winners)}",
     )
-    beyond = [gap for gap in result.gaps if gap.code not in _DECIDED_GAPS]
+    beyond = [gap for gap in result.gaps if gap.code not in DECIDED_GAPS]
     agree(
         result.gaps == (*beyond, *decided),
         f"{where}.gaps",
         "differ from the gaps scoring reports: the tables' gaps seat by seat, then "
         + (", ".join(f"{gap.code} of seats {list(gap.seats)}" for gap in decided) or "no tie"),
     )
+    tables = scoring_tables(rules, len(result.sheets))
     seen: list[int] = []
     for index, gap in enumerate(beyond):
         _check_beyond(gap, tables, f"{where}.gaps[{index}]")
         seen.append(gap.seats[0])
     agree(seen == sorted(seen), f"{where}.gaps", "are not in seat order")
+
+
+def decided_winners(
+    sheets: Sequence[ScoreSheet], rules: RuleSet, where: str
+) -> tuple[tuple[int, ...], tuple[Gap, ...]]:
+    """The winners and tie gaps scoring under ``rules`` decides from ``sheets`` (one per
+    seat, in seat order), once each sheet is checked against what the game's tables can
+    give and its lowest-spend bonus and elimination against the spends. Raises
+    :class:`~qe_rules.InvalidArgument` (a disagreement) naming the first sheet that
+    scoring could not have written."""
+    players = len(sheets)
+    agree(
+        players in rules.player_counts,
+        where,
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"got {players} sheets",
+    )
+    tables = scoring_tables(rules, players)
+    spending = _spending(rules, tables, [sheet.spent for sheet in sheets])
+    for seat, sheet in enumerate(sheets):
+        _check_points(sheet, rules, players, tables, spending, f"{where}[{seat}]")
+    decided: list[Gap] = []
+    winners = _winners(rules, list(sheets), decided)
+    return winners, tuple(decided)
+
+
+def most_points(rules: RuleSet, players: int) -> dict[str, int]:
+    """Bounds of the points of one seat in a game of ``rules``: per sheet field (company
+    points, monopolization, diversification) a number no sheet scoring writes exceeds,
+    and under ``"total"`` one for the total."""
+    tables = scoring_tables(rules, players)
+    most = {
+        "company_points": sum(tile.vp for tile in tables.deck),
+        "zero_bids": tables.zero_bid_points * tables.max_zero_bid_rounds,
+        "nationalization": max(tables.nationalization),
+        "monopolization": len(Industry) * max(tables.monopolization),
+        "diversification": _MOST_SETS * max(tables.set_points),
+        "lowest_spend_bonus": tables.bonus,
+    }
+    return {**most, "total": sum(most.values())}
 
 
 def _check_points(
@@ -545,12 +580,9 @@ def _check_points(
         f"{where}.nationalization",
         f"{sheet.nationalization} is not a value of the nationalization table",
     )
-    for name, most in (
-        ("company_points", sum(tile.vp for tile in tables.deck)),
-        ("monopolization", len(Industry) * max(tables.monopolization)),
-        ("diversification", _MOST_SETS * max(tables.set_points)),
-    ):
-        points = getattr(sheet, name)
+    bounds = most_points(rules, players)
+    for name in ("company_points", "monopolization", "diversification"):
+        points, most = getattr(sheet, name), bounds[name]
         agree(
             points <= most,
             f"{where}.{'companies' if name == 'company_points' else name}",
