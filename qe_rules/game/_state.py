@@ -757,7 +757,9 @@ def _interned_limits(minimum: int, forbidden: int | None) -> BidLimits:
     return found
 
 
-def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sale, ...]:
+def _shared_sales(
+    rules: RuleSet, constants: _Constants, players: int, first: int
+) -> tuple[_Sale, ...]:
     """Each sale before its first bid (the opening bid, or on a last tile without
     auctioneer everyone's secret bid) and without a peek window, and after them the end
     of the game, for games whose first auctioneer is ``first``."""
@@ -766,13 +768,13 @@ def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sal
         sale = _Sale()
         sale.number = index
         sale.round = constants.round_of[min(index, constants.sales - 1)]
-        sale.auctioneer = (first + index) % players
+        sale.auctioneer = rules.auctioneer_of_sale(players, first, index)
         sale.phase = _OPENING
         sale.after_opening = {}
         if index == constants.sales:  # the end of the game
-            sale.auctioneer, sale.phase, sale.after_opening = None, _OVER, None
-        elif constants.last_tile and index == constants.sales - 1:
-            sale.auctioneer, sale.phase, sale.after_opening = None, _BIDDING, None
+            sale.phase, sale.after_opening = _OVER, None
+        elif sale.auctioneer is None:  # the last tile, sold without auctioneer
+            sale.phase, sale.after_opening = _BIDDING, None
         sale.opening = None
         sale.standing = constants.no_bids
         sale.rebid = 0
@@ -859,17 +861,18 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.others = found.without[everyone]
         found.singletons = tuple(seat_sets[frozenset((seat,))] for seat in range(players))
         found.no_bids = (None,) * players
-        found.rounds = rounds = rules.rounds(players)
-        # a last tile without auctioneer belongs to the last round
-        found.round_of = tuple(  # a one-tile deck sold without auctioneer: round 0 of none
-            max(0, min(index // players, rounds - 1)) for index in range(sales)
-        )
+        found.rounds = rules.rounds(players)
+        # a last tile without auctioneer belongs to the last round; a one-tile deck sold
+        # without auctioneer is round 0 of none
+        found.round_of = tuple(rules.round_of_sale(players, index) for index in range(sales))
         found.companies = rules.companies(players)
         found.nations_in_play = rules.nations(players)
         found.industries_in_play = rules.industries(players)
         found.opening_limits = _interned_limits(*limits_of(rules, None, True, False))
         found.first_limits = _interned_limits(*limits_of(rules, None, False, False))
-        found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
+        found.shared_sales = tuple(
+            _shared_sales(rules, found, players, first) for first in range(players)
+        )
         found.opening_seats = tuple(
             tuple(
                 found.everyone if sale.auctioneer is None else found.singletons[sale.auctioneer]

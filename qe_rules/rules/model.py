@@ -491,6 +491,27 @@ class RuleSet:
         sales = self.sales(players) - (1 if self.has_last_tile_rule(players) else 0)
         return math.ceil(sales / players)
 
+    def round_of_sale(self, players: int, sale: int) -> int:
+        """The round (from 0) of sale ``sale`` (from 0): every seat runs one sale a round,
+        and a last tile without auctioneer belongs to the last round.
+
+        >>> RULESETS["en"].round_of_sale(4, 5)
+        1
+        """
+        return max(0, min(sale // players, self.rounds(players) - 1))
+
+    def auctioneer_of_sale(self, players: int, first: int, sale: int) -> int | None:
+        """The seat that runs sale ``sale`` of a game whose first auctioneer is ``first``
+        (``None``: the last tile sold without auctioneer, or no sale at all).
+
+        >>> RULESETS["en"].auctioneer_of_sale(4, 1, 5)
+        2
+        """
+        sales = self.sales(players)
+        if sale >= sales or (sale == sales - 1 and self.has_last_tile_rule(players)):
+            return None
+        return (first + sale) % players
+
     def has_zero_bid_points(self, players: int) -> bool:
         """Whether zero bids are revealed and score at this player count."""
         return self.check_players(players) in self.zero_bid_player_counts

@@ -30,8 +30,9 @@ from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Fields, agree, per_seat, text, whole
 from qe_rules.components import COMPANIES
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game._tables import most_points
 from qe_rules.game.engine import Game
-from qe_rules.game.scoring import SCORING_GAPS, most_points
+from qe_rules.game.scoring import SCORING_GAPS
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation._reading import (
