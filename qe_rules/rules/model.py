@@ -31,6 +31,7 @@ import functools
 import json
 import math
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
@@ -574,6 +575,10 @@ def _fail(ruleset_id: str, name: str, problem: str) -> InvalidRuleSet:
 # --------------------------------------------------------------------------- validation
 
 
+_LANGUAGE_TAG: Final = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+"""The shape of a rule set's ``language``: a language tag (BCP 47's common form)."""
+
+
 def _validate(rs: RuleSet) -> None:
     """Check a rule set for inconsistencies the engine and the scorer cannot work with."""
     rid = rs.id
@@ -582,6 +587,19 @@ def _validate(rs: RuleSet) -> None:
             decode_text(getattr(rs, name), name)
         except DataError as error:
             raise _fail(str(rid)[:60], name, error.problem) from None
+        if not getattr(rs, name).isprintable() or not getattr(rs, name).strip():
+            raise _fail(
+                rid,
+                name,
+                f"needs printable text (no control characters or escape sequences), got "
+                f"{shown(getattr(rs, name))}",
+            )
+    if not _LANGUAGE_TAG.fullmatch(rs.language):
+        raise _fail(
+            rid,
+            "language",
+            f"needs a language tag such as 'en' or 'de-CH', got {shown(rs.language)}",
+        )
     counts = rs.player_counts
     problem = PLAYER_COUNTS.check(counts)
     if problem:
@@ -775,7 +793,32 @@ def _from_dict(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
             f"{shown(rs.id)} is the id of a built-in rule set, and this one differs from it; "
             "give a changed rule set its own id",
         )
+    if not builtin and rs.id.partition(":")[0] in RULESETS and ":" in rs.id:
+        _check_spec_id(rs)
     return rs
+
+
+def _check_spec_id(rs: RuleSet) -> None:
+    """An id that starts with a built-in's id and ``:`` is a spec string (``get_ruleset``
+    reads it as one): the rules it names must be those of ``rs``. (The id of a variant
+    of a rule set from a file, ``house:zero_bid_points=3``, names nothing
+    ``get_ruleset`` knows.)"""
+    try:
+        named = _parse_spec(rs.id)
+    except RulesError as error:
+        raise DataError(
+            "id",
+            f"{shown(rs.id)} is a spec string of a built-in rule set, and it names no rule "
+            f"set ({error}); give a rule set of its own another id",
+        ) from None
+    differ = [name for name in _RULE_FIELDS if getattr(named, name) != getattr(rs, name)]
+    if differ:
+        raise DataError(
+            "id",
+            f"{shown(rs.id)} is a spec string naming other rules (they differ in "
+            f"{', '.join(differ[:3])}{', ...' if len(differ) > 3 else ''}); give a changed "
+            "rule set an id of its own",
+        )
 
 
 # --------------------------------------------------------------------------- TOML
