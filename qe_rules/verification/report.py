@@ -148,7 +148,7 @@ class VerificationReport:
     def to_text(self) -> str:
         """The report as plain text: one line per finding; gaps say whether the rule set
         acknowledges them."""
-        width = max(len(f.check) for f in self.findings)
+        width = max((len(f.check) for f in self.findings), default=0)
         lines = [f"Verification of {self.ruleset}: {self._headline()}"]
         for finding in self.findings:
             verdict = finding.verdict.value

@@ -65,7 +65,7 @@ def test_same_seed_same_game_and_setup_is_validated():
         ({"industries": ["GOVERNMENT", "HOUSING", "FINANCE", "MANUFACTURING"]}, "not in play"),
         ({"first_auctioneer": 4}, "first_auctioneer is a seat from 0 to 3"),
         ({"first_auctioneer": True}, "first_auctioneer"),
-        ({"seed": 1.5}, "a seed is an int or a str"),
+        ({"seed": 1.5}, r"a seed is a whole number \(int\) of at most 64 bits"),
     ],
 )
 def test_bad_setups_raise(kwargs, message):
