@@ -25,8 +25,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
+from qe_rules.limits import MAX_BATCH_GAMES
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
@@ -158,9 +160,19 @@ def play(
     compiled = compile_rules(rules, players)
     made = check_batch_agents(agents, compiled.players)
     games = check_whole(games, "games", 1)
-    if type(seed) is not int:
-        raise InvalidArgument(f"seed is a whole number (int), got {shown(seed)}")
+    if games > MAX_BATCH_GAMES:
+        raise InvalidArgument(
+            f"games is at most {MAX_BATCH_GAMES} (qe_rules.limits.MAX_BATCH_GAMES: the arrays "
+            f"of every game are kept), got {shown(games)}; simulate(..., engine='batch') sums "
+            "any number of games"
+        )
+    if type(seed) is not int or not -MAX_INTEGER <= seed <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"seed is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, got {shown(seed)}"
+        )
     start = check_whole(start, "start", 0)
+    if start + games > MAX_INTEGER:
+        raise InvalidArgument(f"start + games is at most {MAX_INTEGER}, got {shown(start + games)}")
     chunk = check_whole(chunk, "chunk", 1)
     if progress is not None and not callable(progress):
         raise InvalidArgument(
