@@ -43,6 +43,7 @@ import json
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
@@ -891,15 +892,33 @@ def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- docs
 
 
-def _write_file(path: str, text: str) -> None:
+def _write_file(path: str, text: str, *, folders: bool = False) -> None:
+    """Write ``text`` to ``path``; with ``folders``, make the missing folders of a
+    generated page first (an output file of the user's goes only into an existing
+    folder: a missing one is status 3, as for every other output)."""
     try:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        if folders:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open_output(path) as handle:
             handle.write(text)
     except OSError as error:
         raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
     except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
         raise _OutputError(f"cannot write {shown(path)}: {error}") from None
+
+
+def _check_writable(folder: str) -> None:
+    """Refuse a folder no page can be written into before any page is made (status 3)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise _OutputError(
+            f"cannot write into {shown(folder)}: {error.strerror or error}"
+        ) from None
+    except ValueError as error:  # a path no folder can have: a NUL
+        raise _OutputError(f"cannot write into {shown(folder)}: {error}") from None
 
 
 def _add_docs_parser(commands: _Commands) -> None:
@@ -958,6 +977,8 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             f"{shown(args.folder)} is not a folder that holds generated pages (such as "
             f"{names[0]}); give --force to write them there anyway"
         )
+    if not args.check:
+        _check_writable(args.folder)
     stale = []
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
@@ -974,7 +995,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             continue
         stale.append(path)
         if not args.check:
-            _write_file(path, text)
+            _write_file(path, text, folders=True)
             print(f"wrote {path}", file=out)
     if args.check and stale:
         print("stale: " + ", ".join(stale), file=out)
