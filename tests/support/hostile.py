@@ -25,7 +25,7 @@ import jsonschema
 
 import qe_rules as qe
 from qe_rules import limits, svg
-from qe_rules._util.reading import is_disagreement
+from qe_rules._util.reading import ARGUMENTS, is_disagreement
 from qe_rules.simulation.comparison import ChangeExample, Comparison, PlayedComparison
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import play_game
@@ -36,13 +36,20 @@ from tests.support.fuzz import GAMES, INTS, TEXTS, mutated, value
 
 
 def _read_score_file(data: Any) -> Any:
-    """A score file as ``qe-rules score`` reads it (its errors as RulesError)."""
+    """A score file as ``qe-rules score`` reads and scores it (its errors as RulesError).
+    What scoring refuses is counted as fields that disagree: records against one another
+    or against the rule set named (the two rules of one record's list that a schema can
+    state, 2 to 5 records and no tile twice in one seat, it does: see test_schemas)."""
     from qe_rules.apps import cli
 
     try:
-        return cli._parse_score_file(data, "score file")
+        ruleset, records, _ = cli._parse_score_file(data, "score file")
     except cli._InputError as error:
         raise qe.InvalidArgument(str(error)) from None
+    try:
+        return qe.score_game(ruleset or "en", records)
+    except qe.RulesError as error:
+        raise ARGUMENTS.disagree("score file", str(error)) from None
 
 
 def _documents() -> dict[str, tuple[type[Any] | Callable[[Any], Any], list[dict[str, Any]]]]:
