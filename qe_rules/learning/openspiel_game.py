@@ -236,10 +236,16 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         mask = encode.action_mask(self.game.view(player))
         return [int(action) for action in np.flatnonzero(mask)]
 
-    def _apply_action(self, action: int) -> None:
-        """Play ``action``: a deal, or the action of the seat to act. An action that is
-        not one of the legal ones raises :class:`~qe_rules.IllegalAction` and changes
-        nothing."""
+    def apply_action(self, action: Any) -> None:
+        """Play ``action`` (OpenSpiel's ``apply_action``), checked first here, so that a
+        number no C++ int holds is refused as any other illegal action is."""
+        self._check_action(action)
+        super().apply_action(int(action))
+
+    def _check_action(self, action: Any) -> int:
+        """``action`` as an int if it is legal now: an outcome of the deal, or an action of
+        the seat to act; else :class:`~qe_rules.IllegalAction` (or
+        :class:`~qe_rules.InvalidArgument` for what is no whole number)."""
         if not isinstance(action, int | np.integer) or isinstance(action, bool):
             raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
         action = int(action)
@@ -248,17 +254,27 @@ class QEState(pyspiel.State):  # type: ignore[misc]
                 raise IllegalAction(
                     f"{shown(action)} is not an outcome of this deal; chance_outcomes() lists them"
                 )
+            return action
+        if self.is_terminal():
+            raise IllegalAction(f"the game is over: no action is legal, got {shown(action)}")
+        assert self.turn is not None
+        if not engine_allows(self.game, self.turn.waiting[0], action):
+            raise IllegalAction(
+                f"seat {self.turn.waiting[0]} cannot take action {shown(action)} now; "
+                "legal_actions() lists the legal ones"
+            )
+        return action
+
+    def _apply_action(self, action: int) -> None:
+        """Play ``action``: a deal, or the action of the seat to act. An action that is
+        not one of the legal ones raises :class:`~qe_rules.IllegalAction` and changes
+        nothing."""
+        action = self._check_action(action)
+        if self.game is None:
             self._deal(action)
             return
         turn = self.turn
         assert turn is not None
-        if self.is_terminal():
-            raise IllegalAction(f"the game is over: no action is legal, got {shown(action)}")
-        if not engine_allows(self.game, turn.waiting[0], action):
-            raise IllegalAction(
-                f"seat {turn.waiting[0]} cannot take action {shown(action)} now; "
-                "legal_actions() lists the legal ones"
-            )
         seat = turn.waiting.pop(0)
         public = self.game.phase is Phase.OPENING and len(turn.actions) == 0 and not turn.waiting
         self.moves.append(f"{seat}:{action}" if public else f"{seat}:*")
