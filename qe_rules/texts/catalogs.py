@@ -121,7 +121,6 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-@functools.cache
 def catalog(language: str) -> Catalog:
     """The catalog of ``language`` (``"en"``, ``"de"``), read once."""
     known = languages()
@@ -129,6 +128,11 @@ def catalog(language: str) -> Catalog:
         raise InvalidArgument(
             f"no rulebook catalog for language {shown(language)}; languages: {', '.join(known)}"
         )
+    return _catalog(language)
+
+
+@functools.cache
+def _catalog(language: str) -> Catalog:
     origin = _path(language)
     data = parse_toml(read_text(os.path.join(CATALOG_FOLDER, f"{language}.toml")), origin)
     tables = {}

@@ -25,9 +25,9 @@ from tests.support.fuzz import INTS, TEXTS, value
 from tests.support.hostile import spec_string
 
 
-def _odd(rng: random.Random, *valid: Any) -> Any:
-    """One of ``valid`` half of the time, else a hostile value."""
-    if valid and rng.random() < 0.5:
+def _odd(rng: random.Random, *valid: Any, share: float = 0.5) -> Any:
+    """One of ``valid`` (``share`` of the time), else a hostile value."""
+    if valid and rng.random() < share:
         return rng.choice(valid)
     return value(rng) if rng.random() < 0.7 else rng.choice([*INTS, *TEXTS[:12], None, 1.5])
 
@@ -55,7 +55,9 @@ _CALLS: tuple[Callable[[random.Random], Any], ...] = (
     lambda rng: qe.diversification_points(
         _ruleset(rng),
         _odd(rng, 3, 4, 5),
-        _odd(rng, [2, 2, 1, 1, 1], (5, 5, 4, 4, 4), [22], [], [rng.randrange(30)] * rng.randrange(8)),
+        _odd(
+            rng, [2, 2, 1, 1, 1], (5, 5, 4, 4, 4), [22], [], [rng.randrange(30)] * rng.randrange(8)
+        ),
     ),
     lambda rng: qe.verify(
         _ruleset(rng),
@@ -77,33 +79,52 @@ _CALLS: tuple[Callable[[random.Random], Any], ...] = (
     lambda rng: list(qe.load_records(_odd(rng, io.StringIO(""), ["{}"], io.BytesIO(b"{}\n")))),
     lambda rng: qe.json_schema(_odd(rng, "event", _Twisted("x"), "view")),
     lambda rng: qe.rulebook(
-        _ruleset(rng), lang=_odd(rng, "en", "de"), against=_odd(rng, None, "de"),
+        _ruleset(rng),
+        lang=_odd(rng, "en", "de"),
+        against=_odd(rng, None, "de"),
         cite=_odd(rng, False, True),
     ).to_html(
-        picture=_odd(rng, None, qe.svg.tile, lambda tile: 5), paper=_odd(rng, "a4", "letter"),
-        fragment=_odd(rng, False), stylesheet=_odd(rng, True),
-    ),  # fmt: skip
+        picture=_odd(rng, None, qe.svg.tile, lambda tile: 5),
+        paper=_odd(rng, "a4", "letter"),
+        fragment=_odd(rng, False),
+        stylesheet=_odd(rng, True),
+    ),
     lambda rng: qe.score_game(_ruleset(rng), _odd(rng, [], [qe.PlayerRecord("US", "FIN", [], 0)])),
     lambda rng: qe.diff(_ruleset(rng), _ruleset(rng)),
     lambda rng: qe.agent_from_name(_odd(rng, "random", "value", "trained"), _odd(rng, 0, 7)),
     lambda rng: qe.play_game(
-        _ruleset(rng), _odd(rng, 3, 4), _odd(rng, "random", ["zero"] * 3, lambda seed: None),
-        seed=_odd(rng, 1), index=_odd(rng, 0, 3),
-    ),  # fmt: skip
+        _ruleset(rng),
+        _odd(rng, 3, 4),
+        _odd(rng, "random", ["zero"] * 3, lambda seed: None),
+        seed=_odd(rng, 1),
+        index=_odd(rng, 0, 3),
+    ),
     lambda rng: qe.simulate(
-        _ruleset(rng), _odd(rng, 3, 4), _odd(rng, "random", "zero"), _odd(rng, 1, 2),
-        seed=_odd(rng, 1), engine=_odd(rng, "reference", "batch", "auto"),
+        _ruleset(rng),
+        _odd(rng, 3, 4),
+        _odd(rng, "random", "zero"),
+        _odd(rng, 1, 2),
+        seed=_odd(rng, 1),
+        engine=_odd(rng, "reference", "batch", "auto"),
         rows=_odd(rng, False, True),
-    ),  # fmt: skip
+    ),
     lambda rng: qe.compare(
-        _odd(rng, ["en", "de"], ["en"]), _odd(rng, 3, 4), "random", _odd(rng, 1, 2),
-        seed=_odd(rng, 1), play=_odd(rng, "first", "each"),
-    ),  # fmt: skip
+        _odd(rng, ["en", "de"], ["en"]),
+        _odd(rng, 3, 4),
+        "random",
+        _odd(rng, 1, 2),
+        seed=_odd(rng, 1),
+        play=_odd(rng, "first", "each"),
+    ),
     lambda rng: batch.play(
-        _ruleset(rng), _odd(rng, 3, 4, 5), _odd(rng, 1, 10, 10**12, 10**5000),
-        agents=_odd(rng, "random", "zero"), seed=_odd(rng, 1, -1), start=_odd(rng, 0, 5),
+        _ruleset(rng),
+        _odd(rng, 3, 4, 5),
+        _odd(rng, 1, 10, 10**12, 10**5000),
+        agents=_odd(rng, "random", "zero"),
+        seed=_odd(rng, 1, -1),
+        start=_odd(rng, 0, 5),
         chunk=_odd(rng, 4, 1000),
-    ),  # fmt: skip
+    ),
     lambda rng: qe.GameResult.from_dict(
         qe.play_game("en", 3, "zero", seed=1).result().to_dict(), ruleset=_ruleset(rng)
     ),
@@ -144,9 +165,9 @@ def _gym(rng: random.Random) -> None:
     from qe_rules.learning.gymnasium_env import QESeatEnv
 
     env = QESeatEnv(
-        _odd(rng, "en", "de"), _odd(rng, 3, 4, 5), seat=_odd(rng, 0, 1),
-        opponents=_odd(rng, "random", "value", lambda seed: None, lambda seed: 5),
-        max_rounds=_odd(rng, 100, 5),
+        _odd(rng, "en", "de", share=0.9), _odd(rng, 3, 4, 5, share=0.9), seat=_odd(rng, 0, 1, share=0.9),
+        opponents=_odd(rng, "random", "value", lambda seed: None, lambda seed: 5, share=0.9),
+        max_rounds=_odd(rng, 100, 5, share=0.9),
     )  # fmt: skip
     env.reset(seed=rng.randrange(100))
     for _ in range(60):
@@ -162,7 +183,11 @@ def _gym(rng: random.Random) -> None:
 def _aec(rng: random.Random) -> None:
     from qe_rules.learning.pettingzoo_env import QEEnv
 
-    env = QEEnv(_odd(rng, "en", "de"), _odd(rng, 3, 4, 5), max_rounds=_odd(rng, 100))
+    env = QEEnv(
+        _odd(rng, "en", "de", share=0.9),
+        _odd(rng, 3, 4, 5, share=0.9),
+        max_rounds=_odd(rng, 100, share=0.9),
+    )
     env.reset(seed=rng.randrange(100))
     for _ in range(150):
         observation, _, done, cut, _ = env.last()
@@ -178,7 +203,7 @@ def _aec(rng: random.Random) -> None:
 def _parallel(rng: random.Random) -> None:
     from qe_rules.learning.parallel_env import QEParallelEnv
 
-    env = QEParallelEnv(_odd(rng, "en", "de"), _odd(rng, 3, 4, 5))
+    env = QEParallelEnv(_odd(rng, "en", "de", share=0.9), _odd(rng, 3, 4, 5, share=0.9))
     observations, _ = env.reset(seed=rng.randrange(100))
     for _ in range(80):
         if not env.agents:
@@ -186,10 +211,11 @@ def _parallel(rng: random.Random) -> None:
         actions = {
             agent: int(rng.choice(np.flatnonzero(seen["action_mask"])))
             for agent, seen in observations.items()
+            if seen["action_mask"].any()  # the seats to act
         }
         if rng.random() < 0.3:
             actions[rng.choice(list(actions))] = _hostile_action(rng)
-            if _refused(lambda: env.step(actions)):
+            if _refused(lambda actions=actions: env.step(actions)):
                 continue
         observations, *_ = env.step(actions)
 
@@ -197,9 +223,14 @@ def _parallel(rng: random.Random) -> None:
 def _vector(rng: random.Random) -> None:
     from qe_rules.learning.vector_env import BatchVectorEnv
 
-    players = _odd(rng, 3, 4, 5)
-    env = BatchVectorEnv(_odd(rng, "en", "de"), players, num_envs=_odd(rng, 2, 3), copy=_odd(rng, True))
-    env.reset(seed=_odd(rng, 1, None))
+    players = _odd(rng, 3, 4, 5, share=0.9)
+    env = BatchVectorEnv(
+        _odd(rng, "en", "de", share=0.9),
+        players,
+        num_envs=_odd(rng, 2, 3, share=0.9),
+        copy=_odd(rng, True, share=0.9),
+    )
+    env.reset(seed=_odd(rng, 1, None, share=0.9))
     for _ in range(40):
         actions = env.action_space.sample()
         if rng.random() < 0.3:
@@ -207,7 +238,7 @@ def _vector(rng: random.Random) -> None:
                 actions.astype(float) + 0.5, actions.astype(object), actions - 40,
                 actions * 10**9, np.full(actions.shape, "x"), actions[:1], None, [[1, 2], [3]],
             ])  # fmt: skip
-            assert _refused(lambda: env.step(odd)), "a malformed action array played"
+            assert _refused(lambda odd=odd: env.step(odd)), "a malformed action array played"
             continue
         env.step(actions)
 
@@ -217,7 +248,7 @@ def _openspiel(rng: random.Random) -> None:
 
     from qe_rules.learning import openspiel_game
 
-    params = {"players": _odd(rng, 3, 4, 5), "max_rounds": _odd(rng, 100, 3)}
+    params = {"players": _odd(rng, 3, 4, 5, share=0.9), "max_rounds": _odd(rng, 100, 3, share=0.9)}
     state = openspiel_game.QEGame(params).new_initial_state()
     for _ in range(300):
         if state.is_terminal():

@@ -12,7 +12,7 @@ import qe_rules as qe
 from qe_rules.apps.cli import main
 from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
 from qe_rules.texts import catalogs
-from qe_rules.texts.catalogs import catalog, languages, missing_templates
+from qe_rules.texts.catalogs import _catalog, catalog, languages, missing_templates
 from qe_rules.texts.rulebooks import rulebook, rulebook_stylesheet
 from tests.support.quotations import copied_runs
 from tests.support.rulebooks import any_variants, check_every_value
@@ -33,11 +33,11 @@ def test_a_missing_template_is_named_by_field_value_and_language(tmp_path, monke
     german = german.replace('label = "Spielerzahlen"\n', "")
     (tmp_path / "de.toml").write_text(german, encoding="utf-8")
     monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
-    catalog.cache_clear()
+    _catalog.cache_clear()
     try:
         problems = missing_templates()
     finally:
-        catalog.cache_clear()
+        _catalog.cache_clear()
     assert problems == [
         "rulebook catalog 'de' (qe_rules/data/rulebook/de.toml) has no template for field "
         "'player_counts', value 'label'",
@@ -57,11 +57,11 @@ def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
     )
     (tmp_path / "de.toml").write_text(german, encoding="utf-8")
     monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
-    catalog.cache_clear()
+    _catalog.cache_clear()
     try:
         problems = missing_templates()
     finally:
-        catalog.cache_clear()
+        _catalog.cache_clear()
     assert problems == [
         "rulebook catalog 'en' (qe_rules/data/rulebook/en.toml) has templates for "
         "'no_such_rule', which is not a rule field",
