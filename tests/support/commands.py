@@ -279,8 +279,17 @@ def fuzz_command(command: str, rng: random.Random) -> str:
     return f"status {status}"
 
 
+def warm_up() -> None:
+    """Do once what the first input of a command would otherwise pay for (and a timeout
+    could cut short each time): the generated pages, the plotting library."""
+    _pages()
+    with contextlib.suppress(ImportError):
+        import matplotlib.pyplot  # noqa: F401
+
+
 def command_targets() -> dict[str, Callable[[random.Random], str]]:
-    """One target per command, ``cli:<command>``."""
+    """One target per command, ``cli:<command>`` (the pages of ``docs`` made first)."""
+    warm_up()
     return {f"cli:{command}": functools.partial(fuzz_command, command) for command in _commands()}
 
 
