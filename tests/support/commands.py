@@ -287,9 +287,11 @@ def warm_up() -> None:
         import matplotlib.pyplot  # noqa: F401
 
 
-def command_targets() -> dict[str, Callable[[random.Random], str]]:
-    """One target per command, ``cli:<command>`` (the pages of ``docs`` made first)."""
-    warm_up()
+def command_targets(*, warm: bool = True) -> dict[str, Callable[[random.Random], str]]:
+    """One target per command, ``cli:<command>`` (with ``warm``, the pages of ``docs``
+    made first)."""
+    if warm:
+        warm_up()
     return {f"cli:{command}": functools.partial(fuzz_command, command) for command in _commands()}
 
 
