@@ -248,22 +248,22 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         :class:`~qe_rules.InvalidArgument` for what is no whole number)."""
         if not isinstance(action, int | np.integer) or isinstance(action, bool):
             raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
-        action = int(action)
+        number = int(action)
         if self.game is None:
-            if action not in {code for code, _ in self.chance_outcomes()}:
+            if number not in {code for code, _ in self.chance_outcomes()}:
                 raise IllegalAction(
-                    f"{shown(action)} is not an outcome of this deal; chance_outcomes() lists them"
+                    f"{shown(number)} is not an outcome of this deal; chance_outcomes() lists them"
                 )
-            return action
+            return number
         if self.is_terminal():
-            raise IllegalAction(f"the game is over: no action is legal, got {shown(action)}")
+            raise IllegalAction(f"the game is over: no action is legal, got {shown(number)}")
         assert self.turn is not None
-        if not engine_allows(self.game, self.turn.waiting[0], action):
+        if not engine_allows(self.game, self.turn.waiting[0], number):
             raise IllegalAction(
-                f"seat {self.turn.waiting[0]} cannot take action {shown(action)} now; "
+                f"seat {self.turn.waiting[0]} cannot take action {shown(number)} now; "
                 "legal_actions() lists the legal ones"
             )
-        return action
+        return number
 
     def _apply_action(self, action: int) -> None:
         """Play ``action``: a deal, or the action of the seat to act. An action that is
