@@ -281,7 +281,8 @@ def _dict_changed(rng: random.Random, data: dict[str, Any]) -> dict[str, Any]:
         del data[rng.choice(list(data))]
     else:
         key = rng.choice(list(data))
-        data[rng.choice([key.upper(), key + "s", key[:-1], f" {key}"])] = data.pop(key)
+        name = key if isinstance(key, str) else repr(key)  # a hostile value's key
+        data[rng.choice([name.upper(), name + "s", name[:-1], f" {name}"])] = data.pop(key)
     return data
 
 
