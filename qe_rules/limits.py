@@ -24,6 +24,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_MOVES",
     "MAX_NESTING",
+    "MAX_SEED_BITS",
     "MAX_TABLE_COUNT",
     "MAX_TEXT_LENGTH",
     "MAX_TIES_BEFORE_FALLBACK",
@@ -57,6 +58,10 @@ MAX_NESTING: Final = 64
 
 MAX_TEXT_LENGTH: Final = 10_000
 """The longest string accepted in a field of input data (an id, a title, a citation)."""
+
+MAX_SEED_BITS: Final = 1024
+"""The most bits of a whole-number seed of a game's deal (``new_game``), of
+``batch.play`` and of the vector environment, either way (far more than a seed needs)."""
 
 
 # Sizes of what is made at once: checked before the arrays are made.

@@ -651,9 +651,11 @@ def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:
     count = len(result.sheets)
     if names is None:
         return [f"seat {seat}" for seat in range(count)]
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise InvalidArgument(f"names is a list of strings, one per seat, got {shown(names)}")
     if len(names) != count:
         raise InvalidArgument(f"give one name per seat ({count}), got {len(names)}")
-    return [str(name) for name in names]
+    return list(names)
 
 
 def score_board_rows(
@@ -666,6 +668,15 @@ def score_board_rows(
     if scoring_order is None:
         builtin = RULESETS.get(result.ruleset)
         scoring_order = builtin.scoring_order if builtin is not None else tuple(Category)
+    elif (
+        not isinstance(scoring_order, list | tuple)
+        or not all(isinstance(c, Category) for c in scoring_order)
+        or len(set(scoring_order)) != len(scoring_order)
+    ):
+        raise InvalidArgument(
+            f"scoring_order is a list of Category members, each at most once, got "
+            f"{shown(scoring_order)}"
+        )
     sheets = result.sheets
     rows: list[tuple[str, list[str]]] = [("nation", [s.nation.code for s in sheets])]
 

@@ -55,11 +55,10 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, moment_key
-from qe_rules.limits import MAX_VECTOR_ENVS
+from qe_rules.limits import MAX_SEED_BITS, MAX_VECTOR_ENVS
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
@@ -175,10 +174,10 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         """Start ``num_envs`` new games: games 0 to ``num_envs - 1`` of the run with
         ``seed`` (then the next ones at each autoreset)."""
         if seed is not None:
-            if type(seed) is not int or not -MAX_INTEGER <= seed <= MAX_INTEGER:
+            if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
                 raise InvalidArgument(
-                    f"seed is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER} or "
-                    f"None, got {shown(seed)}"
+                    f"seed is a whole number (int) of at most {MAX_SEED_BITS} bits either way "
+                    f"(qe_rules.limits.MAX_SEED_BITS), or None, got {shown(seed)}"
                 )
             self._seed = seed
             self._next_game = 0

@@ -349,12 +349,12 @@ class RuleSet:
     @classmethod
     def field_group(cls, name: str) -> str:
         """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
-        return str(_FIELD_META[name]["group"])
+        return str(_FIELD_META[_known_field(name)]["group"])
 
     @classmethod
     def field_label(cls, name: str) -> str:
         """A short human label of a field, e.g. ``"smallest opening bid"``."""
-        return str(_FIELD_META[name]["label"])
+        return str(_FIELD_META[_known_field(name)]["label"])
 
     def cite(self, name: str) -> Provenance:
         """Where the value of rule field ``name`` comes from.
@@ -363,7 +363,7 @@ class RuleSet:
         >>> qe.get_ruleset("de").cite("ties_before_fallback").section
         'Sonderregeln/Unentschieden Auktion'
         """
-        if name not in _FIELD_META or not _FIELD_META[name]["rule"]:
+        if not isinstance(name, str) or name not in _FIELD_META or not _FIELD_META[name]["rule"]:
             raise InvalidRuleSet(
                 f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
             )
@@ -499,6 +499,9 @@ class RuleSet:
         >>> RULESETS["en"].round_of_sale(4, 5)
         1
         """
+        players = self.check_players(players)
+        if type(sale) is not int or sale < 0:
+            raise InvalidArgument(f"a sale is a whole number >= 0, got {shown(sale)}")
         return max(0, min(sale // players, self.rounds(players) - 1))
 
     def auctioneer_of_sale(self, players: int, first: int, sale: int) -> int | None:
@@ -509,6 +512,10 @@ class RuleSet:
         2
         """
         sales = self.sales(players)
+        if type(first) is not int or not 0 <= first < players:
+            raise InvalidArgument(f"first is a seat from 0 to {players - 1}, got {shown(first)}")
+        if type(sale) is not int or sale < 0:
+            raise InvalidArgument(f"a sale is a whole number >= 0, got {shown(sale)}")
         if sale >= sales or (sale == sales - 1 and self.has_last_tile_rule(players)):
             return None
         return (first + sale) % players
@@ -544,6 +551,16 @@ class RuleSet:
 
 
 # --------------------------------------------------------------------------- field metadata
+
+
+def _known_field(name: object) -> str:
+    """``name`` if it names a field of :class:`RuleSet` (a rule or its metadata)."""
+    if not isinstance(name, str) or name not in _FIELD_META:
+        raise InvalidArgument(
+            f"{shown(name)} is not a field of a rule set; fields are {', '.join(_FIELD_META)}"
+        )
+    return name
+
 
 _FIELD_META: Final[dict[str, Mapping[str, Any]]] = {
     f.name: f.metadata for f in attrs.fields(RuleSet) if f.metadata

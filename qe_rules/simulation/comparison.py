@@ -621,6 +621,8 @@ class Comparison(_Batched):
         >>> halves[0].merge(halves[1]) == compare(["en", "en-early"], 4, "random", 20, seed=3)
         True
         """
+        if not isinstance(other, Comparison):
+            raise InvalidArgument(f"merge takes another Comparison, got {shown(other)}")
         _check_same("rule sets", self.rulesets, other.rulesets)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)

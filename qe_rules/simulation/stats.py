@@ -552,6 +552,8 @@ class SimulationStats(_Batched):
         >>> halves[0].merge(halves[1]) == whole
         True
         """
+        if not isinstance(other, SimulationStats):
+            raise InvalidArgument(f"merge takes other SimulationStats, got {shown(other)}")
         _check_same("rule set", self.ruleset, other.ruleset)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
-from qe_rules.limits import MAX_BATCH_GAMES
+from qe_rules.limits import MAX_BATCH_GAMES, MAX_SEED_BITS
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
@@ -166,9 +166,10 @@ def play(
             f"of every game are kept), got {shown(games)}; simulate(..., engine='batch') sums "
             "any number of games"
         )
-    if type(seed) is not int or not -MAX_INTEGER <= seed <= MAX_INTEGER:
+    if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
         raise InvalidArgument(
-            f"seed is a whole number (int) from -{MAX_INTEGER} to {MAX_INTEGER}, got {shown(seed)}"
+            f"seed is a whole number (int) of at most {MAX_SEED_BITS} bits either way "
+            f"(qe_rules.limits.MAX_SEED_BITS), got {shown(seed)}"
         )
     start = check_whole(start, "start", 0)
     if start + games > MAX_INTEGER:
