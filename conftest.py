@@ -1,6 +1,6 @@
 """Doctest collection: a module whose optional extra is not installed is not imported
 (its tests skip, saying which extra it needs); the docs site's configuration and build
-are not tests."""
+are not tests. The run's header says when the slow tests are left out."""
 
 import importlib.util
 
@@ -20,3 +20,10 @@ collect_ignore = [
     path for path, module in OPTIONAL.items() if importlib.util.find_spec(module) is None
 ]
 collect_ignore += ["docs/conf.py", "docs/_build"]
+
+
+def pytest_report_header(config):
+    """Say when the quick run leaves the slow tests out (pyproject's ``-m 'not slow'``)."""
+    if config.getoption("markexpr") == "not slow":
+        return "quick run: the tests marked slow are left out (pytest -m slow runs them)"
+    return None

@@ -164,6 +164,9 @@ assert "complete" in script and "verify" in script
 """,
 }
 
+# pytest's addopts leave out the tests marked slow (the quick default run); the runs here
+# take them too.
+EVERY_TEST = ["-m", ""]
 # The tests that use the extras, for the lowest-versions job (the browser tests need the
 # browser group, which that job leaves out).
 LOWEST_TESTS = [
@@ -200,6 +203,7 @@ OPTIONAL_MODULES = [
     "pyspiel",
     "starlette",
     "uvicorn",
+    "jinja2",
     "matplotlib",
     "pyarrow",
     "distributed",
@@ -387,6 +391,7 @@ class Checks:
                 "no:cacheprovider",
                 "-p",
                 "no:randomly",
+                *EVERY_TEST,
                 *LOWEST_TESTS,
             ]
         )
@@ -397,7 +402,16 @@ class Checks:
         venv = self.venv("py312", "3.12")
         self.install(venv, f"{ROOT}[{chosen}]", "--group", "dev")
         self.run(
-            [venv / "bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *PY312_TESTS],
+            [
+                venv / "bin/python",
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                *EVERY_TEST,
+                *PY312_TESTS,
+            ],
             CI="",
         )
         # 3.13: the whole suite (browser tests included) from the unpacked sdist
@@ -409,7 +423,9 @@ class Checks:
             venv, f"{source}[{chosen}]", "--group", "dev", "--group", "browser", cwd=source
         )
         self.run(
-            [venv / "bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=source, CI=""
+            [venv / "bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *EVERY_TEST],
+            cwd=source,
+            CI="",
         )
 
     def docs(self) -> None:

@@ -2,7 +2,7 @@
 
 Run: ``python bench/bench_web_load.py [--tables 50] [--players 4] [--agent value]``
 (needs the extras ``[web]`` and ``httpx``). It starts ``qe-rules serve --bot-delay 0``
-(with no limit on new tables) as one server process with a fresh database, creates the tables at once (every seat an
+(with no limit on new tables, nor on the streams and connections of its one address) as one server process with a fresh database, creates the tables at once (every seat an
 agent), and follows each table on its spectator stream (server-sent events) until every
 game is over. The time per move is measured on the wire: the time between two messages of
 a table's stream divided by the moves between them (a slow client may receive several
@@ -105,7 +105,8 @@ def main() -> None:
             [
                 sys.executable, "-m", "qe_rules.apps.cli", "serve", "--port", str(port),
                 "--db", os.path.join(folder, "tables.sqlite3"), "--bot-delay", "0",
-                "--tables-per-minute", "0", "--log-level", "warning",
+                "--tables-per-minute", "0", "--tables-per-address", "0", "--streams-per-address", "0",
+                "--connections-per-address", "0", "--log-level", "warning",
             ],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip

@@ -106,7 +106,8 @@ def mutmut_table(module: str, before: bool = False) -> str:
     """The ``[tool.mutmut]`` table of one module's run (``before``: without the tests
     written to kill mutants, those marked ``kills_mutants``)."""
     tests = [t for t in MODULES[module] if (ROOT / t).exists()]
-    deselect = ["-m", f"not {KILLS_MUTANTS}"] if before else []
+    # -m replaces pyproject's -m 'not slow': the slow tests of a module run here too
+    deselect = ["-m", f"not {KILLS_MUTANTS}" if before else ""]
     table = {
         "source_paths": ["qe_rules"],
         "only_mutate": [f"qe_rules/{source}" for source in SOURCES[module]],

@@ -19,6 +19,7 @@ and are imported by name.
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from qe_rules._util.deprecation import renamed as _renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import (
@@ -94,6 +95,7 @@ from qe_rules.rules.model import (
     UniqueBidPool,
     get_ruleset,
     load_ruleset,
+    text_support,
 )
 
 if TYPE_CHECKING:
@@ -117,7 +119,7 @@ if TYPE_CHECKING:
     from qe_rules.simulation.intervals import Share, wilson_interval
     from qe_rules.simulation.play import play_game
     from qe_rules.simulation.rows import GameRow
-    from qe_rules.simulation.stats import Batch, SimulationStats, simulate
+    from qe_rules.simulation.stats import GameRange, SimulationStats, simulate
     from qe_rules.texts.diffs import FieldDiff, MetadataDiff, RuleSetDiff, diff
     from qe_rules.texts.discrepancies import (
         DISCREPANCIES,
@@ -187,6 +189,7 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "get_ruleset",
     "load_ruleset",
     "shipped_rulesets",
+    "text_support",
     # game: sales, scoring, events, views, records and the engine
     "SCHEMAS",
     "Award",
@@ -257,9 +260,9 @@ __all__ = [  # noqa: RUF022 (grouped by layer as the package is; sorted within a
     "CHANGE_CAUSES",
     "Agent",
     "AgentFactory",
-    "Batch",
     "ChangeExample",
     "Comparison",
+    "GameRange",
     "GameRow",
     "PlayedComparison",
     "RandomAgent",
@@ -300,7 +303,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "qe_rules.simulation.intervals": ("Share", "wilson_interval"),
     "qe_rules.simulation.play": ("play_game",),
     "qe_rules.simulation.rows": ("GameRow",),
-    "qe_rules.simulation.stats": ("Batch", "SimulationStats", "simulate"),
+    "qe_rules.simulation.stats": ("GameRange", "SimulationStats", "simulate"),
     "qe_rules.texts.diffs": ("FieldDiff", "MetadataDiff", "RuleSetDiff", "diff"),
     "qe_rules.texts.discrepancies": (
         "DISCREPANCIES",
@@ -326,6 +329,9 @@ _LAZY: dict[str, str] = {name: module for module, names in _LAZY_MODULES.items()
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Batch":  # the old name of GameRange, not kept in __all__
+        _renamed("qe_rules.Batch", "qe_rules.GameRange")
+        return __getattr__("GameRange")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

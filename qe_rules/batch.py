@@ -11,10 +11,7 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 (100, (100, 4))
 """
 
-from qe_rules.simulation.batch.chunks import CHUNK
-from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
-from qe_rules.simulation.batch.outcome import Batch, play
-from qe_rules.simulation.batch.policies import (
+from qe_rules.simulation.batch.agents import (
     BATCH_AGENTS,
     BatchAgent,
     BidAsk,
@@ -25,6 +22,9 @@ from qe_rules.simulation.batch.policies import (
     ValueBids,
     ZeroBids,
 )
+from qe_rules.simulation.batch.chunks import CHUNK
+from qe_rules.simulation.batch.compiled import FIELD_USE, GAP_ORDER, compile_rules
+from qe_rules.simulation.batch.outcome import Batch, play
 
 __all__ = [
     "BATCH_AGENTS",

@@ -60,8 +60,8 @@ MAX_TEXT_LENGTH: Final = 10_000
 """The longest string accepted in a field of input data (an id, a title, a citation)."""
 
 MAX_SEED_BITS: Final = 1024
-"""The most bits of a whole-number seed of a game's deal (``new_game``), of
-``batch.play`` and of the vector environment, either way (far more than a seed needs)."""
+"""The most bits of a whole-number seed of a game's deal (``new_game``), either way (far
+more than a seed needs; a run's seed is at most 2**63 - 1 either way)."""
 
 
 # Sizes of what is made at once: checked before the arrays are made.

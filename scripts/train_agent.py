@@ -162,7 +162,7 @@ def decisions(players: int, games: int, seed: int) -> tuple[Any, Any, Any]:
     from qe_rules import batch
     from qe_rules.learning import encode
     from qe_rules.learning.policies import PolicyBatchAgent
-    from qe_rules.simulation.batch.policies import ValueBids
+    from qe_rules.simulation.batch.agents import ValueBids
 
     class Recorder(PolicyBatchAgent):
         """A batched value agent that keeps each decision's encoding."""

@@ -38,6 +38,18 @@ def builtin_reports(verify_once):
 
 
 @pytest.fixture
+def commands_verify_at_once(monkeypatch):
+    """The commands (``verify``, ``docs``) get an empty report at once: for tests of what
+    a command does around a report (progress, files written), not of what it reports."""
+
+    def verify(ruleset, **_options):
+        return qe.VerificationReport(qe.get_ruleset(ruleset).id, ())
+
+    monkeypatch.setattr("qe_rules.apps.cli.verify", verify)
+    monkeypatch.setattr("qe_rules.apps.pages.verify", verify)
+
+
+@pytest.fixture
 def commands_verify_once(monkeypatch, verify_once):
     """The commands (``verify``, ``docs``) reuse the run's reports: for tests of what a
     command does with a report, not of the verifier (``test_verify.py`` tests that)."""

@@ -14,8 +14,9 @@
   gaps; exit status 1 on a new gap or a violation.
 - ``qe-rules simulate``: play many games between agents and sum them up.
 - ``qe-rules compare A B ...``: play games once and score them under several rule sets.
-- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--against BASE] [--cite]``:
-  the rulebook of a rule set, written from the project's own templates.
+- ``qe-rules rulebook RULESET [--lang en|de] [--format md|html] [--edition
+  reference|print] [--against BASE] [--cite]``: the rulebook of a rule set, written from
+  the project's own templates; ``--edition print`` gives the rules a player reads.
 - ``qe-rules docs [--check] [--force] [DIR]``: write (or check) the generated documentation
   pages; DIR must already hold generated pages unless ``--force`` is given.
 - ``qe-rules completion bash|zsh|tcsh``: a shell completion script (the ``completion``
@@ -41,9 +42,7 @@ import functools
 import importlib.metadata
 import json
 import os
-import stat
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
@@ -53,6 +52,8 @@ import attrs
 from qe_rules._util import toml as _toml
 from qe_rules._util.i18n import LANGUAGES
 from qe_rules._util.paths import open_input, open_output
+from qe_rules.apps.output_files import OutputError as _OutputError
+from qe_rules.apps.output_files import check_output_path, check_writable, write_file, writing
 from qe_rules.apps.pages import (
     generated_pages,
     measure_open_questions,
@@ -60,7 +61,7 @@ from qe_rules.apps.pages import (
     verification_markdown,
 )
 from qe_rules.apps.project import project_url
-from qe_rules.apps.rulebooks import FORMATS, write_rulebook
+from qe_rules.apps.rulebook_files import FORMATS, write_rulebook
 from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
 from qe_rules.errors import RulesError, shown
@@ -82,7 +83,9 @@ from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
 from qe_rules.texts.questions import MEASURED_FILE
+from qe_rules.texts.rulebooks import EDITIONS
 from qe_rules.verification.suite import verify
+from qe_rules.verification.texts import check_texts
 
 __all__ = ["main"]
 
@@ -103,10 +106,6 @@ _Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 class _InputError(Exception):
     """An input problem to report in one line."""
-
-
-class _OutputError(Exception):
-    """The output could not be written; reported in one line."""
 
 
 # --------------------------------------------------------------------------- variants
@@ -378,14 +377,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _save_record(game: Game, path: str) -> None:
-    try:
-        with open_output(path) as handle:
-            json.dump(game.to_record(), handle)
-            handle.write("\n")
-    except OSError as error:
-        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
-        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
+    with writing(path), open_output(path) as handle:
+        json.dump(game.to_record(), handle)
+        handle.write("\n")
 
 
 def _add_show_parser(commands: _Commands) -> None:
@@ -576,11 +570,32 @@ def _add_verify_parser(commands: _Commands) -> None:
     checker.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help=_FORMAT_HELP
     )
+    checker.add_argument(
+        "--texts", action="store_true", help="check the generated rulebooks instead"
+    )
+    checker.add_argument("--variants", type=int, default=200, help="--texts: random variants")
+    checker.add_argument("--seed", type=int, default=0, help="--texts: their seed")
     _add_progress_option(checker)
     checker.set_defaults(run=_cmd_verify)
 
 
+def _cmd_verify_texts(args: argparse.Namespace, out: TextIO) -> int:
+    if args.variants < 0:
+        raise _InputError(f"--variants must be 0 or more, got {args.variants}")
+    if args.ruleset is not None:
+        report = check_texts([_ruleset_arg(args.ruleset)], variants=0)
+    else:
+        report = check_texts(variants=args.variants, seed=args.seed)
+    if args.format == "json":
+        _emit(out, report.to_dict())
+    else:
+        print(report.to_text(), file=out)
+    return EXIT_OK if not report.findings else EXIT_FINDINGS
+
+
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
+    if args.texts:
+        return _cmd_verify_texts(args, out)
     if args.all == (args.ruleset is not None):
         given = f"both {shown(args.ruleset)} and --all" if args.all else "neither"
         raise _InputError(f"give a rule set (a built-in id or a .toml file) or --all; got {given}")
@@ -669,21 +684,9 @@ def _write_extras(
     ):
         if not path:
             continue
-        try:
-            _check_output_path(path)
+        with writing(path):
+            check_output_path(path)
             write(path)
-        except OSError as error:
-            raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-
-
-def _check_output_path(path: str) -> None:
-    """Refuse a path that names a FIFO (writing it would wait for a reader) or a folder."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return  # no such file yet: writing it says what is wrong, if anything
-    if stat.S_ISFIFO(mode) or stat.S_ISDIR(mode):
-        raise _OutputError(f"cannot write {path}: it is a folder or a FIFO, not a file")
 
 
 def _add_play_options(command: argparse.ArgumentParser) -> None:
@@ -824,7 +827,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.examples and comparison.examples:
         for example in comparison.examples:
             name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
-            _write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
+            write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
     if args.format == "json":
         _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
@@ -867,6 +870,13 @@ def _add_rulebook_parser(commands: _Commands) -> None:
         "--cite", action="store_true", help="give every paragraph its source and section"
     )
     book.add_argument(
+        "--edition",
+        choices=EDITIONS,
+        default="reference",
+        help="reference: every rule, with differences, open questions and citations on "
+        "request; print: the rules a player reads (default reference)",
+    )
+    book.add_argument(
         "--paper", choices=("a4", "letter"), default="a4", help="html: the printed page size"
     )
     book.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
@@ -881,44 +891,16 @@ def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
         against=_ruleset_arg(args.against) if args.against else None,
         cite=args.cite,
         paper=args.paper,
+        edition=args.edition,
     )
     if args.output:
-        _write_file(args.output, text)
+        write_file(args.output, text)
     else:
         out.write(text)
     return EXIT_OK
 
 
 # --------------------------------------------------------------------------- docs
-
-
-def _write_file(path: str, text: str, *, folders: bool = False) -> None:
-    """Write ``text`` to ``path``; with ``folders``, make the missing folders of a
-    generated page first (an output file of the user's goes only into an existing
-    folder: a missing one is status 3, as for every other output)."""
-    try:
-        if folders:
-            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open_output(path) as handle:
-            handle.write(text)
-    except OSError as error:
-        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
-        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
-
-
-def _check_writable(folder: str) -> None:
-    """Refuse a folder no page can be written into before any page is made (status 3)."""
-    try:
-        os.makedirs(folder, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as error:
-        raise _OutputError(
-            f"cannot write into {shown(folder)}: {error.strerror or error}"
-        ) from None
-    except ValueError as error:  # a path no folder can have: a NUL
-        raise _OutputError(f"cannot write into {shown(folder)}: {error}") from None
 
 
 def _add_docs_parser(commands: _Commands) -> None:
@@ -964,7 +946,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
             "--measure\n(qe_rules.apps.pages.measure_open_questions). Do not edit."
         )
-        _write_file(path, _toml.dumps(data, header=header))
+        write_file(path, _toml.dumps(data, header=header))
         print(f"wrote {path}", file=out)
     names = list(page_makers())
     if os.path.exists(args.folder) and not os.path.isdir(args.folder):
@@ -978,7 +960,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             f"{names[0]}); give --force to write them there anyway"
         )
     if not args.check:
-        _check_writable(args.folder)
+        check_writable(args.folder)
     stale = []
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
@@ -995,7 +977,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             continue
         stale.append(path)
         if not args.check:
-            _write_file(path, text, folders=True)
+            write_file(path, text, folders=True)
             print(f"wrote {path}", file=out)
     if args.check and stale:
         print("stale: " + ", ".join(stale), file=out)

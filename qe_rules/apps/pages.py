@@ -228,7 +228,10 @@ def verification_markdown(reports: Sequence[VerificationReport]) -> str:
         "contradicts itself, or a property breaks). A gap that the rule set's "
         "interpretations acknowledge is *acknowledged*: the library has chosen a reading "
         "and documents it. Any other gap is *new*, and makes `qe-rules verify` exit with "
-        "status 1, so a translator can run it in CI on a TOML file.",
+        "status 1, so a translator can run it in CI on a TOML file. `qe-rules verify "
+        "--texts` checks the rulebooks written from rule sets instead: every rule stated, "
+        "nothing contradicted, every citation the rule set's own (see "
+        "[Rulebooks](rulebooks.md#checking-the-texts)).",
         "",
         "The checks: `deck-size`, `deck-nations`, `deck-industries` (the deck matches the "
         "text); `table-coverage` (every scoring table covers every count a player can "

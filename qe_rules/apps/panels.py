@@ -16,11 +16,12 @@ its view does not; every text that came from a person (a name) is escaped.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
 from qe_rules.components import Company
+from qe_rules.errors import RulesError
 from qe_rules.game.events import (
     Awarded,
     Event,
@@ -33,10 +34,14 @@ from qe_rules.game.events import (
 )
 from qe_rules.game.scoring import GameResult, score_board_rows
 from qe_rules.game.views import Phase, PlayerView, PublicView, SaleView
+from qe_rules.limits import MAX_BID
 from qe_rules.present.text import placing, placing_text, seat_name, zero_bids_score
-from qe_rules.rules.model import RuleSet
+from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.rules.values import FallbackFindsNoBid, FinalTieBreak
+from qe_rules.texts.catalogs import catalog
+from qe_rules.texts.rulebooks import field_sentence
 
-__all__ = ["log_kinds", "panel_data", "status_text"]
+__all__ = ["agent_label", "bid_help", "log_kinds", "move_refusal", "panel_data", "status_text"]
 
 _View = PlayerView | PublicView
 
@@ -49,15 +54,131 @@ def _own(view: _View) -> int | None:
     return view.seat if isinstance(view, PlayerView) else None
 
 
+def agent_label(kind: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """What people call a built-in agent, in ``lang`` (``value`` is ``steady``)."""
+    _ = gettext_for(lang)
+    labels = {
+        "random": _("beginner"),
+        "value": _("steady"),
+        "trained": _("strong"),
+        "zero": _("always zero"),
+    }
+    return labels.get(kind, kind)
+
+
+def _named(
+    seat: int, names: Sequence[str] | None, lang: str, away: Mapping[int, str] | None
+) -> str:
+    """A seat's name, with the agent that plays for it while its person is away."""
+    _ = gettext_for(lang)
+    name = seat_name(seat, names, lang)
+    if away and seat in away:
+        return _("{seat} (an agent plays)").format(seat=name)
+    return name
+
+
+def _bid_kind(view: PlayerView) -> str:
+    """Which bid the seat owes: ``opening``, ``secret``, ``rebid`` or ``auctioneer-rebid``."""
+    if view.auctioneer == view.seat:
+        return "opening" if view.opening_bid is None else "auctioneer-rebid"
+    return "rebid" if view.ties else "secret"
+
+
+def bid_help(view: PlayerView, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any] | None:
+    """For a seat that owes a bid: ``range`` (the legal amounts), ``low`` (why no smaller
+    amount is allowed) and ``forbidden`` (why the forbidden amount is, or ``None``), in
+    ``lang``; ``None`` when the seat owes no bid.
+
+    >>> import qe_rules as qe
+    >>> bid_help(qe.new_game("en", 4, seed=1).view(0))["low"]
+    'Too low: an opening bid is at least 1.'
+    """
+    limits = view.limits
+    if limits is None or view.seat not in view.to_act or view.can_peek:
+        return None
+    _ = gettext_for(lang)
+    minimum, forbidden = limits.minimum, limits.forbidden
+    kind = _bid_kind(view)
+    least = {
+        "opening": _("an opening bid is at least {minimum}."),
+        "secret": _("a secret bid is at least {minimum}."),
+        "rebid": _("a rebid after a tie is at least {minimum}."),
+        "auctioneer-rebid": _("the auctioneer's rebid after a tie is at least {minimum}."),
+    }[kind].format(minimum=minimum)
+    values = {"minimum": minimum, "maximum": MAX_BID, "amount": forbidden}
+    if forbidden is None:
+        return {
+            "range": _("Legal: from {minimum} to {maximum}.").format(**values),
+            "low": _("Too low: {rule}").format(rule=least),
+            "forbidden": None,
+        }
+    rule = {
+        "secret": _("under these rules no secret bid may equal the opening bid ({amount})."),
+        "rebid": _("under these rules no rebid may equal the opening bid ({amount})."),
+        "auctioneer-rebid": _(
+            "under these rules the auctioneer's rebid may not repeat the opening bid ({amount})."
+        ),
+    }.get(kind, _("under these rules no bid may equal the opening bid ({amount})."))
+    return {
+        "range": _("Legal: from {minimum} to {maximum}, not {amount}.").format(**values),
+        "low": _("Too low: {rule}").format(rule=least),
+        "forbidden": _("You may not bid {amount}: {rule}").format(
+            amount=forbidden, rule=rule.format(amount=forbidden)
+        ),
+    }
+
+
+def move_refusal(
+    view: PlayerView,
+    action: str,
+    amount: object = None,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+) -> str | None:
+    """Why the seat of ``view`` may not make ``action`` (``bid`` with ``amount``, ``peek``
+    or ``decline-peek``) now, for a person, in ``lang``; ``None`` when the rules let it
+    (the engine has the last word).
+
+    >>> import qe_rules as qe
+    >>> view = qe.new_game("en", 4, seed=1).view(2)
+    >>> move_refusal(view, "bid", 3, names=["Ann", "Ben", "Cy", "Di"])
+    'It is not your turn: the table waits for Ann.'
+    """
+    _ = gettext_for(lang)
+    if view.phase is Phase.OVER:
+        return _("The game is over.")
+    if view.seat not in view.to_act:
+        waiting = ", ".join(seat_name(s, names, lang) for s in sorted(view.to_act))
+        return _("It is not your turn: the table waits for {seats}.").format(seats=waiting)
+    if action != "bid":
+        return None if view.can_peek else _("There is nothing to peek at now.")
+    if view.can_peek:
+        return _("First say whether you peek.")
+    helped = bid_help(view, lang)
+    if helped is None or type(amount) is not int:
+        return None
+    assert view.limits is not None
+    if amount < view.limits.minimum:
+        return str(helped["low"])
+    if amount == view.limits.forbidden:
+        return str(helped["forbidden"])
+    return None
+
+
 def status_text(
-    view: _View, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+    view: _View,
+    lang: str = DEFAULT_LANGUAGE,
+    names: Sequence[str] | None = None,
+    away: Mapping[int, str] | None = None,
 ) -> str:
     """The page's status line: who won at the end, else what this seat owes or whom the
-    table waits for."""
+    table waits for (``away``: the seats an agent plays for their person, by the agent's
+    name)."""
     _ = gettext_for(lang)
 
     def who(seats: Sequence[int]) -> str:
-        return ", ".join(seat_name(s, names, lang) for s in seats) or _("nobody")
+        return ", ".join(_named(s, names, lang, away) for s in seats) or _("nobody")
 
     if view.phase is Phase.OVER and view.result is not None:
         winners = view.result.winners
@@ -72,8 +193,10 @@ def status_text(
     seat = _own(view)
     if not isinstance(view, PlayerView) or seat not in view.to_act:
         return waiting
+    if away and seat in away:
+        return _("An agent plays for you now.") + " " + waiting
     if view.can_peek:
-        return _("You may peek at the amount just paid.")
+        return _("You may peek now.")
     if view.limits is not None:
         if seat in view.tied:
             return _("You are tied: rebid.")
@@ -148,9 +271,39 @@ def _spending_text(known: int, unseen: int, lang: str) -> str:
     return str(known)
 
 
-def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
+def _decided_by(sale: SaleView, events: Sequence[Event], rules: RuleSet, lang: str) -> str | None:
+    """Why the tie fallback decided a sale, when it did, in ``lang``: the rule as the
+    rulebook states it."""
+    _ = gettext_for(lang)
+    award = next(
+        (e for e in reversed(events) if isinstance(e, Awarded) and e.sale == sale.sale), None
+    )
+    if award is None or not award.fallback:
+        return None
+    book = catalog(lang)
+    text = _("After {ties} ties in a row the fallback rule decided the sale:").format(
+        ties=rules.ties_before_fallback
+    )
+    text += " " + field_sentence(rules, "tie_fallback", book)
+    if (
+        rules.fallback_finds_no_bid is FallbackFindsNoBid.AUCTIONEER_WINS
+        and sale.winner is not None
+        and sale.winner == sale.auctioneer
+    ):
+        text += " " + field_sentence(rules, "fallback_finds_no_bid", book)
+    return text
+
+
+def _summary(
+    view: _View,
+    lang: str,
+    names: Sequence[str] | None,
+    events: Sequence[Event] = (),
+    rules: RuleSet | None = None,
+) -> str:
     """The last finished sale: who won, what this seat knows of the amount, the opening
-    bid, zero bids, ties, the auctioneer's view of the bids (ties marked) and a peek."""
+    bid, zero bids, ties, why a fallback decided it, the auctioneer's view of the bids
+    (ties marked) and a peek."""
     _ = gettext_for(lang)
     if not view.history:
         return ""
@@ -170,7 +323,12 @@ def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
             lines.append(_("You won it for {amount}.").format(amount=amount))
         else:
             lines.append(_("Won by {seat} for {amount}.").format(seat=winner, amount=amount))
-        if sale.peeked and sale.amount is not None:
+        if sale.peeked and sale.peeked_amount is not None and sale.amount is None:
+            # the peek showed the highest bid, which a tie made more than the price
+            lines.append(
+                _("You peeked: the highest bid was {amount}.").format(amount=sale.peeked_amount)
+            )
+        elif sale.peeked and sale.amount is not None:
             lines.append(
                 _("You peeked: {seat} paid {amount}.").format(seat=winner, amount=sale.amount)
             )
@@ -186,6 +344,9 @@ def _summary(view: _View, lang: str, names: Sequence[str] | None) -> str:
     for tie in sale.ties:
         tied = ", ".join(seat_name(s, names, lang) for s in tie)
         lines.append(_("Tie between {seats}: they bid again.").format(seats=tied))
+    decided = _decided_by(sale, events, rules, lang) if rules is not None else None
+    if decided:
+        lines.append(decided)
     if sale.my_bids:
         lines.append(_("Your bids: {bids}.").format(bids=", ".join(map(str, sale.my_bids))))
     parts.append("<ul>" + "".join(f"<li>{_e(line)}</li>" for line in lines) + "</ul>")
@@ -216,8 +377,15 @@ def _totals(view: _View, lang: str, names: Sequence[str] | None) -> str:
     return f'<table class="totals">{head}{"".join(rows)}</table>'
 
 
-def _board(view: _View, lang: str, names: Sequence[str] | None, zero: bool) -> str:
-    """The table as HTML: the tile on sale with its facts, then a card per seat."""
+def _board(
+    view: _View,
+    lang: str,
+    names: Sequence[str] | None,
+    zero: bool,
+    away: Mapping[int, str] | None = None,
+) -> str:
+    """The table as HTML: the tile on sale with its facts, then a card per seat (a seat
+    in ``away`` marked with the agent that plays for it)."""
     _ = gettext_for(lang)
     own = _own(view)
     out = ['<section class="onsale">']
@@ -233,7 +401,7 @@ def _board(view: _View, lang: str, names: Sequence[str] | None, zero: bool) -> s
         facts = [
             (_("auctioneer"), auctioneer),
             (_("opening bid"), opening),
-            (_("to act"), ", ".join(seat_name(s, names, lang) for s in sorted(view.to_act))),
+            (_("to act"), ", ".join(_named(s, names, lang, away) for s in sorted(view.to_act))),
         ]
         if view.tied:
             facts.append((_("tied"), ", ".join(seat_name(s, names, lang) for s in view.tied)))
@@ -257,6 +425,9 @@ def _board(view: _View, lang: str, names: Sequence[str] | None, zero: bool) -> s
         if seat in view.to_act:
             classes.append("to-act")
             marks.append(_("to act"))
+        if away and seat in away:
+            classes.append("away")
+            marks.append(_("away: agent {agent} plays").format(agent=away[seat]))
         token = None
         if view.industries is not None:
             token = view.industries[seat]
@@ -297,12 +468,15 @@ def _standings(
     order: RuleSet | None,
     holdings: Sequence[Sequence[Company]],
 ) -> str:
-    """At the end: this seat's placing, then every category of every seat, and the tiles
-    each seat won."""
+    """At the end: this seat's placing, what broke a tie for first place, then every
+    category of every seat, and the tiles each seat won."""
     _ = gettext_for(lang)
     out = []
     if own is not None:
         out.append(f'<p class="placing">{_e(placing_text(result, own, lang=lang))}</p>')
+    level = _level_at_the_top(result, lang, names, order or _known_rules(result.ruleset))
+    if level:
+        out.append(f'<p class="tiebreak">{_e(level)}</p>')
     rows = score_board_rows(result, None if order is None else order.scoring_order)
     heads = "".join(
         f'<th class="{"winner" if s in result.winners else ""}{" you" if s == own else ""}">'
@@ -333,6 +507,45 @@ def _standings(
     return "".join(out)
 
 
+def _level_at_the_top(
+    result: GameResult, lang: str, names: Sequence[str] | None, rules: RuleSet | None
+) -> str | None:
+    """When seats still in the game are level on the most points: what decided between
+    them (the lower spending) or that nothing did, in ``lang``."""
+    _ = gettext_for(lang)
+    standing = [sheet for sheet in result.sheets if not sheet.eliminated]
+    if not standing:
+        return None
+    top = max(sheet.total for sheet in standing)
+    level = [sheet for sheet in standing if sheet.total == top]
+    if len(level) < 2:
+        return None
+    seats = ", ".join(seat_name(sheet.seat, names, lang) for sheet in level)
+    if len(result.winners) != 1:
+        return _("{seats} are level on {total} VP, and nothing breaks the tie.").format(
+            seats=seats, total=top
+        )
+    winner = result.sheets[result.winners[0]]
+    breaks = rules is None or rules.final_tiebreak is FinalTieBreak.LOWER_SPEND
+    if not breaks:
+        return None
+    return _(
+        "{seats} are level on {total} VP; the lower spending breaks the tie: {winner} spent {spent}."
+    ).format(seats=seats, total=top, winner=seat_name(winner.seat, names, lang), spent=winner.spent)
+
+
+def _known_rules(ruleset: str) -> RuleSet | None:
+    """The rule set of an id, or ``None`` for one that is no built-in nor a spec string."""
+    try:
+        return get_ruleset(ruleset)
+    except RulesError:
+        return None
+
+
+def _rules_of(view: _View, ruleset: RuleSet | None) -> RuleSet | None:
+    return ruleset if ruleset is not None else _known_rules(str(view.ruleset))
+
+
 def panel_data(
     view: _View,
     events: Sequence[Event],
@@ -340,21 +553,26 @@ def panel_data(
     lang: str = DEFAULT_LANGUAGE,
     names: Sequence[str] | None = None,
     ruleset: RuleSet | None = None,
+    away: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
-    """The page's pieces beside the picture, made from ``view`` and ``events`` only:
-    ``status``, ``turn`` (this seat owes a move), ``summary`` (HTML), ``totals`` (HTML),
-    ``board`` (HTML), ``standings`` (HTML, at the end) and ``log_kinds``."""
+    """The page's pieces beside the picture, made from ``view`` and ``events`` only (and
+    ``away``, the seats an agent plays for their person, by the agent's name): ``status``,
+    ``turn`` (this seat owes a move), ``bid_help`` (:func:`bid_help`), ``summary``
+    (HTML), ``totals`` (HTML), ``board`` (HTML), ``standings`` (HTML, at the end) and
+    ``log_kinds``."""
     own = _own(view)
     zero = zero_bids_score(ruleset or view.ruleset, view.players)
     standings = ""
     if view.result is not None:
         standings = _standings(view.result, own, lang, names, ruleset, view.holdings)
+    helped = bid_help(view, lang) if isinstance(view, PlayerView) else None
     return {
-        "status": status_text(view, lang, names),
-        "turn": own is not None and own in view.to_act,
-        "summary": _summary(view, lang, names),
+        "status": status_text(view, lang, names, away),
+        "turn": own is not None and own in view.to_act and not (away and own in away),
+        "bid_help": helped,
+        "summary": _summary(view, lang, names, events, _rules_of(view, ruleset)),
         "totals": _totals(view, lang, names),
-        "board": _board(view, lang, names, zero),
+        "board": _board(view, lang, names, zero, away),
         "standings": standings,
         "log_kinds": log_kinds(events),
     }

@@ -8,13 +8,19 @@ command line reports in one line with exit status 2.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 from typing import Final, TextIO
 
 from qe_rules.errors import InvalidArgument, shown
 
-__all__ = ["add_serve_arguments", "check_serve_arguments", "serve_from_arguments"]
+__all__ = [
+    "add_serve_arguments",
+    "check_serve_arguments",
+    "serve_from_arguments",
+    "trusted_proxies",
+]
 
 
 def add_serve_arguments(server: argparse.ArgumentParser) -> None:
@@ -50,11 +56,10 @@ def add_serve_arguments(server: argparse.ArgumentParser) -> None:
     )
     server.add_argument(
         "--trust-proxy",
-        nargs="?",
-        const="127.0.0.1",
         metavar="ADDRESSES",
         help="behind a reverse proxy: read the client's address from X-Forwarded-For when "
-        "the request comes from these addresses (comma-separated; default 127.0.0.1)",
+        "the request comes from one of these addresses or networks (comma-separated, "
+        "e.g. 127.0.0.1 or 10.0.0.0/8); nobody else's header is read",
     )
     server.add_argument(
         "--tables-per-minute",
@@ -62,6 +67,13 @@ def add_serve_arguments(server: argparse.ArgumentParser) -> None:
         default=20,
         metavar="N",
         help="new tables a minute from one address (default 20; 0 for no limit)",
+    )
+    server.add_argument(
+        "--tables-per-address",
+        type=int,
+        default=40,
+        metavar="N",
+        help="unfinished tables one address may hold (default 40; 0 for no limit)",
     )
     server.add_argument(
         "--max-tables",
@@ -85,6 +97,63 @@ def add_serve_arguments(server: argparse.ArgumentParser) -> None:
         help="hours an unfinished table is kept without a move (default 168; 0 for ever)",
     )
     server.add_argument(
+        "--keep-unopened",
+        type=float,
+        default=50.0,
+        metavar="MINUTES",
+        help="minutes a table is kept if no seat of it is opened (default 50; 0 for ever)",
+    )
+    server.add_argument(
+        "--wait-limit",
+        type=float,
+        default=180.0,
+        metavar="SECONDS",
+        help="how long a person may keep the table waiting before the others may hand "
+        "their seat to an agent (default 180; 0: never)",
+    )
+    server.add_argument(
+        "--agent-share",
+        type=float,
+        default=0.25,
+        metavar="SHARE",
+        help="the most of the server's time the agents of all tables take (default 0.25)",
+    )
+    server.add_argument(
+        "--max-connections",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="connections held in all (default 1000, fewer if the file limit is lower)",
+    )
+    server.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections one address may hold (default 64; 0 for no limit)",
+    )
+    server.add_argument(
+        "--streams-per-address",
+        type=int,
+        default=12,
+        metavar="N",
+        help="live pages one address may follow at once (default 12; 0 for no limit)",
+    )
+    server.add_argument(
+        "--head-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's head must arrive within this time (default 10)",
+    )
+    server.add_argument(
+        "--body-timeout",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="a request's body must arrive within this time after its head (default 20)",
+    )
+    server.add_argument(
         "--log-level",
         default="info",
         choices=("debug", "info", "warning", "error"),
@@ -101,16 +170,28 @@ def serve_from_arguments(args: argparse.Namespace, out: TextIO) -> None:
         raise InvalidArgument(
             f"serving needs the web extra ({error.name} is missing): pip install 'qe-rules[web]'"
         ) from None
-    for option in ("tables_per_minute", "max_tables", "keep_finished", "keep_abandoned"):
+    for option in _COUNTS:
         value = getattr(args, option)
-        if not value >= 0:  # NaN too
+        if not value >= 0 or value == float("inf"):  # NaN too
             raise InvalidArgument(f"--{option.replace('_', '-')} is at least 0, not {value}")
+    if not 0 < args.agent_share <= 1:
+        raise InvalidArgument(f"--agent-share is above 0 and at most 1, not {args.agent_share}")
     limits = web.WebLimits(
         tables_per_client_per_minute=args.tables_per_minute,
+        tables_per_client=args.tables_per_address,
         max_tables=args.max_tables,
         keep_finished=args.keep_finished * 3600,
         keep_abandoned=args.keep_abandoned * 3600,
+        keep_unopened=args.keep_unopened * 60,
+        wait_limit=args.wait_limit,
+        agent_share=args.agent_share,
+        max_connections=args.max_connections,
+        connections_per_client=args.connections_per_address,
+        streams_per_client=args.streams_per_address,
+        head_timeout=args.head_timeout,
+        body_timeout=args.body_timeout,
     )
+    proxies = trusted_proxies(args.trust_proxy)
     address = args.base_url or f"http://{args.host}:{args.port}/"
     print(f"QE tables at {address} (Ctrl-C stops)", file=out)
     out.flush()
@@ -124,12 +205,45 @@ def serve_from_arguments(args: argparse.Namespace, out: TextIO) -> None:
         limits=limits,
         base_url=args.base_url,
         allowed_hosts=args.allowed_host,
-        trust_proxy=args.trust_proxy,
+        trust_proxy=proxies,
         log_level=args.log_level,
     )
 
 
 _MOST_BOT_DELAY: Final = 60.0
+_COUNTS: Final = (
+    "tables_per_minute",
+    "tables_per_address",
+    "max_tables",
+    "keep_finished",
+    "keep_abandoned",
+    "keep_unopened",
+    "wait_limit",
+    "max_connections",
+    "connections_per_address",
+    "streams_per_address",
+    "head_timeout",
+    "body_timeout",
+)
+
+
+def trusted_proxies(text: str | None) -> list[str]:
+    """The proxies ``--trust-proxy`` names: addresses or networks, comma-separated; an
+    empty list for none. Every one must be named: ``*`` (anyone) is refused."""
+    if text is None:
+        return []
+    named = [part.strip() for part in text.split(",") if part.strip()]
+    if not named:
+        raise InvalidArgument("--trust-proxy names the proxies' addresses, comma-separated")
+    for part in named:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise InvalidArgument(
+                f"--trust-proxy: {shown(part)} is not an address or a network; name each "
+                "proxy (e.g. 127.0.0.1 or 10.0.0.0/8)"
+            ) from None
+    return named
 
 
 def check_serve_arguments(args: argparse.Namespace) -> None:

@@ -2,7 +2,7 @@
 shown at the table (web page and terminal ``h``).
 
 :func:`rules_help` is the one place the help is made: the rulebook of the table's rule
-set (:mod:`qe_rules.apps.rulebooks`) in the reader's language, its differences from
+set (:mod:`qe_rules.apps.rulebook_files`) in the reader's language, its differences from
 ``en`` marked; :func:`rules_help_text` is the terminal's part of it, as Markdown.
 
 >>> choices = RuleChoices.of(["en:zero_bid_points=3"])
@@ -22,7 +22,7 @@ from typing import Final
 import attrs
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
-from qe_rules.apps.rulebooks import rulebook_fragment
+from qe_rules.apps.rulebook_files import rulebook_fragment
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.rules.files import shipped_rulesets
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset, load_ruleset
@@ -141,7 +141,7 @@ def describe_ruleset(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
 @attrs.frozen
 class RulesHelp:
     """What the table shows as rules help: the rulebook of the table's rule set
-    (:func:`qe_rules.apps.rulebooks.rulebook_fragment`) in the reader's language, every
+    (:func:`qe_rules.apps.rulebook_files.rulebook_fragment`) in the reader's language, every
     rule that differs from ``en`` listed first and marked where it is stated."""
 
     title: str

@@ -149,9 +149,17 @@ class TerminalPlayer:
             )
             return
         sale = self.game.view(seat).history[peek.sale]
+        if sale.amount is None and sale.peeked_amount is not None:
+            # the peek showed the highest bid, which a tie made more than the price
+            self.say(
+                self._("You peeked: the highest bid for {tile} was {amount}.").format(
+                    tile=sale.company, amount=sale.peeked_amount
+                )
+            )
+            return
         self.say(
             self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
-                seat=sale.winner, amount=peek.amount, tile=sale.company
+                seat=sale.winner, amount=sale.amount, tile=sale.company
             )
         )
 
@@ -167,8 +175,8 @@ class TerminalPlayer:
             question = self._("Peek at the amount of the latest sale you may see? [y/n] ")
         else:
             last = view.history[-1]
-            question = self._("Peek at what seat {seat} paid for {tile}? [y/n] ").format(
-                seat=last.winner, tile=last.company
+            question = self._("Peek at sale {sale} ({tile}, won by seat {seat})? [y/n] ").format(
+                sale=last.sale + 1, seat=last.winner, tile=last.company
             )
         while True:
             answer = self.ask(question).lower()

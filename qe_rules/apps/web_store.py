@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -51,7 +52,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     updated REAL,
     status TEXT,
-    seating TEXT
+    seating TEXT,
+    client TEXT
 );
 CREATE TABLE IF NOT EXISTS quarantine (
     id BLOB,
@@ -70,7 +72,7 @@ _APPEND: Final = (
 _STATUSES: Final = ("people", "agents", "over")
 _REQUIRED: Final = ("id", "host", "seats", "record", "created")
 # columns newer than the first files
-_ADDED: Final = {"updated": "REAL", "status": "TEXT", "seating": "TEXT"}
+_ADDED: Final = {"updated": "REAL", "status": "TEXT", "seating": "TEXT", "client": "TEXT"}
 
 
 class DatabaseUnusable(RulesError):
@@ -84,15 +86,18 @@ class StorageUnavailable(RulesError):
 @attrs.frozen(kw_only=True)
 class IndexRow:
     """What the server keeps of a stored table without replaying it: its ids, its seats
-    (each a dict with ``kind``, ``token`` and, for an agent, its ``key``), when it last
-    changed, and whom its game waits for: ``"people"``, ``"agents"`` or ``"over"``
-    (``None``: not known, a row of an older server)."""
+    (each a dict with ``kind``, ``token`` and, for an agent, its ``key``), when it was made
+    and last changed, whom its game waits for (``"people"``, ``"agents"`` or ``"over"``;
+    ``None``: not known, a row of an older server), and the address (``client``) it was
+    made from (``""``: not known)."""
 
     id: str
     host: str
     seats: tuple[dict[str, Any], ...]
     updated: float
     status: str | None
+    created: float = 0.0
+    client: str = ""
 
 
 def _text(value: object, what: str) -> str:
@@ -121,6 +126,14 @@ class TableStore:
 
     def __init__(self, path: str, *, busy_timeout: float = 2.0) -> None:
         self.path = path
+        self.created = False  # whether opening made a new database file
+        if path != ":memory:" and path and not path.startswith("file:"):
+            if os.path.isfile(path) and os.path.getsize(path) == 0:
+                raise DatabaseUnusable(
+                    f"the database {path} is an empty file, not a table store; remove it "
+                    "(the server then makes a new one there) or give another --db file"
+                )
+            self.created = not os.path.exists(path)
         try:
             self.connection = sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
@@ -196,10 +209,10 @@ class TableStore:
         read is quarantined."""
         rows = self.connection.execute(
             "SELECT rowid, CAST(id AS BLOB), CAST(host AS BLOB), CAST(seats AS BLOB), "
-            "created, updated, status FROM tables"
+            "created, updated, status, client FROM tables"
         ).fetchall()
         found = []
-        for rowid, table_id, host, seats, created, updated, status in rows:
+        for rowid, table_id, host, seats, created, updated, status, client in rows:
             try:
                 when = updated if isinstance(updated, float | int) else created
                 if not isinstance(when, float | int):
@@ -211,6 +224,8 @@ class TableStore:
                         seats=_seats(_text(seats, "the seats")),
                         updated=float(when),
                         status=status if status in _STATUSES else None,
+                        created=float(created) if isinstance(created, float | int) else when,
+                        client=client if isinstance(client, str) else "",
                     )
                 )
             except (ValueError, UnicodeDecodeError) as error:
@@ -245,9 +260,15 @@ class TableStore:
 
     # ------------------------------------------------------------------ writing
 
-    def set_seating(self, table_id: str, seating: str) -> None:
-        """Store a table's seating (JSON text)."""
-        self._write("UPDATE tables SET seating = ? WHERE id = ?", (seating, table_id))
+    def set_seating(self, table_id: str, seating: str, seats: str | None = None) -> None:
+        """Store a table's seating (JSON text), and with ``seats`` its seats (JSON text:
+        a seat's new token) in the same write."""
+        if seats is None:
+            self._write("UPDATE tables SET seating = ? WHERE id = ?", (seating, table_id))
+        else:
+            self._write(
+                "UPDATE tables SET seating = ?, seats = ? WHERE id = ?", (seating, seats, table_id)
+            )
 
     def insert(
         self,
@@ -259,12 +280,15 @@ class TableStore:
         now: float,
         status: str,
         seating: str | None = None,
+        client: str = "",
     ) -> None:
-        """Store a new table, with its seating (JSON text) if it has one."""
+        """Store a new table, with its seating (JSON text) if it has one, and the address
+        it was made from."""
         self._write(
-            "INSERT INTO tables (id, host, seats, record, created, updated, status, seating) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, host, seats, record, now, now, status, seating),
+            "INSERT INTO tables "
+            "(id, host, seats, record, created, updated, status, seating, client) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, host, seats, record, now, now, status, seating, client),
         )
 
     def append(self, table_id: str, move: str, *, now: float, status: str) -> None:

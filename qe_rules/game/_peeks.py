@@ -33,6 +33,7 @@ from qe_rules.game._state import (
     _Setup,
 )
 from qe_rules.game.events import Peeked
+from qe_rules.game.facts import may_peek_at
 from qe_rules.rules.model import PeekTiming
 
 __all__ = [
@@ -52,10 +53,7 @@ def peekable_sales(progress: _Progress, seat: int) -> tuple[int, ...]:
     return tuple(
         facts.sale
         for facts in progress.facts
-        if facts.winner is not None
-        and not facts.public
-        and seat != facts.auctioneer
-        and seat != facts.winner
+        if may_peek_at(seat, facts.winner, facts.auctioneer, facts.public)
         and facts.sale not in peeked
     )
 
@@ -64,15 +62,10 @@ def _upcoming(
     setup: _Setup, progress: _Progress, number: int
 ) -> tuple[_PeekTarget | None, frozenset[int]]:
     """Under ``before-bids``: the window before sale ``number`` opens, and its seats."""
-    rules = setup.ruleset
-    last = setup.sales - 1
-    if number > last or (number == last and not rules.peek_after_last_sale):
+    if number >= setup.sales or not setup.facts.peek_windows[number]:
         return None, _NO_SEATS
     auctioneer = setup.openings[number].auctioneer
-    limit, used = rules.peeks_per_player, progress.peeks
-    window = frozenset(
-        seat for seat in range(setup.players) if seat != auctioneer and used[seat] < limit
-    )
+    window = setup.facts.peek_window(progress.peeks, lambda seat: seat != auctioneer)
     if not window:
         return None, _NO_SEATS
     return _PeekTarget(number, auctioneer, None, None, False), window
@@ -108,11 +101,8 @@ def timed_window(
         shown_now = revealed(setup, progress)
         target, window = _upcoming(setup, progress, finished.sale + 1)
         return target, window, shown_now
-    limit, used = rules.peeks_per_player, progress.peeks
-    window = frozenset(
-        seat
-        for seat in range(setup.players)
-        if used[seat] < limit and peekable_sales(progress, seat)
+    window = setup.facts.peek_window(
+        progress.peeks, lambda seat: bool(peekable_sales(progress, seat))
     )
     return finished, window, ()
 

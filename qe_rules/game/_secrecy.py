@@ -16,7 +16,9 @@ event stream cannot disagree about who knows what. The decisions:
   tile (:func:`knows_amount`); a spectator knows public amounts only.
 - A peek shows the peeker what ``peek_shows`` says (:func:`peek_amount`,
   :func:`after_peek`): the winning amount, the highest standing bid (which differs from
-  it after a tie fallback), or, a house rule, every bid of the sale as well.
+  it after a tie fallback), the highest bid made in the sale (which differs from it after
+  any tie a rebid won for less), or, a house rule, every bid of the sale as well. The
+  seat's view of the sale keeps what the peek showed (``SaleView.peeked_amount``).
 - **A peek does not rewrite the event stream** (:data:`STREAM_REVEALS_PEEKS_IN_PEEKED_ONLY`):
   a stream is append-only, so the peeker learns the amount from its own ``Peeked`` event,
   and the sale's earlier ``SecretBid`` and ``Awarded`` events keep ``amount=None``. Under
@@ -135,8 +137,13 @@ def peek_shows_bids(rules: RuleSet) -> bool:
 
 def peek_amount(sale: FinishedSale, shows: PeekShows) -> int | None:
     """The amount a peek at ``sale`` shows: the highest standing bid under
-    ``highest-bid``, else the winning amount (``None`` when nobody won)."""
-    if sale.winner is None or shows is not PeekShows.HIGHEST_BID:
+    ``highest-bid``, the highest bid of any bidding round under ``highest-bid-made``, else
+    the winning amount (``None`` when nobody won)."""
+    if sale.winner is None:
+        return sale.amount
+    if shows is PeekShows.HIGHEST_BID_MADE:
+        return max(amount for rnd in sale.closed for _, amount in rnd)
+    if shows is not PeekShows.HIGHEST_BID:
         return sale.amount
     standing: dict[int, int] = {}
     for rnd in sale.closed:
@@ -188,20 +195,32 @@ def sale_views(sale: FinishedSale, shared: Any, visibility: RebidVisibility) -> 
     if len(closed) > 1 and visibility is not RebidVisibility.AUCTIONEER:
         for seat in range(seats):
             bids[seat] = seen_rounds(seat, auctioneer, closed, visibility)
-    return make_sale_views(shared, amount=amounts, my_bids=mine, bids=bids, peeked=[False] * seats)
+    nothing: list[int | None] = [None] * seats
+    return make_sale_views(
+        shared,
+        amount=amounts,
+        my_bids=mine,
+        bids=bids,
+        peeked=[False] * seats,
+        peeked_amount=nothing,
+    )
 
 
 def after_peek(sale: FinishedSale, view: SaleView, shows: PeekShows) -> SaleView:
-    """``view`` of ``sale`` after its seat peeked at it, as ``peek_shows`` says: the
-    winning amount; under ``highest-bid`` the highest standing bid, which the view holds
-    as the amount only where it is the winning amount (after a tie fallback the seat
-    knows the highest bid from its ``Peeked`` event, not the price); under ``all-bids``
-    the winning amount and every bid of the sale."""
+    """``view`` of ``sale`` after its seat peeked at it, as ``peek_shows`` says.
+
+    ``peeked_amount`` holds what the peek showed (:func:`peek_amount`). Where that is the
+    winning amount, the view holds it as the amount too; under ``highest-bid`` and
+    ``highest-bid-made`` after a tie it is a higher bid than the price, and the amount
+    stays unknown. Under ``all-bids`` the view also holds every bid of the sale."""
+    shown = peek_amount(sale, shows)
     if shows is PeekShows.ALL_BIDS:
-        return view._replace(amount=sale.amount, bids=by_seat(sale.closed), peeked=True)
-    if shows is PeekShows.HIGHEST_BID and peek_amount(sale, shows) != sale.amount:
-        return view._replace(peeked=True)
-    return view._replace(amount=sale.amount, peeked=True)
+        return view._replace(
+            amount=sale.amount, bids=by_seat(sale.closed), peeked=True, peeked_amount=shown
+        )
+    if shown != sale.amount:
+        return view._replace(peeked=True, peeked_amount=shown)
+    return view._replace(amount=sale.amount, peeked=True, peeked_amount=shown)
 
 
 def known_events(

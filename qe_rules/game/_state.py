@@ -32,7 +32,8 @@ from qe_rules.game._secrecy import (
     spectator_amount,
 )
 from qe_rules.game.events import SaleOpened
-from qe_rules.game.sales import BidLimits, limits_of, scoring_zero_bids
+from qe_rules.game.facts import RuleFacts, rule_facts
+from qe_rules.game.sales import BidLimits, scoring_zero_bids
 from qe_rules.game.scoring import GameResult, Gap
 from qe_rules.game.views import PUBLIC_FIELDS, Phase, SaleView, make_sale_view
 from qe_rules.rules.model import RULESETS, PeekShows, RebidVisibility, RuleSet, get_ruleset
@@ -51,6 +52,7 @@ class _Constants:
     __slots__ = (
         "companies",
         "everyone",
+        "facts",
         "first_limits",
         "industries_in_play",
         "last_tile",
@@ -72,6 +74,7 @@ class _Constants:
         "zero_bids",
     )
 
+    facts: RuleFacts  # what follows from the rules (qe_rules.game.facts); the next ones are its
     sales: int
     last_tile: bool
     zero_bids: bool
@@ -155,6 +158,7 @@ class _Setup(_Constants):
         # test_engine_internals); the shared sales are those of this game's first auctioneer
         self.companies = constants.companies
         self.everyone = constants.everyone
+        self.facts = constants.facts
         self.first_limits = constants.first_limits
         self.industries_in_play = constants.industries_in_play
         self.last_tile = constants.last_tile
@@ -302,7 +306,12 @@ class _SaleFacts:
         view = self.spectator
         if view is None:
             view = self.spectator = make_sale_view(
-                self, amount=spectator_amount(self), my_bids=(), bids=(), peeked=False
+                self,
+                amount=spectator_amount(self),
+                my_bids=(),
+                bids=(),
+                peeked=False,
+                peeked_amount=None,
             )
         return view
 
@@ -757,9 +766,12 @@ def _interned_limits(minimum: int, forbidden: int | None) -> BidLimits:
     return found
 
 
-def _shared_sales(
-    rules: RuleSet, constants: _Constants, players: int, first: int
-) -> tuple[_Sale, ...]:
+def _interned(limits: BidLimits) -> BidLimits:
+    """``limits``, as the interned equal ones."""
+    return _interned_limits(limits.minimum, limits.forbidden)
+
+
+def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sale, ...]:
     """Each sale before its first bid (the opening bid, or on a last tile without
     auctioneer everyone's secret bid) and without a peek window, and after them the end
     of the game, for games whose first auctioneer is ``first``."""
@@ -768,7 +780,7 @@ def _shared_sales(
         sale = _Sale()
         sale.number = index
         sale.round = constants.round_of[min(index, constants.sales - 1)]
-        sale.auctioneer = rules.auctioneer_of_sale(players, first, index)
+        sale.auctioneer = constants.facts.rules.auctioneer_of_sale(players, first, index)
         sale.phase = _OPENING
         sale.after_opening = {}
         if index == constants.sales:  # the end of the game
@@ -839,10 +851,11 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
     found = _CONSTANTS.get(key)
     if found is None:
         found = _Constants()
-        found.sales = sales = len(rules.companies(players))
-        found.last_tile = rules.has_last_tile_rule(players)
-        found.zero_bids = rules.has_zero_bid_points(players)
-        found.peek = rules.has_peek(players)
+        found.facts = facts = rule_facts(rules, players)
+        found.sales = facts.sales
+        found.last_tile = facts.last_tile
+        found.zero_bids = facts.zero_bids
+        found.peek = facts.peek
         found.visibility = rules.rebid_visibility
         found.peek_shows = rules.peek_shows
         # every set of seats made once, so that the sets a game holds are these objects
@@ -861,18 +874,14 @@ def _constants(rules: RuleSet, players: int) -> _Constants:
         found.others = found.without[everyone]
         found.singletons = tuple(seat_sets[frozenset((seat,))] for seat in range(players))
         found.no_bids = (None,) * players
-        found.rounds = rules.rounds(players)
-        # a last tile without auctioneer belongs to the last round; a one-tile deck sold
-        # without auctioneer is round 0 of none
-        found.round_of = tuple(rules.round_of_sale(players, index) for index in range(sales))
-        found.companies = rules.companies(players)
-        found.nations_in_play = rules.nations(players)
-        found.industries_in_play = rules.industries(players)
-        found.opening_limits = _interned_limits(*limits_of(rules, None, True, False))
-        found.first_limits = _interned_limits(*limits_of(rules, None, False, False))
-        found.shared_sales = tuple(
-            _shared_sales(rules, found, players, first) for first in range(players)
-        )
+        found.rounds = facts.rounds
+        found.round_of = facts.round_of
+        found.companies = facts.companies
+        found.nations_in_play = facts.nations
+        found.industries_in_play = facts.industries
+        found.opening_limits = _interned(facts.opening_limits)
+        found.first_limits = _interned(facts.first_limits)
+        found.shared_sales = tuple(_shared_sales(found, players, first) for first in range(players))
         found.opening_seats = tuple(
             tuple(
                 found.everyone if sale.auctioneer is None else found.singletons[sale.auctioneer]

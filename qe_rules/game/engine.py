@@ -105,6 +105,7 @@ from qe_rules.game.events import (
     Tie,
     ZeroBids,
 )
+from qe_rules.game.facts import amount_is_public, may_peek_at
 from qe_rules.game.records import GameRecord, Move
 from qe_rules.game.sales import (
     Award,
@@ -129,11 +130,11 @@ __all__ = ["Game", "new_game", "replay"]
 
 
 def _refused(limits: BidLimits, amount: int) -> bool:
-    """Whether ``limits`` refuse the bid ``amount`` (an int): below the minimum, the
-    forbidden amount, or above :data:`~qe_rules.limits.MAX_BID`. The one test of a bid's
-    amount (written out in the hot paths ``Game.bid`` and ``Game.bid_many``, where a call
-    would cost a bid 7%); ``_check_bid`` says why."""
-    return amount < limits.minimum or amount == limits.forbidden or amount > MAX_BID
+    """Whether ``limits`` refuse the bid ``amount`` (an int): not
+    :meth:`BidLimits.allows`, the one definition of a legal amount. Written out in the hot
+    paths ``Game.bid`` and ``Game.bid_many``, where a call would cost a bid 7% (tests
+    compare each copy with the definition); ``_check_bid`` says why."""
+    return not limits.allows(amount)
 
 
 # --------------------------------------------------------------------------- the game
@@ -589,9 +590,9 @@ class Game:
         if progress.cache:
             after.cache = {k: v for k, v in progress.cache.items() if k != seat}
         shown = target.amount
-        if self._setup.peek_shows is PeekShows.HIGHEST_BID:
+        if self._setup.peek_shows is not PeekShows.WINNING_AMOUNT:
             facts = next(f for f in reversed(progress.facts) if f.sale == target.sale)
-            shown = peek_amount(facts, PeekShows.HIGHEST_BID)
+            shown = peek_amount(facts, self._setup.peek_shows)
         return self._answered(seat, after, (Peeked, target.sale, seat, shown))
 
     def can_peek(self, seat: int, sale: int | None = None) -> bool:
@@ -791,9 +792,7 @@ class Game:
         holdings, spent, gaps = progress.holdings, progress.spent, progress.gaps
         public = False
         if winner is not None:
-            public = (winner == auctioneer and setup.ruleset.auctioneer_win_public) or (
-                auctioneer is None and setup.ruleset.last_tile_amount_public
-            )
+            public = amount_is_public(setup.ruleset, winner, auctioneer)
             new.append((Awarded, number, company, winner, amount, public, fallback))
             held, paid = list(holdings), list(spent)
             held[winner] += (company,)
@@ -838,7 +837,7 @@ class Game:
         following = number + 1
         peek_target = None
         window = _NO_SEATS
-        if setup.peek and (following < setup.sales or setup.ruleset.peek_after_last_sale):
+        if setup.facts.peek_windows[number]:
             peek_target = _PeekTarget(
                 sale=number, auctioneer=auctioneer, winner=winner, amount=amount, public=public
             )
@@ -846,13 +845,8 @@ class Game:
                 peek_target, window, shown = timed_window(setup, after, peek_target)
                 new.extend(shown)
             elif winner is not None and not public:
-                limit, used = setup.ruleset.peeks_per_player, progress.peeks
-                window = frozenset(
-                    [
-                        other
-                        for other in range(setup.players)
-                        if other != auctioneer and other != winner and used[other] < limit
-                    ]
+                window = setup.facts.peek_window(
+                    progress.peeks, lambda seat: may_peek_at(seat, winner, auctioneer, public)
                 )
         if following < setup.sales:
             if peek_target is None:  # the next sale as every game has it

@@ -92,14 +92,24 @@ fallback that found no single bid."""
 
 @attrs.frozen
 class BidLimits:
-    """What a bid may be: at least ``minimum``, and not ``forbidden`` (when set)."""
+    """What a bid may be: at least ``minimum``, at most :data:`~qe_rules.limits.MAX_BID`,
+    and not ``forbidden`` (when set)."""
 
     minimum: int
     forbidden: int | None = None
 
     def allows(self, amount: int) -> bool:
-        """Whether ``amount`` is a legal bid."""
-        return amount >= self.minimum and amount != self.forbidden
+        """Whether the whole number ``amount`` is a legal bid: the one definition.
+
+        ``Game.can_bid`` agrees with it, and every fast copy of the test (the engine's
+        ``_refused`` and its copies in ``Game.bid``, the batch's ``legal``) is tested
+        against it.
+
+        >>> limits = BidLimits(minimum=1, forbidden=3)
+        >>> [limits.allows(amount) for amount in (0, 1, 3, MAX_BID, MAX_BID + 1)]
+        [False, True, False, True, False]
+        """
+        return self.minimum <= amount <= MAX_BID and amount != self.forbidden
 
     def legal(self, amount: int) -> int:
         """The smallest legal amount at least ``amount``: raised to the minimum, and one

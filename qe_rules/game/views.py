@@ -11,7 +11,8 @@ current company, how many tiles remain (not their order), opening bids, ties and
 tied, winners, zero bids where they are revealed (4-5 players), who is in the peek window
 and who peeked or declined, and the amount when the auctioneer won. Known only to the seat: its industry token, its own bids
 and spend, every bid of a sale it ran (once a bidding round is complete), the amounts of
-the companies it won, and an amount it peeked at. At the end of the game the scoring is
+the companies it won, and what it peeked at (the winning amount or, after a tie under a
+reading of the peek that shows the highest bid, that bid: ``SaleView.peeked_amount``). At the end of the game the scoring is
 public: every token, spend and score sheet.
 """
 
@@ -66,7 +67,10 @@ class SaleView(NamedTuple):
 
     ``amount`` is ``None`` when the seat may not know it (or nobody won); ``bids`` holds
     every bid by bidding round, as ``(seat, amount)``, only for the seat that ran the sale.
-    A spectator's sale has no ``my_bids`` and no ``bids``.
+    ``peeked`` says that the seat peeked at the sale and ``peeked_amount`` what the peek
+    showed: the winning amount, or, where the rule set's peek shows the highest bid, that
+    bid, which after a tie can be more than the price (then ``amount`` stays ``None``).
+    A spectator's sale has no ``my_bids``, no ``bids`` and no peek.
     """
 
     sale: int
@@ -82,6 +86,7 @@ class SaleView(NamedTuple):
     my_bids: tuple[int, ...]
     bids: tuple[tuple[tuple[int, int], ...], ...]
     peeked: bool
+    peeked_amount: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The sale as JSON types; :meth:`from_dict` reads it back."""
@@ -99,6 +104,7 @@ class SaleView(NamedTuple):
             "my_bids": list(self.my_bids),
             "bids": [[list(bid) for bid in rnd] for rnd in self.bids],
             "peeked": self.peeked,
+            "peeked_amount": self.peeked_amount,
         }
 
     @classmethod
@@ -121,6 +127,7 @@ class SaleView(NamedTuple):
             my_bids=get("my_bids", _amounts),
             bids=get("bids", _bidding_rounds),
             peeked=get("peeked", flag),
+            peeked_amount=optional("peeked_amount", _amount),
         )
         sale._check_outcome(where)
         return sale
@@ -780,7 +787,8 @@ SALE_SHARED_FIELDS: Final = (
 """The fields of a :class:`SaleView` that are the same for every seat."""
 
 make_sale_view: Final[Callable[..., SaleView]] = _maker(SaleView, SALE_SHARED_FIELDS)
-"""``make_sale_view(shared, amount=..., my_bids=..., bids=..., peeked=...)``: a
+"""``make_sale_view(shared, amount=..., my_bids=..., bids=..., peeked=...,
+peeked_amount=...)``: a
 :class:`SaleView` from the :data:`SALE_SHARED_FIELDS` of ``shared`` (attributes of those
 names) and one seat's own fields."""
 
@@ -808,6 +816,7 @@ def _each_maker(cls: type[_View], shared: tuple[str, ...]) -> Callable[..., list
 
 
 make_sale_views: Final[Callable[..., list[SaleView]]] = _each_maker(SaleView, SALE_SHARED_FIELDS)
-"""``make_sale_views(shared, amount=[...], my_bids=[...], bids=[...], peeked=[...])``: one
+"""``make_sale_views(shared, amount=[...], my_bids=[...], bids=[...], peeked=[...],
+peeked_amount=[...])``: one
 :class:`SaleView` per seat, from the :data:`SALE_SHARED_FIELDS` of ``shared`` and each
 seat's own fields (``amount[seat]`` and so on)."""

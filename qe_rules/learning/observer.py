@@ -3,8 +3,8 @@ encoder's layout, kept up to date in place as the games go on (needs the ``rl`` 
 
 :class:`BatchObserver` follows one :class:`~qe_rules.simulation.batch.lockstep.Chunk`:
 after :meth:`~BatchObserver.start`, each :meth:`~BatchObserver.observe` with the chunk's
-question of the moment (a :class:`~qe_rules.simulation.batch.policies.BidAsk` or
-:class:`~qe_rules.simulation.batch.policies.PeekAsk`; ``None`` once the games are over)
+question of the moment (a :class:`~qe_rules.simulation.batch.agents.BidAsk` or
+:class:`~qe_rules.simulation.batch.agents.PeekAsk`; ``None`` once the games are over)
 brings ``observations`` (``(games, players, OBSERVATION_SIZE)``) and ``masks``
 (``(games, players, ACTIONS)``) to that moment, writing only what changed. The columns
 are the chunk's: column 0 is each game's first auctioneer, so a row is the encoding of
@@ -28,9 +28,9 @@ from qe_rules.components import COMPANIES, Nation
 from qe_rules.errors import InvalidArgument
 from qe_rules.learning import encode
 from qe_rules.rules.model import PeekTiming, RebidVisibility
+from qe_rules.simulation.batch.agents import PeekAsk
 from qe_rules.simulation.batch.compiled import CompiledRules
 from qe_rules.simulation.batch.lockstep import Chunk, MoveLog
-from qe_rules.simulation.batch.policies import PeekAsk
 
 __all__ = ["BatchObserver", "check_peek_timing", "moment_key", "to_seats"]
 

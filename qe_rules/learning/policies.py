@@ -51,8 +51,8 @@ from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, moment_key, to_seats
 from qe_rules.rules.model import RuleSet
-from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent
-from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, ValueBids, legal
+from qe_rules.simulation.agents import Agent, AgentFactory, ValueAgent, register_agent
+from qe_rules.simulation.batch.agents import BidAsk, PeekAsk, ValueBids, legal
 
 __all__ = [
     "TRAINED_TABLES",
@@ -471,3 +471,6 @@ class TrainedBatchAgent:
 
     def __repr__(self) -> str:
         return "TrainedBatchAgent()"
+
+
+register_agent("trained", TrainedAgent, batched=TrainedBatchAgent)  # also an entry point

@@ -27,19 +27,19 @@ cut short by ``max_rounds``). :data:`REWARDS` names the kinds an environment tak
 >>> import qe_rules as qe
 >>> from qe_rules.learning.rewards import final_rewards
 >>> from qe_rules.simulation.play import play_game
->>> result = play_game("en", 4, "value", seed=4).result()
+>>> result = play_game("en", 4, "value", seed=10).result()
 >>> result.winners, [sheet.eliminated for sheet in result.sheets]
 ((3,), [False, False, True, False])
 >>> [(sheet.total, sheet.spent) for sheet in result.sheets]
-[(19, 16), (13, 7), (41, 39), (34, 37)]
+[(21, 24), (28, 18), (34, 37), (30, 28)]
 >>> final_rewards(result, "win")
 (0.0, 0.0, 0.0, 1.0)
 >>> [round(r, 2) for r in final_rewards(result, "rank")]
-[0.33, -0.33, -1.0, 1.0]
+[-0.33, 0.33, -1.0, 1.0]
 >>> [round(r, 2) for r in final_rewards(result, "shaped")]
-[-0.45, -0.49, -1.1, 1.45]
+[-0.36, -0.1, -1.36, 1.1]
 >>> [round(r, 2) for r in final_rewards(result, "score")]
-[-0.91, -0.97, -1.0, 0.91]
+[-0.72, -0.2, -1.0, 0.2]
 
 Seat 2 scored the most points but spent the most: its reward reads only its spend.
 """

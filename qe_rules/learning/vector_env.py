@@ -23,9 +23,11 @@ as the nearest legal one (a bid raised to the smallest legal amount, a peek turn
 decline). Every game of a step ends at the same step (they have the same number of
 sales); the rewards, ``(num_envs, players)``, are then ``1 / len(winners)`` for each
 winner and 0 otherwise, and every game starts again at once (``SAME_STEP`` autoreset:
-``info["final_obs"]`` holds the last observations). The games are dealt as
-:func:`qe_rules.batch.play` deals games ``0, 1, ...`` of the seed of :meth:`reset`, in
-order, with seat 0 as every game's first auctioneer.
+``info["final_obs"]`` holds the last observations). The games are games ``0, 1, ...`` of the seed of :meth:`reset`, in
+order, as :func:`qe_rules.batch.play` and :func:`qe_rules.simulation.play.play_game` deal
+them (:mod:`qe_rules.game.draws`), with the seats numbered from each game's first
+auctioneer: the environment's seat ``k`` is seat ``(first + k) % players`` of that game's
+record, so seat 0 runs every game's first sale.
 
 No thread runs: :meth:`step` drives the engine's generator of questions
 (:meth:`~qe_rules.simulation.batch.lockstep.Chunk.sale_steps`, a seat's bids or peeks in
@@ -58,11 +60,12 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, moment_key
-from qe_rules.limits import MAX_SEED_BITS, MAX_VECTOR_ENVS
+from qe_rules.limits import MAX_VECTOR_ENVS
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BidAsk, PeekAsk, legal
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
-from qe_rules.simulation.batch.policies import BidAsk, PeekAsk, legal
+from qe_rules.simulation.play import _check_seed
 
 __all__ = ["VECTOR_ENV_ID", "BatchVectorEnv"]
 
@@ -141,11 +144,8 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         rules = self.compiled
         draws = Draws(self._seed, self._next_game, self.num_envs, self.players, rules.sales)
         self._log = MoveLog()
+        # the chunk's columns are the environment's seats: numbered from the first auctioneer
         chunk = Chunk(rules, draws, [_Asker()] * self.players, self._log)
-        chunk.first[:] = 0  # every game's first auctioneer is seat 0: columns are seats
-        chunk.actual_seat = np.broadcast_to(
-            np.arange(self.players)[:, None], chunk.actual_seat.shape
-        )
         self.chunk = chunk
         self._next_game += self.num_envs
         self._sale = 0
@@ -174,12 +174,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         """Start ``num_envs`` new games: games 0 to ``num_envs - 1`` of the run with
         ``seed`` (then the next ones at each autoreset)."""
         if seed is not None:
-            if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
-                raise InvalidArgument(
-                    f"seed is a whole number (int) of at most {MAX_SEED_BITS} bits either way "
-                    f"(qe_rules.limits.MAX_SEED_BITS), or None, got {shown(seed)}"
-                )
-            self._seed = seed
+            self._seed = _check_seed(seed)  # as batch.play's seeds
             self._next_game = 0
         self._start_games()
         self._observer.observe(self._question)

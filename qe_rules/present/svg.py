@@ -576,7 +576,15 @@ def _own_lines(v: PlayerView, ctx: _Words) -> list[str]:
             allowed += _(", not {amount}").format(amount=v.limits.forbidden)
         lines.append(_("your bid is awaited: {allowed}").format(allowed=allowed))
     if v.can_peek:
-        lines.append(_("you may peek at the amount just paid"))
+        lines.append(_("you may peek now"))
+    peeked = [s for s in v.history if s.peeked and s.peeked_amount is not None]
+    if peeked:  # what the seat's latest peek showed
+        sale = peeked[-1]
+        if sale.amount is None:  # a highest bid the price was below
+            shown = _("you peeked at sale {sale}: highest bid {amount}")
+        else:
+            shown = _("you peeked at sale {sale}: it went for {amount}")
+        lines.append(shown.format(sale=sale.sale + 1, amount=sale.peeked_amount))
     for round_number, bids in enumerate(v.seen_bids):
         shown = ", ".join(f"{ctx.seat(s)}: {a}" for s, a in bids)
         lines.append(

@@ -258,8 +258,11 @@ def sale_text(
     text += _("{seat} won it for {amount}").format(
         seat=seat_name(sale.winner, names, lang), amount=_amount(sale.amount, lang)
     )
-    if sale.peeked and sale.amount is not None:
-        text += _(" (you peeked)")
+    if sale.peeked and sale.peeked_amount is not None:
+        if sale.amount is None:  # the peek showed a higher bid than the price
+            text += _(" (you peeked: highest bid {amount})").format(amount=sale.peeked_amount)
+        else:
+            text += _(" (you peeked)")
     if sale.opening_bid is not None:
         text += _(" (opening bid {amount} by {seat})").format(
             amount=sale.opening_bid, seat=seat_name(sale.auctioneer or 0, names, lang)

@@ -38,6 +38,7 @@ __all__ = [
     "read_data",
     "read_entries",
     "read_text",
+    "reading_citations",
     "shipped_rulesets",
 ]
 
@@ -122,8 +123,22 @@ def entry_table(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
 
 def _source(entry: Any, path: str) -> Source:
     keys = ("id", "title", "language", "kind")
-    table = entry_table(entry, path, keys)
-    return Source(*(decode_text(table.get(key), f"{path}.{key}") for key in keys))
+    table = entry_table(entry, path, (*keys, "sections", "rules_words"))
+    sections = table.get("sections", [])
+    words = table.get("rules_words", 0)
+    if not isinstance(sections, list) or type(words) is not int:
+        raise InvalidArgument(f"{path}: sections needs a list and rules_words a whole number")
+    source_id, title, language, kind = (
+        decode_text(table.get(key), f"{path}.{key}") for key in keys
+    )
+    return Source(
+        source_id,
+        title,
+        language,
+        kind,
+        sections=tuple(decode_text(name, f"{path}.sections") for name in sections),
+        rules_words=words,
+    )
 
 
 def _sources() -> FrozenDict[str, Source]:
@@ -152,6 +167,32 @@ def house_rule_values(*, of_questions: bool = True) -> FrozenDict[str, tuple[Any
     for entry in data.get("house_rules", []):
         found.setdefault(str(entry["field"]), []).extend(entry.get("values", []))
     return FrozenDict((field, tuple(values)) for field, values in found.items() if values)
+
+
+@functools.cache
+def reading_citations() -> FrozenDict[str, tuple[tuple[Any, str, str, str], ...]]:
+    """The cited readings of the open questions by field, each as ``(value, source,
+    section, note)`` with the value as plain data (lists as tuples), as
+    ``qe_rules/data/open-questions.toml`` lists them. A variant taking one is cited with
+    the basis ``interpretation``.
+
+    >>> [(value, source) for value, source, _, _ in reading_citations()["peek_shows"]]
+    [('winning-amount', 'en'), ('highest-bid', 'de'), ('highest-bid-made', 'de-summary')]
+    """
+    data = read_data("open-questions.toml")
+    found: dict[str, list[tuple[Any, str, str, str]]] = {}
+    for entry in data.get("questions", []):
+        for reading in entry.get("readings", []):
+            value = reading["value"]
+            found.setdefault(str(entry["field"]), []).append(
+                (
+                    tuple(value) if isinstance(value, list) else value,
+                    str(reading["source"]),
+                    str(reading["section"]),
+                    str(reading["note"]),
+                )
+            )
+    return FrozenDict((field, tuple(items)) for field, items in found.items())
 
 
 def data_file(*parts: str) -> str:

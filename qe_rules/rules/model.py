@@ -50,9 +50,9 @@ from qe_rules.rules.files import (
     SOURCES,
     Builtins,
     data_file,
-    house_rule_values,
     parse_toml,
     read_text,
+    reading_citations,
 )
 from qe_rules.rules.specs import check_spec, plain_value, spec_items, spec_value, split_id
 from qe_rules.rules.values import (
@@ -133,6 +133,7 @@ __all__ = [
     "get_ruleset",
     "load_ruleset",
     "parse_spec",
+    "text_support",
 ]
 
 
@@ -347,6 +348,21 @@ class RuleSet:
         return _PER_PLAYER_FIELDS
 
     @classmethod
+    def field_kind(cls, name: str) -> FieldKind:
+        """The kind of rule field ``name``: how its value is checked, written and read,
+        and its choices or bounds where it has them.
+
+        >>> RuleSet.field_kind("tied_auctioneer").choices
+        (<TiedAuctioneer.REBIDS: 'rebids'>, <TiedAuctioneer.STANDS: 'stands'>)
+        """
+        kind = _KINDS.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise InvalidRuleSet(
+                f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
+            )
+        return kind
+
+    @classmethod
     def field_group(cls, name: str) -> str:
         """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
         return str(_FIELD_META[_known_field(name)]["group"])
@@ -359,15 +375,26 @@ class RuleSet:
     def cite(self, name: str) -> Provenance:
         """Where the value of rule field ``name`` comes from.
 
+        The basis is the texts' word, not the maker's: a value that no QE text states or
+        suggests (see :func:`text_support`) is cited with the basis ``house-rule``,
+        whatever file, spec or ``evolve`` made it and whatever its provenance says.
+
         >>> import qe_rules as qe
         >>> qe.get_ruleset("de").cite("ties_before_fallback").section
         'Sonderregeln/Unentschieden Auktion'
+        >>> qe.get_ruleset("en:zero_bid_points=3").cite("zero_bid_points").basis
+        <Basis.HOUSE_RULE: 'house-rule'>
         """
         if not isinstance(name, str) or name not in _FIELD_META or not _FIELD_META[name]["rule"]:
             raise InvalidRuleSet(
                 f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
             )
-        return self.provenance[name]
+        cited = self.provenance[name]
+        if cited.basis is Basis.HOUSE_RULE or RULESETS.get(self.id) is self:
+            return cited
+        if text_support(name, getattr(self, name)) is None:
+            return attrs.evolve(cited, basis=Basis.HOUSE_RULE)
+        return cited
 
     def to_dict(self) -> dict[str, Any]:
         """The rule set as plain data (str, int, bool, lists, dicts with str keys).
@@ -979,17 +1006,92 @@ def _evolve(rs: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
         base + ":" + ",".join(f"{n}={spec[n]}" for n in sorted(spec, key=order.__getitem__))
     )
     provenance = dict(rs.provenance)
-    house = house_rule_values()
     for name, value in changed.items():
         was, plain = getattr(rs, name), encode_field(name, value)
+        support = text_support(name, value)
+        if support is None:
+            basis, why = Basis.HOUSE_RULE, "no QE text states or suggests the new value"
+        else:
+            basis = support.basis
+            why = f"{support.source} §{support.section} supports it ({basis.value})"
         provenance[name] = Provenance(
             variant_id,
             "(variant)",
-            f"Changed from {encode_field(name, was)!r} to {plain!r}; "
+            f"Changed from {encode_field(name, was)!r} to {plain!r}; {why}. "
             f"{rs.id} says: {rs.provenance[name].summary}",
-            Basis.HOUSE_RULE if plain in house.get(name, ()) else Basis.INTERPRETATION,
+            basis,
         )
     return attrs.evolve(checked, id=variant_id, provenance=FrozenDict(provenance))
+
+
+_SUPPORT_RANK: Final = {
+    Basis.STATED: 0,
+    Basis.CORRECTED: 1,
+    Basis.INTERPRETATION: 3,
+    Basis.SILENT: 4,
+}
+"""The order in which texts' citations support a value: what a text states first, then
+a cited reading of an open question (rank 2), then a text's own interpretation, then
+a value a text is silent on."""
+
+
+def _value_key(plain: Any) -> str:
+    return json.dumps(plain, sort_keys=True, separators=(",", ":"))
+
+
+@functools.cache
+def _supported_values() -> Mapping[tuple[str, str, str], tuple[Provenance, ...]]:
+    """Every value a QE text supports, by (field, player count or "", value as JSON): the
+    built-ins' values and the cited readings of the open questions, with the citations
+    that support each, best first (see :data:`_SUPPORT_RANK`)."""
+    found: dict[tuple[str, str, str], list[tuple[int, Provenance]]] = {}
+    for rules in RULESETS.values():
+        for name in _RULE_FIELDS:
+            cite = rules.provenance[name]
+            if cite.basis is Basis.HOUSE_RULE:
+                continue
+            plain = encode_field(name, getattr(rules, name))
+            pairs = plain.items() if _KINDS[name].per_players else [("", plain)]
+            for players, inner in pairs:
+                key = (name, players, _value_key(inner))
+                found.setdefault(key, []).append((_SUPPORT_RANK[cite.basis], cite))
+    for name, readings in reading_citations().items():
+        for value, source, section, note in readings:
+            cite = Provenance(source, section, note, Basis.INTERPRETATION)
+            key = (name, "", _value_key(list(value) if isinstance(value, tuple) else value))
+            found.setdefault(key, []).append((2, cite))
+    return {
+        key: tuple(cite for _, cite in sorted(cites, key=lambda pair: pair[0]))
+        for key, cites in found.items()
+    }
+
+
+def text_support(name: str, value: Any) -> Provenance | None:
+    """The citation of a QE text that supports ``value`` for rule field ``name``: a
+    built-in's own citation where it holds the value (what a text states first), or an
+    open question's cited reading (basis ``interpretation``); ``None`` where no text
+    states or suggests the value, which makes it a house rule. A value per player count
+    is supported where every count's value is.
+
+    >>> text_support("zero_bid_points", 2).source
+    'en'
+    >>> text_support("zero_bid_points", 3) is None
+    True
+    >>> text_support("tie_streak", "same-players").basis
+    <Basis.INTERPRETATION: 'interpretation'>
+    """
+    plain = encode_field(name, _change(name, value))  # a Python value or its plain form
+    table = _supported_values()
+    if not _KINDS[name].per_players:
+        found = table.get((name, "", _value_key(plain)))
+        return found[0] if found else None
+    first: Provenance | None = None
+    for players, inner in plain.items():
+        found = table.get((name, players, _value_key(inner)))
+        if not found:
+            return None
+        first = first or found[0]
+    return first
 
 
 def _names_itself(rs: RuleSet) -> bool:

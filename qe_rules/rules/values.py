@@ -211,6 +211,9 @@ class PeekShows(enum.Enum):
     HIGHEST_BID = "highest-bid"
     """The highest standing bid when the sale ends: the winning amount, except after a
     tie fallback, where it is the tied amount the winner did not pay."""
+    HIGHEST_BID_MADE = "highest-bid-made"
+    """The highest bid made in the sale, the opening bid and bids a rebid replaced
+    included: after a tie it is the tied amount, even where a rebid then won for less."""
     ALL_BIDS = "all-bids"
     """Every bid of the sale, rebids included, and the winning amount. A house rule: no
     text suggests it."""
@@ -266,6 +269,30 @@ class Source:
     language: str
     kind: str
     """``"rulebook"``, ``"summary"`` or ``"custom"``."""
+    sections: tuple[str, ...] = ()
+    """The text's sections as citations name them (``"Gameplay/2. Secret bids"``)."""
+    rules_words: int = 0
+    """How many words the text's rules have (runs of letters and digits, without its
+    story, care notes and credits): the measure of a printed rulebook's length."""
+
+    def has_section(self, section: str) -> bool:
+        """Whether ``section`` names sections of this text: one of :attr:`sections`, or
+        several after a common parent (``"Final scoring/Monopolization, Diversification"``).
+
+        >>> from qe_rules.rules.files import SOURCES
+        >>> SOURCES["en"].has_section("Final scoring/Monopolization, Diversification")
+        True
+        >>> SOURCES["en-early"].has_section("Setup")
+        False
+        """
+        if section in self.sections:
+            return True
+        parent, slash, children = section.rpartition("/")
+        names = [name.strip() for name in children.split(",")]
+        if len(names) < 2:
+            return False
+        prefix = parent + slash
+        return all(prefix + name in self.sections for name in names)
 
 
 @attrs.frozen
@@ -463,7 +490,10 @@ class FieldKind:
     anything else for ``check`` to report); ``check`` returns what is wrong with a value,
     or ``None``; ``encode`` writes the value as plain data and ``decode`` reads it back,
     raising :class:`DataError` with the key's path. ``per_players`` kinds hold one value
-    per player count; ``check`` then sees one player count's value.
+    per player count; ``check`` then sees one player count's value, and ``item`` is the
+    kind of that value. ``choices`` lists every value of a kind that has few (a choice, true
+    or false); ``bounds`` are the smallest and largest value of a whole number. A program
+    that makes values (``qe_rules.strategies.ruleset_variations``) reads these.
     """
 
     encode: Callable[[Any], Any]
@@ -471,6 +501,9 @@ class FieldKind:
     check: Callable[[Any], str | None]
     convert: Callable[[Any], Any] = _keep
     per_players: bool = False
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[int, int] | None = None
+    item: FieldKind | None = None
 
 
 def _int_decode(value: Any, path: str) -> int:
@@ -489,7 +522,7 @@ def _number(low: int, high: int, limit: str) -> Callable[[Any], str | None]:
 
 
 def _number_kind(low: int, high: int, limit: str) -> FieldKind:
-    return FieldKind(_keep, _int_decode, _number(low, high, limit))
+    return FieldKind(_keep, _int_decode, _number(low, high, limit), bounds=(low, high))
 
 
 def _check_bool(value: Any) -> str | None:
@@ -506,7 +539,7 @@ BID: Final = _number_kind(0, MAX_BID, "MAX_BID")
 """A whole number from 0 to ``MAX_BID`` (a smallest bid)."""
 TIES: Final = _number_kind(1, MAX_TIES_BEFORE_FALLBACK, "MAX_TIES_BEFORE_FALLBACK")
 """A whole number from 1 to ``MAX_TIES_BEFORE_FALLBACK``."""
-BOOL: Final = FieldKind(_keep, _bool_decode, _check_bool)
+BOOL: Final = FieldKind(_keep, _bool_decode, _check_bool, choices=(False, True))
 """``true`` or ``false``."""
 
 
@@ -517,7 +550,7 @@ def enum_kind(kind: type[enum.Enum]) -> FieldKind:
     def check(value: Any) -> str | None:
         return None if isinstance(value, kind) else f"needs one of {allowed}"
 
-    return FieldKind(lambda v: v.value, _decode_enum(kind), check)
+    return FieldKind(lambda v: v.value, _decode_enum(kind), check, choices=tuple(kind))
 
 
 def _sorted_counts(value: Any) -> Any:
@@ -588,6 +621,7 @@ def per_players(item: FieldKind) -> FieldKind:
         item.check,
         lambda value: _freeze_map(value, item.convert),
         per_players=True,
+        item=item,
     )
 
 

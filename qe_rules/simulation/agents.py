@@ -25,8 +25,7 @@ themselves (``RandomAgent(seed)``).
 from __future__ import annotations
 
 import functools
-import importlib
-import random
+import importlib.metadata
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, NamedTuple, Protocol, runtime_checkable
 
@@ -35,20 +34,25 @@ import attrs
 from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game._tables import TILE_LIMIT, points_by_count, scoring_tables
+from qe_rules.game.draws import agent_draw, uniform
 from qe_rules.game.sales import BidLimits
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.rules.model import RuleSet, get_ruleset
 
 __all__ = [
+    "AGENT_GROUP",
     "AGENT_NAMES",
+    "BATCH_AGENT_GROUP",
     "Agent",
     "AgentFactory",
     "RandomAgent",
     "ValueAgent",
     "ZeroAgent",
+    "agent_elsewhere",
     "agent_factory",
     "agent_from_name",
     "agent_label",
+    "register_agent",
 ]
 
 
@@ -122,22 +126,28 @@ def _check_chance(instance: RandomAgent, attribute: attrs.Attribute[float], valu
         raise InvalidArgument(f"peek_chance is a number from 0 to 1, got {shown(value)}")
 
 
+def _draw(seed: int, view: PlayerView, peek: bool = False) -> int:
+    """32 random bits of the agent with ``seed`` at the moment ``view`` shows: keyed by
+    the seat, the sale and the seat's bids so far in it (:mod:`qe_rules.game.draws`)."""
+    return agent_draw(seed, seat=view.seat, sale=view.sale, number=len(view.my_bids), peek=peek)
+
+
 @attrs.frozen(eq=False)
 class RandomAgent(Agent):
     """Bids a random legal amount: the minimum plus 0 to ``spread`` (one more when the
     draw hits the forbidden amount). Peeks, when it may, with ``peek_chance``.
 
-    Each draw is a pseudo-random function of the seed and of where the game stands (the
-    sale, the seat, how many bids the seat has made in it), so the agent keeps no state:
-    the same seed and the same view always give the same bid, and different seeds or
-    different moments give different ones.
+    Each draw is a keyed function of the seed and of where the game stands (the seat, the
+    sale, how many bids the seat has made in it; :mod:`qe_rules.game.draws`), so the
+    agent keeps no state: the same seed and the same view always give the same bid, and
+    the batched engine's ``random`` agent draws the same bits.
 
     >>> import qe_rules as qe
     >>> view = qe.new_game("en", 4, seed=7).view(0)
     >>> [RandomAgent(seed=3).bid(view) for _ in range(3)]
-    [12, 12, 12]
+    [13, 13, 13]
     >>> [RandomAgent(seed).bid(view) for seed in range(6)]
-    [12, 5, 7, 12, 3, 5]
+    [1, 7, 1, 13, 8, 9]
     """
 
     seed: int = attrs.field(default=0, validator=lambda _i, _a, v: _check_seed(v))
@@ -145,23 +155,16 @@ class RandomAgent(Agent):
     peek_chance: float = attrs.field(default=0.5, validator=_check_chance)
     name: ClassVar[str] = "random"
 
-    def _draw(self, view: PlayerView, purpose: int) -> int:
-        """A pseudo-random whole number from the seed and the moment of the game (a hash
-        of whole numbers, which Python computes the same way in every run; :meth:`bid`
-        computes the same inline)."""
-        return hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, purpose))
-
     def bid(self, view: PlayerView) -> int:
         """A random legal amount."""
         limits = view.limits
         if limits is None:
             limits = _limits(view)
-        draw = hash((self.seed, view.sale, view.seat, len(view.my_bids), view.ties, 0))
-        return limits.legal(limits.minimum + draw % (self.spread + 1))
+        return limits.legal(limits.minimum + uniform(_draw(self.seed, view), self.spread + 1))
 
     def wants_peek(self, view: PlayerView) -> bool:
         """Peek with ``peek_chance`` when the view allows it."""
-        return view.can_peek and self._draw(view, 1) % 1_000_000 < self.peek_chance * 1_000_000
+        return view.can_peek and _draw(self.seed, view, peek=True) < int(self.peek_chance * 2**32)
 
 
 # --------------------------------------------------------------------------- value
@@ -247,7 +250,10 @@ def _worth(view: PlayerView, tile: Company | None, tables: _Tables) -> float:
 
 def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
     """:meth:`ValueAgent.others_spent` with the typical price given."""
-    known: list[float] = [0.0] * view.players
+    players = view.players
+    known = [0] * players  # the amounts the seat knows each other seat paid
+    floors = [0] * players  # the least each paid where the seat does not know it
+    unknown = [0] * players  # how many such sales each won
     for sale in view.history:
         winner = sale.winner
         if winner is None or winner == view.seat:
@@ -255,10 +261,11 @@ def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
         if sale.amount is not None:
             known[winner] += sale.amount
         else:
-            floor = 0 if sale.opening_bid is None else sale.opening_bid + 1
-            known[winner] += max(floor, typical)
-    known[view.seat] = float(view.spent)
-    return tuple(known)
+            floors[winner] += 0 if sale.opening_bid is None else sale.opening_bid + 1
+            unknown[winner] += 1
+    spent = [float(known[s] + max(floors[s], unknown[s] * typical)) for s in range(players)]
+    spent[view.seat] = float(view.spent)
+    return tuple(spent)
 
 
 def _spending_room(view: PlayerView, typical: float) -> float:
@@ -286,9 +293,10 @@ class ValueAgent(Agent):
     counts for a discounted share.
 
     The limit (:meth:`spending_room`) keeps the seat from becoming the highest spender:
-    it estimates each other seat's spend from the tiles it won (the amount where the seat
-    saw it, else a little above the opening bid) and allows what the others are likely
-    to add in the sales left. Where zero bids score, a tile worth little is passed with a
+    it estimates each other seat's spend from the tiles it won (the amounts the seat saw,
+    plus, for the tiles whose amount it did not see, the typical price it saw for each or
+    their opening bids plus one, whichever sums higher) and allows what the others are
+    likely to add in the sales left. Where zero bids score, a tile worth little is passed with a
     zero bid. ``seed`` adds a small random part to each bid (less than 1), which makes
     ties rare; ``ruleset`` is needed only for a rule set that is not built in.
 
@@ -299,17 +307,15 @@ class ValueAgent(Agent):
     (Company('US-AGR-4'), <Nation.US: 'US'>, <Industry.MANUFACTURING: 'MAN'>)
     >>> agent = ValueAgent(seed=1)
     >>> round(agent.worth(view), 2), agent.spending_room(view), agent.bid(view)
-    (7.1, 15.0, 7)
+    (7.1, 15.0, 8)
     """
 
     seed: int = attrs.field(default=0, validator=lambda _i, _a, v: _check_seed(v))
     ruleset: RuleSet | str | None = attrs.field(default=None, validator=_check_ruleset)
-    _draw: Callable[[], float] = attrs.field(init=False, repr=False)
     _rules: dict[str, RuleSet] = attrs.field(init=False, repr=False)
     name: ClassVar[str] = "value"
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_draw", random.Random(self.seed).random)
         known: dict[str, RuleSet] = {}
         if self.ruleset is not None:
             rules = get_ruleset(self.ruleset)
@@ -343,6 +349,11 @@ class ValueAgent(Agent):
         highest spender at the end."""
         return _spending_room(view, _typical_price(view))
 
+    def noise(self, view: PlayerView) -> float:
+        """The small random part of the bid at this moment, from 0 to 1: the agent's keyed
+        draw (:mod:`qe_rules.game.draws`) over 2**32."""
+        return _draw(self.seed, view) / 2**32
+
     def _zero_points(self, view: PlayerView, tables: _Tables) -> int:
         """The points a zero bid would score in this sale."""
         if not tables.zero_bid_points:
@@ -362,7 +373,7 @@ class ValueAgent(Agent):
         tables = self._tables(view)
         worth = _worth(view, view.company, tables)
         room = _spending_room(view, _typical_price(view))
-        noise = self._draw()
+        noise = self.noise(view)
         runs_it = view.seat == view.auctioneer
         if runs_it and view.phase is Phase.OPENING:
             # an opening bid is public and wins if nobody bids more: open low
@@ -393,27 +404,73 @@ _BY_NAME: Final[Mapping[str, Callable[..., Agent]]] = {
     "value": ValueAgent,
 }
 
-# Agents defined in a higher layer, which needs an extra: loaded by name on first use
-# (as Gymnasium loads an environment's entry point), never imported by this module.
-_ELSEWHERE: Final[Mapping[str, tuple[str, str, str]]] = {
-    "trained": ("qe_rules.learning.policies", "TrainedAgent", "rl"),
-}
+AGENT_GROUP: Final = "qe_rules.agents"
+"""The entry-point group of agents found by name (``name = "module:factory"``, the
+factory called with a seed as an :data:`AgentFactory` is). qe-rules declares its
+``trained`` agent there, defined in :mod:`qe_rules.learning.policies` (a higher layer,
+which needs the ``rl`` extra); another package may declare its own agents."""
+
+BATCH_AGENT_GROUP: Final = "qe_rules.batch_agents"
+"""The entry-point group of batched agents found by name (``name = "module:factory"``,
+the factory called without arguments), for :func:`qe_rules.batch.play`."""
+
+_ELSEWHERE: Final = ("trained",)  # built-in names whose agents live in a higher layer
 
 AGENT_NAMES: Final[tuple[str, ...]] = (*_BY_NAME, *_ELSEWHERE)
-"""The names :func:`agent_from_name` knows: ``random``, ``zero``, ``value`` and
-``trained`` (the shipped learned policy, which needs numpy: the ``rl`` extra)."""
+"""The built-in agent names :func:`agent_from_name` knows: ``random``, ``zero``,
+``value`` and ``trained`` (the shipped learned policy, which needs numpy: the ``rl``
+extra). Agents registered (:func:`register_agent`) or declared in :data:`AGENT_GROUP`
+are found by name too."""
+
+_REGISTERED: Final[dict[str, dict[str, Callable[..., Any]]]] = {
+    AGENT_GROUP: {},
+    BATCH_AGENT_GROUP: {},
+}
 
 
-def _load_elsewhere(name: str) -> Callable[..., Agent]:
-    module_name, class_name, extra = _ELSEWHERE[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
+def register_agent(
+    name: str, factory: AgentFactory, *, batched: Callable[[], Any] | None = None
+) -> None:
+    """Make ``name`` an agent name: :func:`agent_factory` gives ``factory``, and
+    ``qe_rules.batch.play`` makes ``batched()`` for it where it is given. A module that
+    defines agents registers them when it is imported (:mod:`qe_rules.learning.policies`
+    registers ``trained``); an installed package may declare them in
+    :data:`AGENT_GROUP` and :data:`BATCH_AGENT_GROUP` instead, found without an import."""
+    if not isinstance(name, str) or not name or name in _BY_NAME:
         raise InvalidArgument(
-            f"the {name} agent needs the {extra} extra (pip install 'qe-rules[{extra}]'): {error}"
-        ) from None
-    kind: Callable[..., Agent] = getattr(module, class_name)
-    return kind
+            f"an agent's name is a new non-empty str (not {', '.join(_BY_NAME)}), got {shown(name)}"
+        )
+    _REGISTERED[AGENT_GROUP][name] = factory
+    if batched is not None:
+        _REGISTERED[BATCH_AGENT_GROUP][name] = batched
+
+
+def agent_elsewhere(group: str, name: str) -> Callable[..., Any] | None:
+    """The factory of agent ``name`` registered or declared in entry-point ``group``
+    (:data:`AGENT_GROUP`, :data:`BATCH_AGENT_GROUP`), or ``None``: the agents defined
+    outside this layer, loaded on first use (as Gymnasium loads an environment's entry
+    point), never imported by this module."""
+    registered = _REGISTERED[group]
+    found = registered.get(name)
+    if found is not None:
+        return found
+    for entry in importlib.metadata.entry_points(group=group, name=name):
+        try:
+            found = entry.load()
+        except ImportError as error:
+            extra = " (pip install 'qe-rules[rl]')" if name in _ELSEWHERE else ""
+            raise InvalidArgument(
+                f"the {name} agent ({entry.value}) cannot be loaded{extra}: {error}"
+            ) from None
+        registered.setdefault(name, found)  # its module may have registered it on import
+        return registered[name]
+    if name in _ELSEWHERE:
+        raise InvalidArgument(
+            f"the {name} agent is declared in the {group} entry points of qe-rules, which "
+            "this installation does not list: reinstall qe-rules (pip install -e . in a "
+            "checkout), or import qe_rules.learning.policies first"
+        )
+    return None
 
 
 def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFactory:
@@ -429,8 +486,10 @@ def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFa
     qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained
     """
     kind = _BY_NAME.get(name) if isinstance(name, str) else None
-    if kind is None and isinstance(name, str) and name in _ELSEWHERE:
-        return _load_elsewhere(name)
+    if kind is None and isinstance(name, str):
+        found = agent_elsewhere(AGENT_GROUP, name)
+        if found is not None:
+            return found
     if kind is None:
         raise InvalidArgument(f"unknown agent {shown(name)}; agents are {', '.join(AGENT_NAMES)}")
     if kind is ValueAgent and ruleset is not None:

@@ -30,7 +30,7 @@ from qe_rules._util.reading import (
     whole,
 )
 from qe_rules.errors import InvalidArgument, RulesError, shown
-from qe_rules.game.engine import Game, new_game, replay
+from qe_rules.game.engine import Game, replay
 from qe_rules.game.events import NotAwarded
 from qe_rules.game.records import GameRecord
 from qe_rules.game.scoring import GameResult, score_game
@@ -66,13 +66,13 @@ from qe_rules.simulation.play import (
     _check_rules,
     _check_seed,
     _factories,
-    _game_seeds,
     _play,
+    dealt_game,
 )
 from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.simulation.stats import (
-    Batch,
+    GameRange,
     _add,
     _add_counts,
     _Batched,
@@ -307,8 +307,7 @@ def _check_example(example: ChangeExample, given: Mapping[str, RuleSet], where: 
     the end, scored under both rule sets."""
     record = example.record
     other = rules_of(example.ruleset, given, f"{where}.ruleset")
-    game_seed, first, _ = _game_seeds(example.seed, example.game, record.players)
-    dealt = new_game(record.ruleset, record.players, seed=game_seed, first_auctioneer=first)
+    dealt = dealt_game(record.ruleset, record.players, example.seed, example.game)
     setup = ("deck", "nations", "industries", "first_auctioneer")
     deal, written = dealt.to_record(), record.to_dict()
     agree(
@@ -437,7 +436,7 @@ class Comparison(_Batched):
     rulesets: tuple[str, ...]
     players: int
     agents: tuple[str, ...]
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
     """The games compared, as runs of game numbers per seed, in order."""
     winners: tuple[tuple[tuple[int, ...], ...], ...]
     """For each game, in the order of ``batches``, the winners under each rule set."""
@@ -589,7 +588,7 @@ class Comparison(_Batched):
             rulesets=ids,
             players=players,
             agents=agents_of(data["agents"], "comparison.agents", players),
-            batches=tuple(Batch(*batch) for batch in batches),
+            batches=tuple(GameRange(*batch) for batch in batches),
             winners=winners,
             changes=changes,
             any_changes=any_changes,
@@ -603,7 +602,7 @@ class Comparison(_Batched):
         _check_compared(comparison, chosen)
         return comparison
 
-    def _winners_by_batch(self) -> list[tuple[Batch, tuple[tuple[tuple[int, ...], ...], ...]]]:
+    def _winners_by_batch(self) -> list[tuple[GameRange, tuple[tuple[tuple[int, ...], ...], ...]]]:
         pieces = []
         offset = 0
         for batch in self.batches:
@@ -1091,7 +1090,7 @@ def compare(
         rulesets=ids,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        batches=(Batch(seed, start, start + games),),
+        batches=(GameRange(seed, start, start + games),),
         winners=tuple(winners),
         changes=tuple(changes),
         any_changes=any_changes,

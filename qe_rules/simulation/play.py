@@ -10,12 +10,21 @@ True
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import AgentError, InvalidArgument, RulesError, shown
+from qe_rules.game.draws import (
+    DECK,
+    NATIONS,
+    TOKENS,
+    agent_seed,
+    first_seat,
+    game_key,
+    run_key,
+    shuffled,
+)
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase
 from qe_rules.limits import ROUNDS_PER_SALE
@@ -28,7 +37,7 @@ from qe_rules.simulation.agents import (
     agent_label,
 )
 
-__all__ = ["ROUNDS_PER_SALE", "AgentSpec", "Progress", "play_game"]
+__all__ = ["ROUNDS_PER_SALE", "AgentSpec", "Progress", "dealt_game", "play_game"]
 
 
 AgentSpec = str | AgentFactory
@@ -123,11 +132,18 @@ def _check_rows(rows: object) -> bool:
 # --------------------------------------------------------------------------- one game
 
 
-def _game_seeds(seed: int, index: int, players: int) -> tuple[int, int, int]:
-    """The deck seed, first auctioneer and agent seed of game ``index`` of a run."""
-    digest = hashlib.blake2b(f"qe-rules/simulate:{seed}:{index}".encode(), digest_size=16).digest()
-    extra = int.from_bytes(digest[8:], "big")
-    return int.from_bytes(digest[:8], "big"), extra % players, extra >> 8
+def dealt_game(rules: RuleSet, players: int, seed: int, index: int) -> Game:
+    """Game ``index`` of a run with ``seed`` before its first move: the deck, nations,
+    tokens and first auctioneer drawn as :mod:`qe_rules.game.draws` defines them."""
+    game = game_key(run_key(seed), index)
+    return new_game(
+        rules,
+        players,
+        deck=shuffled(game, rules.companies(players), DECK),
+        nations=shuffled(game, rules.nations(players), NATIONS)[:players],
+        industries=shuffled(game, rules.industries(players), TOKENS)[:players],
+        first_auctioneer=first_seat(game, players),
+    )
 
 
 def _factories(specs: Sequence[AgentSpec], rules: RuleSet) -> list[AgentFactory]:
@@ -178,13 +194,12 @@ class _Failure:
         )
 
 
-def _made_agents(
-    factories: Sequence[AgentFactory], agent_seed: int, failure: _Failure
-) -> list[Agent]:
+def _made_agents(factories: Sequence[AgentFactory], game: int, failure: _Failure) -> list[Agent]:
+    """Each seat's agent, made from its seed in the game whose key is ``game``."""
     agents = []
     for seat, factory in enumerate(factories):
         failure.seat = seat
-        agent = factory(agent_seed * 8 + seat)
+        agent = factory(agent_seed(game, seat))
         if not callable(getattr(agent, "bid", None)):
             raise failure.error(f"the factory made {shown(agent)}, which has no bid(view) method")
         agents.append(agent)
@@ -215,10 +230,9 @@ def _play_game(
     index: int,
     failure: _Failure,
 ) -> Game:
-    game_seed, first, agent_seed = _game_seeds(seed, index, players)
     failure.seat = -1
-    game = new_game(rules, players, seed=game_seed, first_auctioneer=first)
-    agents = _made_agents(factories, agent_seed, failure)
+    game = dealt_game(rules, players, seed, index)
+    agents = _made_agents(factories, game_key(run_key(seed), index), failure)
     bid_of = [agent.bid for agent in agents]
     peeks = rules.has_peek(players)
     rounds = 0  # bidding rounds since the last opening bid

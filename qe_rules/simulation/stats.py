@@ -70,23 +70,25 @@ from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
 from qe_rules.texts.reports import table
 
-__all__ = ["Batch", "SimulationStats", "format_stats", "simulate"]
+__all__ = ["GameRange", "SimulationStats", "format_stats", "simulate"]
 
 
-# --------------------------------------------------------------------------- batches
+# --------------------------------------------------------------------------- game ranges
 
 
-class Batch(NamedTuple):
-    """Games ``start`` to ``stop`` (not included) of a run with ``seed``."""
+class GameRange(NamedTuple):
+    """Games ``start`` to ``stop`` (not included) of a run with ``seed``: the games a
+    statistics object sums up are some of these (its ``batches``). Formerly ``Batch``, a
+    name that :class:`qe_rules.batch.Batch`, the arrays of games the batch played, keeps."""
 
     seed: int
     start: int
     stop: int
 
 
-def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
+def _coalesce(batches: Iterable[GameRange]) -> tuple[GameRange, ...]:
     """Batches in order, joined where one ends where the next begins; overlaps raise."""
-    joined: list[Batch] = []
+    joined: list[GameRange] = []
     for batch in sorted(batches):
         if joined and joined[-1].seed == batch.seed and batch.start < joined[-1].stop:
             raise InvalidArgument(
@@ -100,7 +102,7 @@ def _coalesce(batches: Iterable[Batch]) -> tuple[Batch, ...]:
     return tuple(joined)
 
 
-def _batches_text(batches: Sequence[Batch]) -> str:
+def _batches_text(batches: Sequence[GameRange]) -> str:
     return ", ".join(
         f"seed {b.seed}"
         if b.start == 0 and len(batches) == 1
@@ -114,10 +116,10 @@ def _check_same(what: str, mine: object, theirs: object) -> None:
         raise InvalidArgument(f"only runs with the same {what} merge: {mine!r} and {theirs!r}")
 
 
-def _batches_from(data: dict[str, Any]) -> tuple[Batch, ...]:
+def _batches_from(data: dict[str, Any]) -> tuple[GameRange, ...]:
     if "batches" in data:
-        return tuple(Batch(*batch) for batch in data["batches"])
-    return (Batch(data["seed"], 0, data["games"]),)
+        return tuple(GameRange(*batch) for batch in data["batches"])
+    return (GameRange(data["seed"], 0, data["games"]),)
 
 
 def _add(mine: Sequence[int], theirs: Sequence[int]) -> tuple[int, ...]:
@@ -138,7 +140,7 @@ class _Batched:
     """The games of statistics: ``batches`` of game numbers per seed."""
 
     __slots__ = ()
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
 
     @property
     def games(self) -> int:
@@ -273,7 +275,7 @@ class SimulationStats(_Batched):
     players: int
     agents: tuple[str, ...]
     """Each seat's agent, by name."""
-    batches: tuple[Batch, ...]
+    batches: tuple[GameRange, ...]
     """The games summed up, as runs of game numbers per seed, in order."""
     wins: tuple[int, ...]
     """Games won by each seat alone."""
@@ -296,8 +298,8 @@ class SimulationStats(_Batched):
     """One row per game and seat, in game order, when asked for (``rows=True``)."""
     engine: str = "reference"
     """The engine that played the games: ``"reference"`` (the game engine, a view per
-    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). The two play
-    other games from the same seed."""
+    decision) or ``"batch"`` (:mod:`qe_rules.batch`, games in lockstep). Both play the
+    same games from a seed (:mod:`qe_rules.game.draws`), so their figures are equal."""
 
     def _share(self, count: int, parts: int = 1) -> Share:
         return Share(count, self.games, parts=parts)
@@ -523,7 +525,7 @@ class SimulationStats(_Batched):
             ruleset=get("ruleset", text),
             players=players,
             agents=agents_of(data["agents"], "statistics.agents", players),
-            batches=tuple(Batch(*batch) for batch in batches),
+            batches=tuple(GameRange(*batch) for batch in batches),
             wins=seats["wins"],
             no_winner_games=counts["no_winner_games"],
             gap_games=counts["gap_games"],
@@ -818,8 +820,8 @@ def simulate(
     default), ``"batch"`` (:mod:`qe_rules.batch`: numpy, games in lockstep, the agents
     ``random`` and ``zero`` by name; it plays in this process and keeps no rows) or
     ``"auto"`` (the batch where it can play the run, else the reference engine). The
-    statistics say which played (``engine``); the two engines play other games from the
-    same seed, with the same rules and agents.
+    statistics say which played (``engine``); both play the same games from a seed
+    (:mod:`qe_rules.game.draws`) and give the same figures.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
@@ -835,7 +837,7 @@ def simulate(
 
         names = [str(spec) for spec in specs]
         fields = simulate_fields(rules, players, names, games, seed, start, progress)
-        return SimulationStats(**{**fields, "batches": (Batch(seed, start, start + games),)})
+        return SimulationStats(**{**fields, "batches": (GameRange(seed, start, start + games),)})
     tally = _Tally(players)
     run = _Run((rules,), players, specs, games, seed, start, rows)
     for part in _run(_simulate_chunk, run, workers, executor, progress):
@@ -844,7 +846,7 @@ def simulate(
         ruleset=rules.id,
         players=players,
         agents=tuple(agent_label(spec) for spec in specs),
-        batches=(Batch(seed, start, start + games),),
+        batches=(GameRange(seed, start, start + games),),
         wins=tuple(tally.wins),
         no_winner_games=tally.no_winner,
         gap_games=tally.gap_games,
@@ -865,3 +867,11 @@ def format_stats(stats: SimulationStats) -> str:
     name is kept for (deprecated)."""
     renamed("format_stats(stats)", "stats.to_text() or str(stats)")
     return stats.to_text()
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated name ``Batch`` of :class:`GameRange`."""
+    if name == "Batch":
+        renamed("qe_rules.simulation.stats.Batch", "qe_rules.GameRange")
+        return GameRange
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

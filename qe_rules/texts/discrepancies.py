@@ -254,7 +254,7 @@ def find_discrepancies(
     >>> find_discrepancies() == DISCREPANCIES
     True
     >>> [d.id for d in find_discrepancies(topic="3-player")]
-    ['three-player-last-tile', 'last-tile-a-tie']
+    ['three-player-leftover-token', 'three-player-nation-without-player', 'three-player-last-tile', 'last-tile-a-tie']
     >>> find_discrepancies(kind="typo")
     Traceback (most recent call last):
     ...

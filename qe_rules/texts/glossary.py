@@ -63,6 +63,12 @@ class Term:
     """Other English forms found in ``en`` or ``en-early``."""
     de_variants: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
     """Other German forms found in ``de`` or ``de-summary``."""
+    en_avoid: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
+    """Forms an English text of the project must not use for this term: slips, calques
+    and other texts' words (matched where a word starts, ignoring case; the checker of
+    generated texts holds every rulebook to them)."""
+    de_avoid: tuple[str, ...] = attrs.field(default=(), converter=text_tuple)
+    """Forms a German text of the project must not use for this term, likewise."""
 
     @property
     def en_forms(self) -> tuple[str, ...]:
@@ -83,7 +89,13 @@ class Term:
             "note": self.note,
             "en_variants": list(self.en_variants),
             "de_variants": list(self.de_variants),
+            "en_avoid": list(self.en_avoid),
+            "de_avoid": list(self.de_avoid),
         }
+
+    def avoided(self, language: str) -> tuple[str, ...]:
+        """The forms a text in ``language`` must not use for this term."""
+        return {"en": self.en_avoid, "de": self.de_avoid}.get(language, ())
 
 
 _TERM_KEYS: Final = tuple(a.name for a in attrs.fields(Term))
@@ -91,7 +103,7 @@ _TERM_KEYS: Final = tuple(a.name for a in attrs.fields(Term))
 
 def _term(data: Any, path: str) -> Term:
     data = entry_table(data, path, _TERM_KEYS)
-    for key in ("en_variants", "de_variants"):
+    for key in ("en_variants", "de_variants", "en_avoid", "de_avoid"):
         value = data.get(key, [])
         if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
             raise InvalidArgument(f"{path}.{key}: needs a list of strings")
@@ -105,6 +117,8 @@ def _term(data: Any, path: str) -> Term:
         note,
         en_variants=data.get("en_variants", ()),
         de_variants=data.get("de_variants", ()),
+        en_avoid=data.get("en_avoid", ()),
+        de_avoid=data.get("de_avoid", ()),
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -34,6 +35,7 @@ from qe_rules.rules.files import SOURCES, entry_table, house_rule_values, read_e
 from qe_rules.rules.model import RULESETS, Provenance, RuleSet, decode_field, encode_field
 
 __all__ = [
+    "MAX_QUOTE_WORDS",
     "Choice",
     "CitedReading",
     "OpenQuestion",
@@ -55,12 +57,20 @@ class Choice:
 @attrs.frozen
 class CitedReading:
     """One reading of an open question: the value (as plain data) and the text that
-    supports it, by source id and section, with a paraphrase of what it says."""
+    supports it, by source id and section, with a paraphrase of what it says and
+    ``quote``, the few words of that section (at most :data:`MAX_QUOTE_WORDS`) that
+    support the reading."""
 
     value: Any
     source: str
     section: str
     note: str
+    quote: str = ""
+
+
+MAX_QUOTE_WORDS: Final = 7
+"""The most words a reading's ``quote`` may have: a phrase of the text, never a sentence
+(the project copies no run of eight words of a text)."""
 
 
 @attrs.frozen
@@ -114,7 +124,8 @@ def python_value(field: str, plain: Any) -> Any:
 
 
 _KEYS: Final = ("field", "register", "question", "readings", "house_rules", "measure")
-_READING_KEYS: Final = ("value", "source", "section", "note")
+_READING_KEYS: Final = ("value", "source", "section", "note", "quote")
+_WORD: Final = re.compile(r"\w+")
 
 _Entry = tuple[
     str,
@@ -131,14 +142,26 @@ def _reading(value: Any, path: str, field: str) -> CitedReading:
     for key in _READING_KEYS:
         if key not in table:
             raise InvalidArgument(f"{path}: missing {key!r}")
-    if table["source"] not in SOURCES:
+    source = SOURCES.get(table["source"])
+    if source is None:
         raise InvalidArgument(f"{path}.source: {shown(table['source'])} is not a text id")
+    if not source.has_section(str(table["section"])):
+        raise InvalidArgument(
+            f"{path}.section: {shown(table['section'])} is not a section of {source.id} "
+            "(qe_rules/data/sources.toml lists them)"
+        )
+    quote = str(table["quote"])
+    if not 0 < len(_WORD.findall(quote)) <= MAX_QUOTE_WORDS:
+        raise InvalidArgument(
+            f"{path}.quote: needs 1 to {MAX_QUOTE_WORDS} words of the text, got {shown(quote)}"
+        )
     _check_value(field, table["value"], f"{path}.value")
     return CitedReading(
         _frozen_value(table["value"]),
-        str(table["source"]),
+        source.id,
         str(table["section"]),
         str(table["note"]),
+        quote,
     )
 
 

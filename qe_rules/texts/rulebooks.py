@@ -2,15 +2,17 @@
 
 :func:`rulebook` turns any rule set (a built-in, a file, a spec string) into a
 :class:`Rulebook`: sections of paragraphs, tables and lists, each tagged with the rule
-fields it states. Every sentence comes from a template of the language's catalog
-(:mod:`qe_rules.texts.catalogs`), one per rule field and value, so the German and the
+fields it states or the frame paragraph it writes. Every sentence comes from a template of
+the language's catalog (:mod:`qe_rules.texts.catalogs`), one per rule field and value
+(and one per pair of values where a sentence relates two rules), so the German and the
 English rulebook of a rule set are translations of each other, and a rulebook cannot
-disagree with the game the engine plays::
+disagree with the game the engine plays; :mod:`qe_rules.verification.texts` checks that
+it does not. ``edition="print"`` gives the rules a player reads::
 
     >>> import qe_rules as qe
     >>> book = qe.rulebook("en-early", lang="de", against="en")
     >>> print(book.field_text("secret_bid_may_equal_opening"))
-    Ein geheimes Gebot darf denselben Betrag nennen wie das Eröffnungsgebot.
+    Ein geheimes Gebot darf genauso hoch sein wie das Eröffnungsgebot.
     >>> book.differences == tuple(c.field for c in qe.diff("en", "en-early").rules)
     True
     >>> book.to_markdown().startswith("# QE: Spielregel")
@@ -37,35 +39,61 @@ import attrs
 
 from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, RulesError, shown
+from qe_rules.game.facts import applies
 from qe_rules.game.scoring import GameResult, PlayerRecord, score_game
-from qe_rules.rules.files import SOURCES, house_rule_values, parse_toml, read_text
+from qe_rules.rules.files import SOURCES, house_rule_values, read_text
 from qe_rules.rules.model import (
+    RULESETS,
     Basis,
     Category,
-    RebidScope,
     RuleSet,
-    TiedAuctioneer,
-    TieFallback,
     decode_field,
     encode_field,
     get_ruleset,
+    text_support,
 )
-from qe_rules.texts.catalogs import CATALOG_FOLDER, Catalog, catalog
+from qe_rules.texts.catalogs import Catalog, catalog, conditions_hold, outline
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.questions import OpenQuestion, open_questions
 
-__all__ = ["PAPER_SIZES", "Block", "Rulebook", "Section", "rulebook", "rulebook_stylesheet"]
+__all__ = [
+    "COMPONENT_FIELDS",
+    "EDITIONS",
+    "PAPER_SIZES",
+    "TABLE_FIELDS",
+    "Block",
+    "Rulebook",
+    "Section",
+    "applies",
+    "field_sentence",
+    "fill",
+    "frame_text",
+    "related_sentence",
+    "rulebook",
+    "rulebook_stylesheet",
+    "template_key",
+]
 
 PAPER_SIZES: Final = ("a4", "letter")
 """The paper sizes the HTML rulebook's print stylesheet sets (``@page size``)."""
 
-_TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
-_COMPONENT_FIELDS: Final = (
+EDITIONS: Final = ("reference", "print")
+"""The editions of a rulebook: ``reference`` keeps everything a translator or a referee
+looks up (the differences from a base, the rules that do not come up, the open
+questions, citations on request); ``print`` is the rules a player reads, without them,
+without field ids and without words about the software."""
+
+_WORD: Final = re.compile(r"\w+")
+
+TABLE_FIELDS: Final = ("nationalization", "monopolization", "diversification")
+"""The rule fields a rulebook writes as scoring tables."""
+COMPONENT_FIELDS: Final = (
     "nations_in_play",
     "industries_in_play",
     "removed_companies",
     "deck_sizes",
 )
+"""The rule fields a rulebook writes as the columns of its components table."""
 
 
 @attrs.frozen(kw_only=True)
@@ -73,8 +101,9 @@ class Block:
     """One block of a rulebook: a paragraph, a table, a list or a row of tiles.
 
     ``fields`` names the rule fields it states (empty for the game's frame and for
-    derived text); ``cite`` is its provenance when the rulebook was asked for it;
-    ``differs`` marks a block that states a rule differing from the base.
+    derived text); ``frame`` the frame paragraph it writes (its key in the outline);
+    ``cite`` is its provenance when the rulebook was asked for it; ``differs`` marks a
+    block that states a rule differing from the base.
     """
 
     kind: str
@@ -85,6 +114,7 @@ class Block:
     items: tuple[str, ...] = ()
     tiles: tuple[Company, ...] = ()
     fields: tuple[str, ...] = ()
+    frame: str = ""
     cite: str = ""
     differs: bool = False
 
@@ -114,6 +144,12 @@ class Rulebook:
     legend: str
     difference_note: str = ""
     """What the HTML says over a block marked as differing (``"differs from en"``)."""
+    edition: str = "reference"
+    """``"reference"`` (every rule, the differences, the rules that do not come up, the
+    open questions, a tip) or ``"print"`` (the rules a player reads); see
+    :data:`EDITIONS`."""
+    cited: bool = False
+    """Whether every rule paragraph carries its citation (``cite=True``)."""
 
     def blocks(self) -> Iterable[Block]:
         """Every block, in order."""
@@ -130,6 +166,11 @@ class Rulebook:
     def to_markdown(self) -> str:
         """The rulebook as Markdown."""
         return _markdown(self)
+
+    def words(self) -> int:
+        """How many words the Markdown has (runs of letters and digits, as the texts'
+        ``rules_words`` in ``qe_rules/data/sources.toml`` are counted)."""
+        return len(_WORD.findall(self.to_markdown()))
 
     def to_html(
         self,
@@ -159,102 +200,6 @@ class Rulebook:
             if type(value) is not bool:
                 raise InvalidArgument(f"{name} is True or False, got {shown(value)}")
         return _html(self, fragment=fragment, picture=picture, paper=paper, stylesheet=stylesheet)
-
-
-# --------------------------------------------------------------------------- outline
-
-
-@functools.cache
-def _outline() -> Mapping[str, Any]:
-    path = os.path.join(CATALOG_FOLDER, "outline.toml")
-    return parse_toml(
-        read_text(path, InvalidArgument), "qe_rules/data/rulebook/outline.toml", InvalidArgument
-    )
-
-
-# --------------------------------------------------------------------------- applying rules
-
-
-def _rebids_happen(rs: RuleSet) -> bool:
-    return rs.ties_before_fallback > 1 or rs.tie_fallback is TieFallback.NONE
-
-
-def _zero_bids(rs: RuleSet) -> bool:
-    return bool(rs.zero_bid_player_counts)
-
-
-def _peeks(rs: RuleSet) -> bool:
-    return bool(rs.peek_player_counts) and rs.peeks_per_player > 0
-
-
-def _auctioneer_may_tie(rs: RuleSet) -> bool:
-    return rs.secret_bid_may_equal_opening or rs.rebid_may_equal_opening
-
-
-def _auctioneer_rebids(rs: RuleSet) -> bool:
-    """Whether the auctioneer can ever rebid: with everyone after a tie, or tied itself."""
-    return _rebids_happen(rs) and (
-        rs.rebidders is RebidScope.ALL
-        or (_auctioneer_may_tie(rs) and rs.tied_auctioneer is TiedAuctioneer.REBIDS)
-    )
-
-
-def _fallback_may_find_nothing(rs: RuleSet) -> bool:
-    """Whether the fallback can find no single bid. Where nobody can equal the opening
-    bid, the auctioneer never rebids and every sale has an auctioneer when it is tied, the
-    opening bid is always single, so only the fallback below the top tie can fail (from 4
-    players on, when two bids below the tie are equal)."""
-    if rs.tie_fallback is TieFallback.NONE:
-        return False
-    last_tile_ties = bool(rs.last_tile_without_auctioneer) and not rs.last_tile_tie_awards_nothing
-    if _auctioneer_may_tie(rs) or rs.rebidders is RebidScope.ALL or last_tile_ties:
-        return True
-    return rs.tie_fallback is TieFallback.HIGHEST_OUTSIDE_TOP_TIE and max(rs.player_counts) >= 4
-
-
-_APPLIES: Final[Mapping[str, Callable[[RuleSet], bool]]] = {
-    "rebidders": _rebids_happen,
-    "rebid_may_equal_opening": _rebids_happen,
-    "rebid_visibility": _rebids_happen,
-    "tied_auctioneer": lambda rs: _rebids_happen(rs) and _auctioneer_may_tie(rs),
-    "auctioneer_rebid_may_be_zero": _auctioneer_rebids,
-    "auctioneer_rebid_may_repeat_opening": lambda rs: (
-        _auctioneer_rebids(rs) and not rs.rebid_may_equal_opening
-    ),
-    "ties_before_fallback": lambda rs: rs.tie_fallback is not TieFallback.NONE,
-    "tie_streak": lambda rs: (
-        rs.tie_fallback is not TieFallback.NONE and rs.ties_before_fallback > 1
-    ),
-    "unique_bid_pool": lambda rs: rs.tie_fallback is TieFallback.HIGHEST_UNIQUE_IN_SALE,
-    "fallback_finds_no_bid": _fallback_may_find_nothing,
-    "zero_bid_points": _zero_bids,
-    "zero_bid_limit_per_round": _zero_bids,
-    "zero_bid_winner_scores": _zero_bids,
-    "zero_bids_score_when_unsold": _zero_bids,
-    "zero_rebid_scores": lambda rs: _zero_bids(rs) and _rebids_happen(rs),
-    "last_tile_tie_awards_nothing": lambda rs: bool(rs.last_tile_without_auctioneer),
-    "last_tile_tie": lambda rs: (
-        bool(rs.last_tile_without_auctioneer) and rs.last_tile_tie_awards_nothing
-    ),
-    "last_tile_amount_public": lambda rs: bool(rs.last_tile_without_auctioneer),
-    "peeks_per_player": lambda rs: bool(rs.peek_player_counts),
-    "peek_after_last_sale": _peeks,
-    "peek_shows": _peeks,
-    "peek_timing": _peeks,
-    "eliminate_all_tied_highest": lambda rs: rs.eliminate_highest_spender,
-    "everyone_tied_for_most_spent": lambda rs: (
-        rs.eliminate_highest_spender and rs.eliminate_all_tied_highest
-    ),
-    "lowest_spend_bonus_to_all_tied": lambda rs: any(rs.lowest_spend_bonus.values()),
-}
-"""When a rule can come up at all: a rule that cannot (the unique-bid pool of a rule set
-without that fallback) is written in the section of rules that do not come up."""
-
-
-def applies(rs: RuleSet, field: str) -> bool:
-    """Whether the situation rule field ``field`` settles can come up under ``rs``."""
-    check = _APPLIES.get(field)
-    return check is None or check(rs)
 
 
 # --------------------------------------------------------------------------- values in words
@@ -314,30 +259,56 @@ def _categories(values: Iterable[Category], book: Catalog) -> str:
 _OWN: Final = object()
 
 
+def template_key(field: str, value: Any, book: Catalog) -> str:
+    """The key of the template that states ``value`` of rule ``field``: ``true`` or
+    ``false``, the value of a choice, a number with its own template, ``none`` for an
+    empty list, else ``text``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, int):
+        return str(value) if book.has_template(field, str(value)) else "text"
+    if isinstance(value, frozenset | tuple) and not value and book.has_template(field, "none"):
+        return "none"
+    return "text"
+
+
+def fill(template: str, field: str, value: Any, book: Catalog) -> str:
+    """``template`` with its placeholders filled from ``value`` of rule ``field``."""
+    vp = book.word("vp")
+    if isinstance(value, bool | enum.Enum):
+        return template
+    if isinstance(value, int):
+        return template.format(value=value, vp=vp)
+    if isinstance(value, frozenset):
+        return template.format(categories=_categories(value, book))
+    if isinstance(value, tuple) and all(type(n) is int for n in value):
+        return template.format(players=_count_phrase(value, book), vp=vp)
+    if field == "lowest_spend_bonus":
+        return template.format(value=_per_players(value, book, vp), vp=vp)
+    return template.format(vp=vp)
+
+
 def field_sentence(rs: RuleSet, field: str, book: Catalog, value: Any = _OWN) -> str:
     """Rule field ``field`` of ``rs`` as its template in ``book`` writes it (or
     ``value``, a reading of the field, in place of the rule set's own)."""
     if value is _OWN:
         value = getattr(rs, field)
-    vp = book.word("vp")
-    if isinstance(value, bool):
-        return book.template(field, "true" if value else "false")
-    if isinstance(value, enum.Enum):
-        return book.template(field, str(value.value))
-    if isinstance(value, int):
-        key = str(value) if book.has_template(field, str(value)) else "text"
-        return book.template(field, key).format(value=value, vp=vp)
-    if isinstance(value, frozenset):
-        if not value:
-            return book.template(field, "none")
-        return book.template(field, "text").format(categories=_categories(value, book))
-    if isinstance(value, tuple) and all(type(n) is int for n in value):
-        if not value and book.has_template(field, "none"):
-            return book.template(field, "none")
-        return book.template(field, "text").format(players=_count_phrase(value, book), vp=vp)
-    if field == "lowest_spend_bonus":
-        return book.template(field, "text").format(value=_per_players(value, book, vp), vp=vp)
-    return book.template(field, "text").format(vp=vp)
+    return fill(book.template(field, template_key(field, value, book)), field, value, book)
+
+
+def related_sentence(rs: RuleSet, field: str, book: Catalog) -> tuple[str, tuple[str, ...]]:
+    """Rule ``field`` of ``rs`` in words, and the other fields the words state: a
+    sentence relating it to another rule (``"like a secret bid"``) where the catalog has
+    one and the rule set's values make it true, else the field's own sentence."""
+    value = getattr(rs, field)
+    key = template_key(field, value, book)
+    for conditions, template in book.related(field, key):
+        if conditions_hold(rs, conditions):
+            others = tuple(dict.fromkeys(name for name, _, _ in conditions if name != field))
+            return fill(template, field, value, book), others
+    return field_sentence(rs, field, book), ()
 
 
 def _per_players(value: Mapping[int, int], book: Catalog, vp: str) -> str:
@@ -387,11 +358,14 @@ def _piece(value: Any, book: Catalog) -> str:
 class _Writer:
     """Writes the sections of one rulebook."""
 
-    def __init__(self, rs: RuleSet, book: Catalog, base: RuleSet | None, cite: bool) -> None:
+    def __init__(
+        self, rs: RuleSet, book: Catalog, base: RuleSet | None, cite: bool, edition: str
+    ) -> None:
         self.rs = rs
         self.book = book
         self.base = base
         self.cite = cite
+        self.edition = edition
         self.changes = tuple(c.field for c in diff(base, rs).rules) if base is not None else ()
         self.idle: list[Block] = []
 
@@ -401,56 +375,82 @@ class _Writer:
         self,
         kind: str,
         fields: tuple[str, ...] = (),
-        fixed: str = "",
+        frame: str = "",
         *,
         cited: bool = True,
         **parts: Any,
     ) -> Block:
-        cite = self._cite(fields, fixed) if self.cite and cited else ""
+        cite = self._cite(fields, frame) if self.cite and cited else ""
         differs = any(f in self.changes for f in fields)
-        return Block(kind=kind, fields=fields, cite=cite, differs=differs, **parts)
+        return Block(kind=kind, fields=fields, frame=frame, cite=cite, differs=differs, **parts)
 
-    def _cite(self, fields: tuple[str, ...], fixed: str) -> str:
+    def _cite(self, fields: tuple[str, ...], frame: str) -> str:
         found: list[str] = []
         for field in fields:
             text = self._field_cite(field)
             if text not in found:
                 found.append(text)
-        if fixed:
-            found.append(self._fixed_cite(fixed))
+        if frame:
+            found.append(self._frame_cite(frame))
         return "; ".join(found)
 
+    def _marked(self, source: str, section: str, basis: Basis) -> str:
+        marker = self.book.word(basis.value)
+        return f"{source} §{section}" + (f" ({marker})" if marker else "")
+
     def _field_cite(self, field: str) -> str:
+        """The rule set's own citation of ``field``: its text and section; for a changed
+        field of a variant, the text that supports the new value (or that none does)."""
         book = self.book
         cite = self.rs.cite(field)
         if cite.section == "(variant)":
             base = cite.source.partition(":")[0]
-            if cite.basis is Basis.HOUSE_RULE:
+            support = text_support(field, getattr(self.rs, field))
+            if support is None:
                 return book.word("house_variant", base=base)
-            return book.word("variant", base=base)
+            return book.word(
+                "variant_of",
+                base=base,
+                cite=self._marked(support.source, support.section, support.basis),
+            )
         if cite.source not in SOURCES:
-            return book.word("house", file=f"{cite.source}, {cite.section}")
-        marker = book.word(cite.basis.value)
-        return f"{cite.source} §{cite.section}" + (f" ({marker})" if marker else "")
+            if cite.basis is Basis.HOUSE_RULE:
+                return book.word("house", file=f"{cite.source}, {cite.section}")
+            return self._marked(cite.source, cite.section, cite.basis)
+        return self._marked(cite.source, cite.section, cite.basis)
 
-    def _fixed_cite(self, key: str) -> str:
-        sections = _outline()["fixed"].get(key, {}).get("cite", {})
-        source = self.rs.source if self.rs.source in sections else "en"
-        text = f"{source} §{sections.get(source, '?')}"
-        if source != self.rs.source:
-            text += f" ({self.book.word('frame')})"
-        return text
+    def _frame_cite(self, key: str) -> str:
+        """A frame paragraph's citation: the section of the rule set's own text that
+        states it (and how), that the text is silent, or, where the rule set's value of
+        the field that chooses the paragraph is not its text's, that field's citation."""
+        entry = outline()["fixed"].get(key, {})
+        source = self.rs.source
+        if source not in SOURCES:
+            return self.book.word("frame")
+        by = entry.get("by")
+        if by is not None and getattr(RULESETS[source], by) != getattr(self.rs, by):
+            return self._field_cite(by)
+        found = entry.get("cite", {}).get(source)
+        if found is None:
+            return f"{source} ({self.book.word('silent')})"
+        if isinstance(found, str):
+            return self._marked(source, found, Basis.STATED)
+        return self._marked(source, str(found["section"]), Basis(found.get("basis", "stated")))
 
     def paragraph_of(self, field: str) -> Block:
-        return self.block("paragraph", (field,), text=field_sentence(self.rs, field, self.book))
+        text, others = related_sentence(self.rs, field, self.book)
+        return self.block("paragraph", (field, *others), text=text)
 
     # sections
 
+    def _in_edition(self, entry: Mapping[str, Any]) -> bool:
+        return self.edition in entry.get("editions", EDITIONS)
+
     def sections(self) -> list[Section]:
         out: list[Section] = []
-        for entry in _outline()["sections"]:
+        for entry in outline()["sections"]:
             key = entry["key"]
-            if key == "differences" and self.base is None:
+            if not self._in_edition(entry) or (key == "differences" and self.base is None):
                 continue
             blocks: list[Block] = []
             for item in entry.get("items", []):
@@ -462,9 +462,9 @@ class _Writer:
                     blocks = []
                     continue
                 blocks.extend(getattr(self, f"_{name}")())
-            if key == "categories" or (not blocks and entry.get("blocks") == ["categories"]):
-                continue
-            if blocks or key != "idle":
+            if blocks or (
+                key not in ("idle", "tips") and "categories" not in entry.get("blocks", [])
+            ):
                 out.append(self.section(key, entry, blocks))
         return out
 
@@ -479,34 +479,32 @@ class _Writer:
 
     def item(self, item: str) -> list[Block]:
         if item in RuleSet.rule_fields():
-            if item in _TABLE_FIELDS:
-                return self.scoring_table(item)
-            if item == "scoring_order":
-                order = tuple(self.book.category(c.value) for c in self.rs.scoring_order)
-                return [
-                    self.paragraph_of(item),
-                    self.block("ordered", (item,), items=order, cited=False),
-                ]
-            block = self.paragraph_of(item)
-            if not applies(self.rs, item):
+            return self.rule(item)
+        text = frame_text(self.rs, item, self.book, self.edition)
+        if text is None:
+            return []
+        return [self.block("paragraph", frame=item, text=text)]
+
+    def rule(self, field: str) -> list[Block]:
+        """The blocks that state rule ``field``: written where the rule applies; in the
+        reference edition the others go to the rules that do not come up."""
+        if field in TABLE_FIELDS:
+            return self.scoring_table(field)
+        if field == "scoring_order":
+            order = tuple(self.book.category(c.value) for c in self.rs.scoring_order)
+            return [
+                self.paragraph_of(field),
+                self.block("ordered", (field,), items=order, cited=False),
+            ]
+        block = self.paragraph_of(field)
+        if not applies(self.rs, field):
+            if self.edition == "reference":
                 self.idle.append(block)
-                return []
-            return [block]
-        values: dict[str, Any] = {}
-        if item == "sales_count":
-            values["sales"] = _join(
-                [
-                    self.book.word("sales", sales=sales, players=_count_phrase(players, self.book))
-                    for players, sales in _groups(
-                        {n: self.rs.sales(n) for n in self.rs.player_counts}
-                    )
-                ],
-                self.book,
-            )
-        return [self.block("paragraph", fixed=item, text=self.book.fixed(item, **values))]
+            return []
+        return [block]
 
     def category_sections(self) -> list[Section]:
-        categories = _outline()["categories"]
+        categories = outline()["categories"]
         out = []
         for category in self.rs.scoring_order:
             blocks: list[Block] = []
@@ -548,14 +546,11 @@ class _Writer:
 
     def _components_table(self) -> list[Block]:
         book, rs = self.book, self.rs
-        intro = " ".join(field_sentence(rs, f, book) for f in _COMPONENT_FIELDS)
         header = (
             _capital(book.word("players_column")),
-            *(_capital(book.label(f)) for f in _COMPONENT_FIELDS),
+            *(_capital(book.label(f)) for f in COMPONENT_FIELDS),
         )
-        combined = {
-            n: tuple(getattr(rs, f)[n] for f in _COMPONENT_FIELDS) for n in rs.player_counts
-        }
+        combined = {n: tuple(getattr(rs, f)[n] for f in COMPONENT_FIELDS) for n in rs.player_counts}
         rows: list[tuple[str, ...]] = [header]
         tiles: list[Block] = []
         for players, (nations, industries, removed, size) in _groups(combined):
@@ -570,19 +565,15 @@ class _Writer:
                 )
             )
             tiles.append(
-                self.block(
-                    "tiles",
-                    ("removed_companies",),
-                    cited=False,
+                Block(
+                    kind="tiles",
+                    fields=("removed_companies",),
+                    cite=book.word("tiles_source") if self.cite else "",
                     text=f"{book.word('tiles_in_play')} ({book.word('players', players=label)})",
                     tiles=rs.companies(players[0]),
                 )
             )
-        return [
-            self.block("paragraph", _COMPONENT_FIELDS, text=intro),
-            self.block("table", _COMPONENT_FIELDS, rows=tuple(rows), cited=False),
-            *tiles,
-        ]
+        return [self.block("table", COMPONENT_FIELDS, rows=tuple(rows)), *tiles]
 
     def _differences(self) -> list[Block]:
         assert self.base is not None
@@ -661,31 +652,45 @@ class _Writer:
             nation=me.nation.code,
             token=book.industry(me.industry.name),
         )
+        subtotal = rs.scoring_order[-1] is Category.SPENDING
         lines = []
         for category in rs.scoring_order:
-            name = book.category(category.value)
             points = sheet.points(category)
-            if category is Category.COMPANIES and me.companies:
+            if category is Category.SPENDING:
+                if subtotal:
+                    lines.append(_line(book, "row_subtotal", sheet.subtotal))
+                lines.append(_line(book, "row_bonus", points))
+            elif category is Category.COMPANIES and me.companies:
                 total = " + ".join(
                     str(vp) for vp in sorted((c.vp for c in me.companies), reverse=True)
                 )
                 lines.append(
-                    book.word("example_companies", category=name, sum=total, points=points, vp=vp)
-                )
-            elif category is Category.SPENDING:
-                lines.append(
-                    book.word("example_line", category=book.word("row_bonus"), points=points, vp=vp)
+                    book.word(
+                        "example_companies",
+                        category=book.category(category.value),
+                        sum=total,
+                        points=points,
+                        vp=vp,
+                    )
                 )
             else:
-                lines.append(book.word("example_line", category=name, points=points, vp=vp))
-        lines.append(
-            book.word(
-                "example_line", category=book.word("row_subtotal"), points=sheet.subtotal, vp=vp
-            )
-        )
-        lines.append(
-            book.word("example_line", category=book.word("row_total"), points=sheet.total, vp=vp)
-        )
+                lines.append(
+                    book.word(
+                        "example_line", category=book.category(category.value), points=points, vp=vp
+                    )
+                )
+        lines.append(_line(book, "row_total" if subtotal else "row_total_alone", sheet.total))
+        blocks = [
+            self.block("paragraph", text=intro),
+            self.block("tiles", tiles=tuple(me.companies)),
+            self.block(
+                "paragraph",
+                text=book.word("example_spent", spent=me.spent, zero=me.zero_bid_rounds),
+            ),
+            self.block("list", items=tuple(lines)),
+        ]
+        if self.edition == "print":
+            return blocks
         names = [book.word("example_player")] + [
             book.word("seat", seat=seat + 1) for seat in range(1, len(records))
         ]
@@ -699,19 +704,69 @@ class _Writer:
                 points=result.sheets[result.winner].total,
                 vp=vp,
             )
-        outcome = outcome[0].upper() + outcome[1:]
         return [
-            self.block("paragraph", text=intro),
-            self.block("tiles", tiles=tuple(me.companies)),
-            self.block(
-                "paragraph",
-                text=book.word("example_spent", spent=me.spent, zero=me.zero_bid_rounds),
-            ),
-            self.block("list", items=tuple(lines)),
+            *blocks,
             self.block("paragraph", text=book.word("example_board")),
             self.block("table", rows=board),
-            self.block("paragraph", text=outcome),
+            self.block("paragraph", text=_capital(outcome)),
         ]
+
+
+def frame_text(rs: RuleSet, key: str, book: Catalog, edition: str = "reference") -> str | None:
+    """The frame paragraph ``key`` of the outline as rule set ``rs`` has it in ``book``'s
+    language, or ``None`` where the paragraph is not written: not in this edition, where
+    the rule it belongs to (``with``) does not apply, where its condition (``when``)
+    holds at no player count. Its text is the one for ``rs``'s value of the field ``by``
+    names, with the player counts of its condition and the sales of a game filled in."""
+    entry = outline()["fixed"].get(key, {})
+    if edition not in entry.get("editions", EDITIONS):
+        return None
+    if "with" in entry and not applies(rs, entry["with"]):
+        return None
+    values: dict[str, Any] = {}
+    if "when" in entry:
+        counts = _FRAME_CONDITIONS[entry["when"]](rs)
+        if not counts:
+            return None
+        values["players"] = _count_phrase(counts, book)
+    if key == "sales_count":
+        values["sales"] = _sales(rs, book)
+    by = entry.get("by")
+    variant = template_key(by, getattr(rs, by), book) if by else None
+    return book.fixed(key, variant, **values)
+
+
+def _sales(rs: RuleSet, book: Catalog) -> str:
+    """The sales of a game per player count, with the rounds they make."""
+    facts = {n: (rs.sales(n), rs.rounds(n), rs.has_last_tile_rule(n)) for n in rs.player_counts}
+    parts = []
+    for players, (sales, rounds, last) in _groups(facts):
+        count = book.word("sales", sales=sales, players=_count_phrase(players, book))
+        made = book.word("sales_last_tile" if last else "sales_rounds", rounds=rounds)
+        parts.append(f"{count} ({made})")
+    return _join(parts, book)
+
+
+def _line(book: Catalog, row: str, points: int) -> str:
+    return book.word("example_line", category=book.word(row), points=points, vp=book.word("vp"))
+
+
+def _leftover_tokens(rs: RuleSet) -> tuple[int, ...]:
+    """The player counts that leave industry tokens undealt."""
+    return tuple(n for n in rs.player_counts if len(rs.industries(n)) > n)
+
+
+def _unplayed_nations(rs: RuleSet) -> tuple[int, ...]:
+    """The player counts at which a nation in play has no player."""
+    return tuple(n for n in rs.player_counts if len(rs.nations(n)) > n)
+
+
+_FRAME_CONDITIONS: Final[Mapping[str, Callable[[RuleSet], tuple[int, ...]]]] = {
+    "leftover_tokens": _leftover_tokens,
+    "unplayed_nations": _unplayed_nations,
+}
+"""The conditions a frame paragraph's ``when`` names: each gives the player counts at
+which the paragraph holds (none: the paragraph is not written)."""
 
 
 def _house_rules(field: str) -> tuple[Any, ...]:
@@ -737,21 +792,27 @@ def _reading(field: str, plain: Any) -> Any:
 def _board(
     rs: RuleSet, result: GameResult, names: Sequence[str], book: Catalog
 ) -> tuple[tuple[str, ...], ...]:
+    """The example's score board, in the texts' order: the categories, the subtotal
+    (where the spending is scored last), the total spent, the lowest-spend bonus, the
+    total and who is eliminated."""
+    sheets = result.sheets
     rows: list[tuple[str, ...]] = [("", *names)]
+    subtotal = rs.scoring_order[-1] is Category.SPENDING
     for category in rs.scoring_order:
-        label = (
-            book.word("row_bonus")
-            if category is Category.SPENDING
-            else book.category(category.value)
-        )
-        rows.append((label, *(str(s.points(category)) for s in result.sheets)))
-    rows.append((book.word("row_subtotal"), *(str(s.subtotal) for s in result.sheets)))
-    rows.append((book.word("row_total"), *(str(s.total) for s in result.sheets)))
-    rows.append((book.word("row_spent"), *(str(s.spent) for s in result.sheets)))
+        if category is Category.SPENDING:
+            if subtotal:
+                rows.append((book.word("row_subtotal"), *(str(s.subtotal) for s in sheets)))
+            rows.append((book.word("row_spent"), *(str(s.spent) for s in sheets)))
+            label = book.word("row_bonus")
+        else:
+            label = book.category(category.value)
+        rows.append((label, *(str(s.points(category)) for s in sheets)))
+    total = book.word("row_total" if subtotal else "row_total_alone")
+    rows.append((total, *(str(s.total) for s in sheets)))
     rows.append(
         (
             book.word("row_eliminated"),
-            *(book.word("yes") if s.eliminated else book.word("no") for s in result.sheets),
+            *(book.word("yes") if s.eliminated else book.word("no") for s in sheets),
         )
     )
     return tuple(rows)
@@ -763,7 +824,7 @@ def _board(
 @functools.cache
 def _example_data() -> tuple[dict[str, Any], ...]:
     path = os.path.join(
-        os.path.dirname(CATALOG_FOLDER), os.pardir, "examples", "scoring-example.json"
+        os.path.dirname(os.path.abspath(__file__)), os.pardir, "examples", "scoring-example.json"
     )
     data = json.loads(read_text(os.path.normpath(path), InvalidArgument))
     return tuple(data["players"])
@@ -813,34 +874,51 @@ def rulebook(
     lang: str = "en",
     against: RuleSet | str | None = None,
     cite: bool = False,
+    edition: str = "reference",
 ) -> Rulebook:
     """The rulebook of ``ruleset`` (a rule set, a built-in id or a spec string) in
     language ``lang`` (``"en"``, ``"de"``; see :func:`qe_rules.texts.catalogs.languages`).
 
-    ``against`` (a rule set or id) adds a section listing every rule that differs from
-    it and marks the paragraphs that state them; ``cite=True`` gives every block its
-    provenance: the text and section, or that it is an interpretation, a correction or a
-    variant. Unknown languages and rule sets raise :class:`~qe_rules.RulesError`
-    subclasses naming what is allowed.
+    ``edition`` is ``"reference"`` or ``"print"`` (:data:`EDITIONS`). The reference
+    edition writes every rule: ``against`` (a rule set or id) adds a section listing
+    every rule that differs from it and marks the paragraphs that state them;
+    ``cite=True`` gives every block the rule set's own provenance: the section of its
+    text, or that the text is silent, that it is an interpretation, a correction or a
+    variant. The print edition writes the rules a player reads, with neither. Unknown
+    languages, editions and rule sets raise :class:`~qe_rules.RulesError` subclasses
+    naming what is allowed.
     """
     rs = get_ruleset(ruleset)
     book = catalog(lang)
-    base = get_ruleset(against) if against is not None else None
     if type(cite) is not bool:
         raise InvalidArgument(f"cite must be True or False, got {shown(cite)}")
-    writer = _Writer(rs, book, base, cite)
+    if edition not in EDITIONS:
+        raise InvalidArgument(f"edition must be one of {', '.join(EDITIONS)}, got {shown(edition)}")
+    if edition == "print" and (cite or against is not None):
+        raise InvalidArgument(
+            "the print edition has neither citations nor a list of differences; "
+            "ask the reference edition for --cite or --against"
+        )
+    base = get_ruleset(against) if against is not None else None
+    writer = _Writer(rs, book, base, cite, edition)
     sections = tuple(writer.sections())
     legend = ", ".join(f"{i.code} {book.industry(i.name)}" for i in Industry)
+    if edition == "print":
+        subtitle = book.word("print_subtitle", players=_count_phrase(rs.player_counts, book))
+    else:
+        subtitle = book.word("generated", ruleset=rs.id)
     return Rulebook(
         ruleset=rs.id,
         language=book.language,
         title=book.heading("title"),
-        subtitle=book.word("generated", ruleset=rs.id),
+        subtitle=subtitle,
         base=base.id if base is not None else None,
         differences=writer.changes,
         sections=sections,
         legend=f"{book.word('legend')}: {legend}",
         difference_note=book.word("differs", base=base.id) if base is not None else "",
+        edition=edition,
+        cited=cite,
     )
 
 
@@ -852,27 +930,29 @@ def _cell(text: str) -> str:
 
 
 def _block_markdown(block: Block, *, cite: bool = True, mark: bool = True) -> str:
+    """One block as Markdown. A differing table carries its ▲ in its first header cell,
+    a differing list on its first item, so that no line is a bare ▲."""
     marker = "▲ " if block.differs and mark else ""
     tail = f" *[{block.cite}]*" if cite and block.cite else ""
     if block.kind == "paragraph":
         return f"{marker}{block.text}{tail}"
     if block.kind == "table":
         header, *rows = block.rows
+        header = (f"{marker}{header[0]}".strip(), *header[1:])
         lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
-        if tail or marker:
-            lines.append("")
-            lines.append(f"{marker}{tail.strip()}".strip())
+        if tail:
+            lines += ["", tail.strip()]
         return "\n".join(lines)
     if block.kind in ("list", "ordered"):
         bullet = "1." if block.kind == "ordered" else "-"
-        lines = [f"{bullet} {item}" for item in block.items]
-        if tail or marker:
-            lines.append("")
-            lines.append(f"{marker}{tail.strip()}".strip())
+        lines = [f"{bullet} {marker if i == 0 else ''}{item}" for i, item in enumerate(block.items)]
+        if tail:
+            lines += ["", tail.strip()]
         return "\n".join(lines)
     codes = ", ".join(str(c) for c in block.tiles)
-    return f"{block.text}: {codes}" if block.text else codes
+    text = f"{block.text}: {codes}" if block.text else codes
+    return f"{text}{tail}"
 
 
 def _markdown(book: Rulebook) -> str:
@@ -880,6 +960,8 @@ def _markdown(book: Rulebook) -> str:
     for section in book.sections:
         lines += ["#" * section.level + " " + section.title, ""]
         for block in section.blocks:
+            if block.kind == "tiles" and block.fields and book.edition == "print":
+                continue  # the components table names the tiles; the HTML draws them
             lines += [_block_markdown(block), ""]
         if section.key == "components":
             lines += [f"*{book.legend}*", ""]
@@ -922,11 +1004,23 @@ _CSS: Final = """
 .qe-rulebook .tiles-caption { font-size: 9.5pt; color: #444; margin-top: .5em; }
 .qe-rulebook .legend { font-size: 9pt; color: #555; }
 .qe-rulebook code { font-size: 9pt; }
+.qe-rulebook .code { white-space: nowrap; }
+.qe-rulebook ol, .qe-rulebook ul { break-inside: avoid; }
+.qe-rulebook p:has(+ table), .qe-rulebook p:has(+ div > table),
+.qe-rulebook p:has(+ div > ol), .qe-rulebook p:has(+ div > ul) { break-after: avoid; }
 @media print {
   .qe-rulebook { max-width: none; font-size: 10pt; }
   .qe-rulebook h2 { break-before: auto; }
 }
 """
+
+
+_TILE_CODE: Final = re.compile(r"\b[A-Z]{2}-[A-Z]{3}-\d\b")
+
+
+def _cell_html(text: str) -> str:
+    """A table cell, its tile codes kept whole on one line (never broken at a hyphen)."""
+    return _TILE_CODE.sub(lambda m: f'<span class="code">{m.group(0)}</span>', html.escape(text))
 
 
 def _html_block(block: Block, picture: Callable[[Company], str] | None, note: str) -> str:
@@ -941,7 +1035,7 @@ def _html_block(block: Block, picture: Callable[[Company], str] | None, note: st
         body = "".join(
             "<tr>"
             + "".join(
-                f"<th>{html.escape(c)}</th>" if i == 0 else f"<td>{html.escape(c)}</td>"
+                f"<th>{html.escape(c)}</th>" if i == 0 else f"<td>{_cell_html(c)}</td>"
                 for i, c in enumerate(row)
             )
             + "</tr>"

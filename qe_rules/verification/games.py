@@ -14,6 +14,7 @@ from typing import Final
 
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.events import ZeroBids
+from qe_rules.game.facts import rule_facts
 from qe_rules.limits import GAME_ROUNDS_CHECKED
 from qe_rules.rules.model import RuleSet
 from qe_rules.verification.play import past_peeks, random_round, scripted_game, simple_price
@@ -29,8 +30,8 @@ _PLANS: Final = 400
 def _plans(rules: RuleSet, players: int) -> Iterator[list[tuple[int, int] | None]]:
     """Candidate plans, simplest first: every auctioneer wins at the smallest price; then
     seeded random winners and prices."""
-    sales = rules.sales(players)
-    last = rules.has_last_tile_rule(players)
+    facts = rule_facts(rules, players)
+    sales, last = facts.sales, facts.last_tile
     price = simple_price(rules)
     simple: list[tuple[int, int] | None] = [(i % players, price) for i in range(sales)]
     if last:
@@ -141,7 +142,7 @@ def property_checks(rules: RuleSet, games_per_count: int) -> Iterator[Finding]:
                 Example("game", zero_problem.to_record()),
                 coverage,
             )
-        elif not rules.has_zero_bid_points(players):
+        elif not rule_facts(rules, players).zero_bids:
             yield holds(
                 "zero-bid-limit",
                 f"{players} players: in {played} random games zero bids never scored, as "
@@ -191,7 +192,7 @@ def _zero_bids_within_limit(rules: RuleSet, game: Game) -> bool:
         if isinstance(event, ZeroBids):
             for seat in event.scoring:
                 scored[seat, event.round] += 1
-    if not rules.has_zero_bid_points(game.players):
+    if not rule_facts(rules, game.players).zero_bids:
         return not scored
     return not limit or all(n <= limit for n in scored.values())
 

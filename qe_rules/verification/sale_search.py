@@ -22,6 +22,7 @@ import attrs
 
 from qe_rules.errors import InvalidArgument, RulesError
 from qe_rules.game.engine import Game
+from qe_rules.game.facts import rule_facts
 from qe_rules.game.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet, TieFallback, TieStreak, UniqueBidPool
@@ -374,7 +375,7 @@ def _sale_record(
     if auctioneer is None:
         price = simple_price(rules)
         earlier: list[tuple[int, int] | None] = [
-            (i % players, price) for i in range(rules.sales(players) - 1)
+            (i % players, price) for i in range(rule_facts(rules, players).sales - 1)
         ]
         game = scripted_game(rules, players, earlier, finish=False)
     else:
@@ -515,7 +516,7 @@ def sale_checks(rules: RuleSet, thorough: bool) -> Iterator[Finding]:
                 players,
                 coverage=coverage,
             )
-        if rules.has_last_tile_rule(players):
+        if rule_facts(rules, players).last_tile:
             yield from _last_tile_check(rules, players, bound)
 
 

@@ -17,40 +17,49 @@ are common.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 import attrs
+from hypothesis import reject
 from hypothesis import strategies as st
 
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules._util.frozen import FrozenDict
+from qe_rules.components import COMPANIES, Industry, Nation
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.records import Move
 from qe_rules.game.scoring import PlayerRecord
 from qe_rules.game.views import Phase
+from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import (
     RULESETS,
-    BeyondTable,
-    DiversificationSets,
-    EveryoneTiedForMostSpent,
-    FallbackFindsNoBid,
-    FinalTieBreak,
-    LastTileTie,
-    PeekShows,
+    Category,
     PeekTiming,
-    RebidScope,
-    RebidVisibility,
     RuleSet,
-    TieAfterTiebreak,
-    TiedAuctioneer,
     TieFallback,
-    UniqueBidPool,
+    TieStreak,
     get_ruleset,
 )
+from qe_rules.rules.values import (
+    CATEGORY_ORDER,
+    CATEGORY_SET,
+    COMPANY_LIST,
+    PLAYER_COUNTS,
+    TABLE,
+    FieldKind,
+)
+from qe_rules.rules.values import INDUSTRIES as INDUSTRIES_KIND
+from qe_rules.rules.values import NATIONS as NATIONS_KIND
 
 __all__ = [
+    "ENDLESS_READINGS",
+    "EXCUSED",
+    "VARIED_FIELDS",
     "bids",
     "builtin_rulesets",
+    "field_values",
     "games",
     "illegal_moves",
     "legal_moves",
@@ -72,75 +81,173 @@ def _given_or_builtin(rulesets: Sequence[RuleSet] | None) -> st.SearchStrategy[R
     return st.sampled_from(list(rulesets or RULESETS.values()))
 
 
-@st.composite
-def ruleset_variations(draw: st.DrawFn, base: RuleSet | None = None) -> RuleSet:
-    """A valid rule set that differs from a built-in (or ``base``) in random rules.
+# --------------------------------------------------------------------------- variations
 
-    The variations keep every game finite: the tie fallback is never ``none`` here, and
-    ``tie_streak`` stays ``any-players``.
+EXCUSED: Final[Mapping[str, str]] = FrozenDict()
+"""Rule fields :func:`ruleset_variations` leaves as the base has them, each with the
+reason. None: every rule field is varied (``tests/verification/test_strategies.py``
+fails when a field is neither varied nor listed here with a reason)."""
+
+VARIED_FIELDS: Final[tuple[str, ...]] = tuple(
+    name for name in RuleSet.rule_fields() if name not in EXCUSED
+)
+"""The rule fields :func:`ruleset_variations` varies: each one's values come from its
+kind (:meth:`RuleSet.field_kind`)."""
+
+ENDLESS_READINGS: Final[Mapping[str, Any]] = FrozenDict(
+    {"tie_fallback": TieFallback.NONE, "tie_streak": TieStreak.SAME_PLAYERS}
+)
+"""Readings under which tied agents may rebid without end (no fallback, or one whose
+count of ties starts again): varied only with ``endless=True``."""
+
+_PLAYER_COUNTS: Final = (2, 3, 4, 5)
+_SMALL: Final = 4  # most numbers are drawn from the smallest few a kind allows
+
+
+def _number(bounds: tuple[int, int]) -> st.SearchStrategy[int]:
+    """Mostly one of the smallest few, now and then one of the largest few."""
+    low, high = bounds
+    small = st.integers(low, min(high, low + _SMALL))
+    large = st.integers(max(low, high - 3), high)
+    return st.integers(0, 7).flatmap(lambda pick: large if pick == 0 else small)
+
+
+def _pieces(kind: type[enum.Enum], players: int) -> st.SearchStrategy[tuple[Any, ...]]:
+    """At least ``players`` of ``kind``'s members, in a random order."""
+    return st.permutations(list(kind)).flatmap(
+        lambda order: st.integers(players, len(order)).map(lambda k: tuple(order[:k]))
+    )
+
+
+@st.composite
+def _table(draw: st.DrawFn) -> dict[int, int]:
+    """A scoring table: counts from 1 to 4 on, consecutive, with mostly small points."""
+    first = draw(st.integers(1, 4))
+    size = draw(st.integers(1, 6))
+    points = _number((0, MAX_BID)) | st.integers(0, 25)
+    return {count: draw(points) for count in range(first, first + size)}
+
+
+def _kind_values(
+    kind: FieldKind, rules: RuleSet, players: int | None
+) -> st.SearchStrategy[Any] | None:
+    """Values of ``kind`` under ``rules`` (``players``: the count of a per-player value),
+    or ``None`` for a kind without values here."""
+    if kind.choices:
+        return st.sampled_from(kind.choices)
+    if kind.bounds is not None:
+        return _number(kind.bounds)
+    if kind is PLAYER_COUNTS:
+        return st.sets(st.sampled_from(rules.player_counts)).map(lambda s: tuple(sorted(s)))
+    if kind is COMPANY_LIST:  # tiles removed: at least one is left
+        return st.sets(st.sampled_from(COMPANIES), max_size=len(COMPANIES) - 1).map(tuple)
+    if kind is NATIONS_KIND and players is not None:
+        return _pieces(Nation, players)
+    if kind is INDUSTRIES_KIND and players is not None:
+        return _pieces(Industry, players)
+    if kind is TABLE:
+        return _table()
+    if kind is CATEGORY_ORDER:
+        return st.permutations(list(Category)).map(tuple)
+    if kind is CATEGORY_SET:
+        both = [Category.MONOPOLIZATION, Category.DIVERSIFICATION]
+        return st.sets(st.sampled_from(both)).map(frozenset)
+    return None
+
+
+def field_values(rules: RuleSet, name: str, *, endless: bool = False) -> st.SearchStrategy[Any]:
+    """Values of rule field ``name`` valid under ``rules`` (one per player count for a
+    per-player field), made from the field's kind; the :data:`ENDLESS_READINGS` only with
+    ``endless``. A field of a kind without values raises ``TypeError``: give its kind
+    values here, or excuse the field in :data:`EXCUSED` with a reason."""
+    kind = RuleSet.field_kind(name)
+    if kind.per_players:
+        assert kind.item is not None
+        items = {}
+        for players in rules.player_counts:
+            found = _kind_values(kind.item, rules, players)
+            if found is None:
+                raise TypeError(f"ruleset_variations has no values for {name}'s kind")
+            items[players] = found
+        return st.fixed_dictionaries(items)
+    values = _kind_values(kind, rules, None)
+    if values is None:
+        raise TypeError(f"ruleset_variations has no values for {name}'s kind")
+    if not endless and name in ENDLESS_READINGS:
+        return values.filter(lambda value: value is not ENDLESS_READINGS[name])
+    return values
+
+
+def _with_player_counts(rules: RuleSet, counts: Sequence[int]) -> RuleSet:
+    """``rules`` played by ``counts``: each per-player field keeps its value for a count it
+    had, and takes the nearest count's value for a new one; the fields that name player
+    counts keep those still played."""
+    changes: dict[str, Any] = {"player_counts": tuple(sorted(counts))}
+    for name in RuleSet.per_player_fields():
+        value = getattr(rules, name)
+        changes[name] = {
+            n: value[min(value, key=lambda known: (abs(known - n), known))] for n in counts
+        }
+    for name in RuleSet.rule_fields():
+        if RuleSet.field_kind(name) is PLAYER_COUNTS and name != "player_counts":
+            changes[name] = tuple(n for n in getattr(rules, name) if n in counts)
+    return attrs.evolve(rules, **changes)
+
+
+@st.composite
+def ruleset_variations(
+    draw: st.DrawFn, base: RuleSet | None = None, *, endless: bool = False
+) -> RuleSet:
+    """A valid rule set that differs from a built-in (or ``base``) in random rules: each
+    field of :data:`VARIED_FIELDS` changes with even chance, to a value its kind allows
+    (:func:`field_values`), the player counts first (then every per-player value follows
+    them). A changed setup is made coherent, as a text's is: the deck holds only tiles of
+    the nations and industries in play, and ``deck_sizes`` states its size.
+
+    The variations keep every game finite unless ``endless``: without it the tie fallback
+    is never ``none`` and ``tie_streak`` stays ``any-players``
+    (:data:`ENDLESS_READINGS`), under which agents that always tie rebid without end.
     """
     rules = base or draw(builtin_rulesets())
+    changed_setup = False
+    if "player_counts" in VARIED_FIELDS and draw(st.booleans()):
+        counts = draw(st.sets(st.sampled_from(_PLAYER_COUNTS), min_size=1))
+        try:
+            rules = _with_player_counts(rules, sorted(counts))
+        except InvalidRuleSet:  # a new count with fewer pieces than its players
+            reject()
+        changed_setup = True
     changes: dict[str, Any] = {}
-    for name in (
-        "secret_bid_may_equal_opening",
-        "rebid_may_equal_opening",
-        "auctioneer_win_public",
-        "last_tile_tie_awards_nothing",
-        "lowest_spend_bonus_to_all_tied",
-        "eliminate_all_tied_highest",
-        "zero_bid_winner_scores",
-        "zero_rebid_scores",
-        "zero_bids_score_when_unsold",
-        "peek_after_last_sale",
-        "tiles_once_per_category",
-        "auctioneer_rebid_may_be_zero",
-        "auctioneer_rebid_may_repeat_opening",
-        "last_tile_amount_public",
-    ):
-        if draw(st.booleans()):
-            changes[name] = not getattr(rules, name)
-    for name, choices in (  # the readings of open questions (tie_streak may not end)
-        ("tied_auctioneer", TiedAuctioneer),
-        ("unique_bid_pool", UniqueBidPool),
-        ("peek_shows", PeekShows),
-        ("diversification_sets", DiversificationSets),
-        ("rebid_visibility", RebidVisibility),
-        ("fallback_finds_no_bid", FallbackFindsNoBid),
-        ("last_tile_tie", LastTileTie),
-        ("everyone_tied_for_most_spent", EveryoneTiedForMostSpent),
-        ("tie_after_tiebreak", TieAfterTiebreak),
-        ("peek_timing", PeekTiming),
-    ):
-        if draw(st.booleans()):
-            changes[name] = draw(st.sampled_from(list(choices)))
-    if draw(st.booleans()):
-        changes["tie_fallback"] = draw(
-            st.sampled_from([f for f in TieFallback if f is not TieFallback.NONE])
-        )
-    if draw(st.booleans()):
-        changes["ties_before_fallback"] = draw(st.integers(1, 4))
-    if draw(st.booleans()):
-        changes["rebidders"] = draw(st.sampled_from(list(RebidScope)))
-    if draw(st.booleans()):
-        changes["min_opening_bid"] = draw(st.integers(0, 3))
-    if draw(st.booleans()):
-        changes["zero_bid_player_counts"] = draw(st.sampled_from([(), (4, 5), (3, 4, 5)]))
-        changes["zero_bid_limit_per_round"] = draw(st.integers(0, 2))
-    if draw(st.booleans()):
-        changes["peek_player_counts"] = draw(st.sampled_from([(), (5,), (4, 5)]))
-        changes["peeks_per_player"] = draw(st.integers(0, 2))
-    if draw(st.booleans()):
-        changes["final_tiebreak"] = draw(st.sampled_from(list(FinalTieBreak)))
-        changes["beyond_table"] = draw(st.sampled_from(list(BeyondTable)))
-    if draw(st.booleans()):
-        small = draw(st.lists(st.integers(0, 12), min_size=2, max_size=2))
-        large = draw(st.lists(st.integers(0, 25), min_size=3, max_size=3))
-        changes["diversification"] = {
-            3: {3: small[0], 4: small[1]},
-            4: {3: small[0], 4: small[1]},
-            5: {3: large[0], 4: large[1], 5: large[2]},
-        }
-    return attrs.evolve(rules, id=f"{rules.id}-variation", **changes)
+    for name in VARIED_FIELDS:
+        if name != "player_counts" and draw(st.booleans(), label=name):
+            changes[name] = draw(field_values(rules, name, endless=endless), label=name)
+    if changed_setup or any(name in changes for name in _SETUP_FIELDS):
+        changes.update(_coherent_deck(rules, changes))
+    try:
+        return attrs.evolve(rules, id=f"{rules.id}-variation", **changes)
+    except InvalidRuleSet:  # e.g. a smallest bid of MAX_BID that no bid may equal
+        reject()
+
+
+_SETUP_FIELDS: Final = ("removed_companies", "deck_sizes", "nations_in_play", "industries_in_play")
+
+
+def _coherent_deck(rules: RuleSet, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup fields of ``rules`` with ``changes``, made to agree as a text's would (and
+    as the verifier's deck checks ask): the deck holds only tiles of the nations and
+    industries in play, and ``deck_sizes`` states its size."""
+    setup = {name: changes.get(name, getattr(rules, name)) for name in _SETUP_FIELDS}
+    removed, sizes = {}, {}
+    for players in rules.player_counts:
+        nations = set(setup["nations_in_play"][players])
+        industries = set(setup["industries_in_play"][players])
+        gone = set(setup["removed_companies"][players])
+        gone.update(c for c in COMPANIES if c.nation not in nations or c.industry not in industries)
+        if len(gone) == len(COMPANIES):
+            reject()  # no tile left to sell
+        removed[players] = tuple(c for c in COMPANIES if c in gone)
+        sizes[players] = len(COMPANIES) - len(gone)
+    return {"removed_companies": removed, "deck_sizes": sizes}
 
 
 def rulesets() -> st.SearchStrategy[RuleSet]:

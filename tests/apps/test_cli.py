@@ -92,6 +92,7 @@ def test_missing_file_and_missing_argument(capsys):
     assert "give a score file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_verify_markdown_of_one_file_is_its_own_report(tmp_path, commands_verify_once):
     rules = tmp_path / "house.toml"
     rules.write_text('id = "house"\nextends = "en"\n[rules]\nzero_bid_points = 3\n', "utf-8")
@@ -128,3 +129,15 @@ def test_a_game_record_that_cannot_be_written_is_an_output_error(tmp_path, monke
     saved = tmp_path / "game.json"
     assert run("play", "--record", str(saved))[0] == 5  # end of input, the game saved
     assert saved.exists()
+
+
+def test_verify_texts_checks_the_generated_rulebooks():
+    out = io.StringIO()
+    assert main(["verify", "--texts", "--variants", "3", "--seed", "5"], out=out) == 0
+    assert out.getvalue().startswith("Checked 28 rulebooks (3 random variants")
+    assert "0 missing, 0 contradiction, 0 citation, 0 glossary" in out.getvalue()
+    out = io.StringIO()
+    assert main(["verify", "--texts", "en-early", "--format", "json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["rulebooks"] == 4 and data["findings"] == [] and data["checks"] > 1000
+    assert main(["verify", "--texts", "--variants", "-1"], out=io.StringIO()) == 2

@@ -67,7 +67,9 @@ def test_completion_without_shtab_says_which_extra(monkeypatch, capsys):
     assert "pip install 'qe-rules[completion]'" in capsys.readouterr().err
 
 
-def test_verify_shows_progress_when_asked_and_stays_quiet_in_a_pipe(capsys, commands_verify_once):
+def test_verify_shows_progress_when_asked_and_stays_quiet_in_a_pipe(
+    capsys, commands_verify_at_once
+):
     assert run("verify", "en")[0] == 0
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     assert run("verify", "--all", "--progress", "always")[0] == 0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules.apps import web
-from qe_rules.apps.lobby import MAX_NAME_LENGTH, check_name, translate_page
+from qe_rules.apps.lobby import MAX_NAME_LENGTH, check_name, page_environment
 from qe_rules.apps.panels import panel_data
 from qe_rules.apps.table_rules import RuleChoices, rules_help, rules_help_text
 from qe_rules.simulation.play import play_game
@@ -44,18 +44,20 @@ def test_names_reach_every_page_and_a_joining_player_names_their_seat(tmp_path):
         assert table.names == ("Anna", "", "Zed <b>")
         assert f"/join/{links['table']}" in client.get(links["host"]).text
         lobby = client.get("/lobby", headers={"Accept-Language": "de"}).text
-        assert "Abend" in lobby and "2 freie Plätze" in lobby
-        client.get(links["seats"][0])  # Anna opens her page: her seat is taken
+        assert "Abend" in lobby and "freie Plätze: 1" in lobby  # Anna's seat is kept for her
         join = client.get(f"/join/{links['table']}").text
         assert 'value="1"' in join and 'value="0"' not in join
         taken = client.post(
             f"/join/{links['table']}", data={"seat": "1", "name": "Ben"}, follow_redirects=False
         )
-        assert taken.status_code == 303 and taken.headers["location"].startswith(links["seats"][1])
+        assert taken.status_code == 303
+        ben = taken.headers["location"].split("?")[0]
+        assert ben == f"/seat/{table.tokens[1]}" and ben != links["seats"][1]  # a new link
+        assert "replaced" in client.get(links["seats"][1]).json()["error"]  # the old one ended
         assert "No open table" in client.get("/lobby").text  # no free seat is left
         again = client.post(f"/join/{links['table']}", data={"seat": "1", "name": "Eve"})
         assert again.status_code == 409 and table.names[1] == "Ben"
-        state = client.get(f"/api/seat/{links['seats'][1].rsplit('/', 1)[1]}/state").json()
+        state = client.get(f"/api/seat/{ben.rsplit('/', 1)[1]}/state").json()
         assert state["names"] == ["Anna", "Ben", "Zed <b>"]
         assert "Zed <b>" not in state["board"] and "Zed &lt;b&gt;" in state["board"]
         token = links["seats"][0].rsplit("/", 1)[1]
@@ -74,7 +76,7 @@ def test_an_unlisted_table_is_in_no_lobby_and_cannot_be_joined(tmp_path):
 
 def test_names_and_seats_survive_a_restart(tmp_path):
     with _client(tmp_path) as client:
-        links = _make(client, names=["Anna", "Ben", ""], listed=True)
+        links = _make(client, names=["Anna", "Ben", ""], seats=["person"] * 3, listed=True)
         client.get(links["seats"][0])
     with _client(tmp_path) as client:
         assert links["table"] not in client.server.tables  # not replayed at start
@@ -83,8 +85,8 @@ def test_names_and_seats_survive_a_restart(tmp_path):
         state = client.get(links["watch"].replace("/watch/", "/api/watch/") + "/state").json()
         assert state["names"][:2] == ["Anna", "Ben"]
         assert client.server.tables[links["table"]].names == ("Anna", "Ben", "")
-        join = client.get(f"/join/{links['table']}").text
-        assert 'value="1"' in join and 'value="0"' not in join
+        join = client.get(f"/join/{links['table']}").text  # Ben's seat is kept for him
+        assert 'value="2"' in join and 'value="1"' not in join and 'value="0"' not in join
 
 
 def test_a_rematch_seats_the_same_people_at_one_new_table(tmp_path):
@@ -99,7 +101,8 @@ def test_a_rematch_seats_the_same_people_at_one_new_table(tmp_path):
             people = sorted(s for s in table.game.to_act if tokens[s] is not None)
             for seat in people:
                 amount = table.game.view(seat).limits.legal(0)
-                moved = client.post(f"/api/seat/{tokens[seat]}/bid", json={"amount": amount})
+                body = {"amount": amount, "version": table.version}
+                moved = client.post(f"/api/seat/{tokens[seat]}/bid", json=body)
                 assert moved.status_code in (200, 409), moved.text  # 409: the game moved on
             if not people:
                 time.sleep(0.01)  # the agent's move
@@ -238,8 +241,9 @@ def test_a_name_is_accepted_cleaned_or_refused(text):
 
 
 def test_page_texts_are_translated_and_escaped():
-    assert translate_page("{{Rules}} {{Bid}}", "de") == "Spielregel Gebot"
-    assert translate_page("{{a <b>}}", "en") == "a &lt;b&gt;"
+    render = page_environment("de").from_string('{{ _("Rules") }} {{ _("Bid") }} {{ x }}').render
+    assert render(x="<b>") == "Spielregel Gebot &lt;b&gt;"
+    assert page_environment("en").from_string('{{ _("a <b>") }}').render() == "a &lt;b&gt;"
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -6,19 +6,14 @@ import contextlib
 import json
 import sqlite3
 import time
-import warnings
 
 import pytest
-
-with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from qe_rules.apps import web
 from qe_rules.apps.lobby import MAX_NAME_LENGTH
 from qe_rules.apps.web_store import StorageUnavailable, TableStore
+from tests.support.web import serving
 
-BASE = "http://127.0.0.1:8000"
 LISTED = {
     "ruleset": "en",
     "players": 3,
@@ -27,14 +22,6 @@ LISTED = {
     "title": "Abend",
     "listed": True,
 }
-
-
-@contextlib.contextmanager
-def serving(database, **options):
-    """The app in a test client (its start and stop run too); yields (client, server)."""
-    app = web.create_app(str(database), **options)
-    with TestClient(app, base_url=BASE) as client:
-        yield client, app.state.tables
 
 
 def _error_of(response, status):
@@ -59,7 +46,8 @@ def _finish(client, server, links):
             if links["seats"][seat] is not None:
                 amount = table.game.view(seat).limits.legal(0)
                 client.post(
-                    f"/api/seat/{_token(links['seats'][seat])}/bid", json={"amount": amount}
+                    f"/api/seat/{_token(links['seats'][seat])}/bid",
+                    json={"amount": amount, "version": table.version},
                 )
         time.sleep(0.002)
     return table
@@ -147,18 +135,18 @@ def test_an_older_database_keeps_its_tables_and_gains_the_seatings(tmp_path):
     with contextlib.closing(sqlite3.connect(database)) as old:  # as an older server left it
         old.execute("ALTER TABLE tables DROP COLUMN seating")
         old.execute("CREATE TABLE seating (id TEXT PRIMARY KEY, data TEXT NOT NULL)")
-        seating = {"title": "Abend", "names": ["Anna", "Ben", ""], "listed": True, "taken": [0]}
+        seating = {"title": "Abend", "names": ["Anna", "", ""], "listed": True, "taken": [0]}
         old.execute("INSERT INTO seating VALUES (?, ?)", (links["table"], json.dumps(seating)))
         old.commit()
     store = TableStore(str(database))
-    assert json.loads(store.seatings()[links["table"]])["names"] == ["Anna", "Ben", ""]
+    assert json.loads(store.seatings()[links["table"]])["names"] == ["Anna", "", ""]
     tables = [row[0] for row in store.connection.execute("SELECT name FROM sqlite_master")]
     assert "seating" not in tables
     store.close()
     with serving(database) as (client, server):
         assert "Abend" in client.get("/lobby").text and links["table"] not in server.tables
         state = client.get(f"/api/watch/{links['table']}/state").json()
-        assert state["names"][:2] == ["Anna", "Ben"]
+        assert state["names"][:2] == ["Anna", "seat 2"]
 
 
 def test_a_seating_that_cannot_be_stored_changes_nothing(tmp_path, monkeypatch):

@@ -23,7 +23,7 @@ from qe_rules.simulation.play import play_game
 
 PROMPT = re.compile(
     r"Your (?:opening bid|bid|rebid) for \S+ \(from (\d+) to \d+(?:, not (\d+))?\): $"
-    r"|Peek at what seat \d+ paid for \S+\? \[y/n\] $"
+    r"|Peek at sale \d+ \(\S+, won by seat \d+\)\? \[y/n\] $"
 )
 TIMEOUT = 60  # seconds to wait for one prompt; a game takes well under a second a turn
 
@@ -224,7 +224,7 @@ def test_five_players_offer_the_peek_and_show_the_amount():
     terminal = Terminal("play", "--players", "5", "--seat", "2", "--seed", "1")
     play_through(terminal)
     assert terminal.finish() == 0
-    assert re.search(r"Peek at what seat \d paid for \S+\? \[y/n\]", terminal.text)
+    assert re.search(r"Peek at sale \d+ \(\S+, won by seat \d\)\? \[y/n\]", terminal.text)
     assert re.search(r"You peeked: seat \d paid \d+ for \S+\.", terminal.text)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules.apps import web
+from tests.support import slow_except
 from tests.support.web import StreamReader, game_at, key, live_server
 
 
@@ -29,7 +30,7 @@ def _secret_amounts(game):
     return {(e.seat, e.amount) for e in game.events if isinstance(e, qe.SecretBid)}
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (5, 4)])
+@pytest.mark.parametrize(("players", "seed"), slow_except([(3, 1), (4, 2), (5, 3), (5, 4)], (4, 2)))
 def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, seed):
     """Four people play a whole game over HTTP with distinctive bids; every server-sent
     message each seat and the spectator received equals the payload made from that seat's
@@ -58,6 +59,7 @@ def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, 
                 move, body = ("peek", {}) if draws[seat](None) else ("decline-peek", {})
             else:
                 move, body = "bid", {"amount": draws[seat](view.limits)}
+            body = {**body, "version": table.version}
             response = client.post(f"/api/seat/{tokens[seat]}/{move}", json=body)
             assert response.status_code == 200, response.text
             answer = response.json()
@@ -65,7 +67,8 @@ def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, 
             expected = web.payload(
                 after.view(seat), after.events_for(seat), version=answer["version"]
             )
-            assert answer == json.loads(json.dumps(expected))
+            assert {k: answer[k] for k in expected} == json.loads(json.dumps(expected))
+            assert answer.keys() - expected.keys() == {"waited", "wait_limit", "person"}
         for reader in readers:
             reader.join(60)
             assert not reader.is_alive()
@@ -77,6 +80,8 @@ def test_every_message_to_a_seat_is_made_from_its_view_alone(tmp_path, players, 
         versions = [p["version"] for p in reader.payloads]
         assert versions == sorted(set(versions))
         for payload in reader.payloads:
+            assert payload.pop("waited").keys() <= {str(s) for s in range(players)}
+            assert payload.pop("wait_limit") == 180.0 and payload.pop("person") == (seat < players)
             game = game_at(record, payload["version"])
             if seat == players:
                 view = game.public_view()
@@ -143,13 +148,21 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
         refused(404, "GET", "/watch/not-a-table", "no table has this spectator link")
         refused(404, "GET", "/host/not-a-host", "no table has this host link")
         refused(404, "POST", f"/api/seat/{first}/state", "no such move")
-        refused(409, "POST", f"/api/seat/{second}/bid", "cannot bid now", json={"amount": 3})
+        refused(
+            409,
+            "POST",
+            f"/api/seat/{second}/bid",
+            "not your turn",
+            json={"amount": 3, "version": 0},
+        )
+        refused(409, "POST", f"/api/seat/{first}/bid", "names the version", json={"amount": 3})
+        refused(409, "POST", f"/api/seat/{first}/bid", "moved on", json={"amount": 3, "version": 5})
         refused(409, "POST", f"/api/seat/{first}/bid", "whole number", json={"amount": "three"})
         refused(409, "POST", f"/api/seat/{first}/bid", "whole number", json={"amount": 2.5})
         refused(409, "POST", f"/api/seat/{first}/bid", "whole number", json={"amount": -1})
         refused(409, "POST", f"/api/seat/{first}/bid", "whole number", json={"amount": 10**30})
         refused(409, "POST", f"/api/seat/{first}/bid", "whole number", json={})
-        refused(409, "POST", f"/api/seat/{first}/peek", "peek")
+        refused(409, "POST", f"/api/seat/{first}/peek", "peek", json={"version": 0})
         refused(
             409,
             "POST",
@@ -186,7 +199,7 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(tmp_path):
             response = client.post("/api/tables", json=body)
             assert response.status_code == 400 and words in response.json()["error"], response.text
         assert len(server.tables) == tables
-        good = client.post(f"/api/seat/{first}/bid", json={"amount": 3})
+        good = client.post(f"/api/seat/{first}/bid", json={"amount": 3, "version": 0})
         assert good.status_code == 200 and good.json()["view"]["opening_bid"] == 3
 
 
@@ -233,19 +246,25 @@ def test_a_restarted_server_carries_on_with_its_tables(tmp_path):
             state = client.get(f"/api/seat/{token}/state").json()
             while not state["view"]["limits"]:
                 state = client.get(f"/api/seat/{token}/state").json()
-            bid = client.post(f"/api/seat/{token}/bid", json={"amount": _least(state)})
+            bid = client.post(
+                f"/api/seat/{token}/bid",
+                json={"amount": _least(state), "version": state["version"]},
+            )
             assert bid.status_code == 200, bid.text
     before = server.tables[links["table"]].game  # the agents may have moved on meanwhile
     with live_server(database) as (base, server):
         client = httpx.Client(base_url=base, timeout=30)
         assert client.get(f"/api/seat/{token}/state").status_code == 200  # loads the table
         table = server.tables[links["table"]]
-        assert table.game == before and table.tokens[0] == token
+        moves = before.to_record()["moves"]  # the agents due at the stop may play on at once
+        assert table.game.to_record()["moves"][: len(moves)] == moves
+        assert table.tokens[0] == token
         while not table.game.is_over:
             state = client.get(f"/api/seat/{token}/state").json()
             if state["view"]["limits"]:
-                bid = client.post(f"/api/seat/{token}/bid", json={"amount": _least(state)})
-                assert bid.status_code == 200, bid.text
+                body = {"amount": _least(state), "version": state["version"]}
+                bid = client.post(f"/api/seat/{token}/bid", json=body)
+                assert bid.status_code in (200, 409), bid.text  # 409: an agent moved first
         assert client.get(f"/api/seat/{token}/record").status_code == 200
 
 

@@ -1,7 +1,8 @@
 """The web table in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
 
 ``.ci/run`` installs both. Without them these tests are skipped, with the reason, except
-under ``CI=true``, where a missing browser fails them.
+under ``CI=true``, where a missing browser fails them. They are slow (a browser, whole
+games): ``pytest -m slow`` runs them, the quick default run leaves them out.
 """
 
 import json
@@ -12,7 +13,11 @@ import time
 import pytest
 
 import qe_rules as qe
+from qe_rules._util.i18n import gettext_for
+from qe_rules.apps import web
 from tests.support.web import key, live_server
+
+pytestmark = pytest.mark.slow
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -242,7 +247,7 @@ def test_a_person_peeks_in_a_five_player_game(tmp_path, browser):
         assert peeked is not None
         amount = table.game.view(0).history[peeked.sale].amount
         assert amount is not None
-        assert f"sale {peeked.sale + 1}: seat 0 peeks at the amount ({amount})" in page.inner_text(
+        assert f"sale {peeked.sale + 1}: seat 1 peeks at the amount ({amount})" in page.inner_text(
             "#log"
         )
 
@@ -367,8 +372,8 @@ def test_a_german_game_night_with_names_lobby_and_rematch(tmp_path, chromium, si
 
 def _assert_readable_on_a_phone(page):
     """No sideways scrolling, the HTML table instead of the drawing, and no text on the
-    table smaller than 9 CSS px (tile captions) or 12 px (everything else but the tile
-    pictures of the rules help)."""
+    page smaller than 12 CSS px, the tiles' captions included (but for the tile pictures
+    of the rules help, which are drawings)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     widest = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
@@ -381,7 +386,7 @@ def _assert_readable_on_a_phone(page):
         """() => Math.min(...[...document.querySelectorAll('#board *, #act *, #more *')]
             .filter(e => e.offsetParent !== null && e.childNodes.length
                     && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
-            .filter(e => !e.closest('.tile, .qe-rulebook .tiles'))
+            .filter(e => !e.closest('.qe-rulebook .tiles'))
             .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
     )
     assert smallest >= 12, smallest
@@ -418,3 +423,169 @@ def test_what_a_person_types_stays_through_an_update_of_the_same_turn(tmp_path, 
         if page.is_visible("#bid") and not table.game.is_over:
             _at_version(page, table.version)
             assert page.input_value("#amount") == ""
+
+
+def _german(chromium, size):
+    phone = size == "phone"
+    return chromium.new_context(
+        viewport=GAME_NIGHT_SIZES[size], locale="de-DE", is_mobile=phone, has_touch=phone
+    )
+
+
+def _bid_least(page, table, seat):
+    """Bid the seat's least legal amount on its page, and wait until the server has it."""
+    page.bring_to_front()
+    page.wait_for_selector("#bid:not([hidden])", timeout=60_000)
+    _at_version(page, table.version)
+    game = table.game
+    page.fill("#amount", str(game.view(seat).limits.legal(0)))
+    page.click("#bid-button")
+    _until_moved(table, game)
+
+
+@pytest.mark.parametrize("size", sorted(GAME_NIGHT_SIZES))
+def test_the_host_names_the_seats_a_friend_joins_and_the_host_opens_her_own_seat(
+    tmp_path, chromium, size
+):
+    """Hanna names her seat and lists the table; she looks at her links first. Jonas
+    finds the table in the lobby: only the unnamed seat is offered, and taking it gives
+    him a link of his own. Hanna then opens her link: her own seat, her own secrets."""
+    host_context, friend_context = _german(chromium, size), _german(chromium, size)
+    try:
+        with live_server(tmp_path / "tables.sqlite3") as (base, server):
+            host = host_context.new_page()
+            host.goto(base + "/")
+            host.fill("input[name=title]", "Freitag")
+            host.select_option("select[name=players]", "4")
+            for seat, (kind, name) in enumerate(
+                [("person", "Hanna"), ("person", ""), ("value", "Vera"), ("random", "")]
+            ):
+                host.select_option(f"select[name=seat{seat}]", kind)
+                host.fill(f"input[name=name{seat}]", name)
+            host.check("input[name=listed]")
+            host.click("button[type=submit]")
+            host.wait_for_url("**/host/*")
+            (table,) = server.tables.values()
+            assert "noch nicht geöffnet" in host.inner_text("#seat-0")
+            _screenshot(host, f"seats-{size}-host-links.png")
+            jonas = friend_context.new_page()
+            jonas.goto(base + "/lobby")
+            assert "freie Plätze: 1" in jonas.inner_text("#tables")
+            jonas.click("#tables a")
+            offered = jonas.eval_on_selector_all(
+                "select[name=seat] option", "options => options.map(o => o.textContent)"
+            )
+            assert offered == ["Platz 2"]  # not Hanna's seat
+            jonas.fill("input[name=name]", "Jonas")
+            _screenshot(jonas, f"seats-{size}-join.png")
+            jonas.click("button[type=submit]")
+            jonas.wait_for_url("**/seat/*")
+            assert key(jonas.url.split("?")[0]) == table.tokens[1]
+            host.reload()  # the host page shows Jonas's new link, opened
+            assert "Jonas" in host.inner_text("#seat-1") and "geöffnet" in host.inner_text(
+                "#seat-1"
+            )
+            host.click("#seat-0 a[href^='/seat/']")
+            host.wait_for_url("**/seat/*")
+            assert key(host.url.split("?")[0]) == table.tokens[0]
+            for page, seat, name in ((host, 0, "Hanna"), (jonas, 1, "Jonas")):
+                page.wait_for_selector("#board article" if size == "phone" else "#picture svg")
+                mine = page.inner_text("#board article.you")
+                assert name in mine
+                token = table.game.view(seat).industry
+                chip = page.inner_text("#board article.you header .chip:last-child")
+                assert chip == gettext_for("de")(token.label)  # her own token, not his
+            _bid_least(host, table, 0)  # Hanna opens the first sale
+            _bid_least(jonas, table, 1)
+            _screenshot(jonas, f"seats-{size}-jonas.png")
+            if size == "phone":
+                _assert_readable_on_a_phone(jonas)
+    finally:
+        host_context.close()
+        friend_context.close()
+
+
+@pytest.mark.parametrize("size", sorted(GAME_NIGHT_SIZES))
+def test_a_player_leaves_for_good_the_host_hands_her_seat_to_an_agent_and_the_game_ends(
+    tmp_path, chromium, size
+):
+    """Anna hosts Ben and Carla. Carla leaves for a while and comes back, then closes her
+    page for good: the table waits for her, and Ben's page offers to hand her seat over.
+    Anna hands it to an agent on her host page; every page says who plays for Carla, and
+    Anna and Ben play to the end."""
+    context = _german(chromium, size)
+    limits = web.WebLimits(wait_limit=1.0)
+    try:
+        with live_server(tmp_path / "tables.sqlite3", limits=limits) as (base, server):
+            import httpx
+
+            body = {
+                "ruleset": "de",
+                "players": 4,
+                "seats": ["person", "person", "person", "value"],
+                "names": ["Anna", "Ben", "Carla", ""],
+            }
+            links = httpx.post(f"{base}/api/tables", json=body).json()
+            table = server.tables[links["table"]]
+            pages = {}
+            for seat in range(3):
+                pages[seat] = context.new_page()
+                pages[seat].goto(base + links["seats"][seat])
+            carla = pages[2]
+            carla.click("#you summary")
+            carla.click("#leave")  # for a while: an agent plays for her
+            carla.wait_for_selector("#come-back:not([hidden])")
+            assert "Du bist fort" in carla.inner_text("#away")
+            _screenshot(carla, f"leave-{size}-away.png")
+            carla.click("#come-back")
+            carla.wait_for_selector("#away", state="hidden")
+            carla.close()  # and now she is gone for good
+            people = {0: pages[0], 1: pages[1]}
+            while 2 not in table.game.to_act:
+                due = sorted(table.game.to_act & people.keys())
+                if due:
+                    _bid_least(people[due[0]], table, due[0])
+                else:
+                    time.sleep(0.02)
+            ben = pages[1]
+            ben.bring_to_front()
+            ben.wait_for_selector("#waiting:not([hidden]) button", timeout=30_000)
+            assert "Carla" in ben.inner_text("#waiting")
+            _screenshot(ben, f"leave-{size}-waiting.png")
+            host = context.new_page()
+            host.goto(base + links["host"])
+            assert "wartet darauf" in host.inner_text("#seat-2")
+            host.select_option("#seat-2 select[name=player]", "value")
+            host.click("#seat-2 button:not([name])")
+            host.wait_for_selector("#seat-2 small")
+            assert "ein Programm spielt ihn (solide)" in host.inner_text("#seat-2")
+            _screenshot(host, f"leave-{size}-host.png")
+            for page in people.values():
+                page.bring_to_front()
+                deadline = time.monotonic() + 20
+                while "Carla ist fort" not in page.inner_text("#away"):
+                    assert time.monotonic() < deadline, page.inner_text("#act")
+                    time.sleep(0.05)
+            watcher = context.new_page()
+            watcher.goto(base + links["watch"])
+            watcher.wait_for_selector("#away:not([hidden])")
+            assert "Carla ist fort" in watcher.inner_text("#away")
+            shot = False
+            while not table.game.is_over:
+                due = sorted(table.game.to_act & people.keys())
+                if not due:
+                    time.sleep(0.02)
+                    continue
+                _bid_least(people[due[0]], table, due[0])
+                if not shot and table.version > 30:
+                    _screenshot(people[0], f"leave-{size}-playing.png")
+                    shot = True
+            for page in people.values():
+                page.bring_to_front()
+                page.wait_for_selector("#standings:not([hidden])")
+                assert page.inner_text("#status").startswith("Das Spiel ist zu Ende")
+            _screenshot(people[1], f"leave-{size}-end.png")
+            if size == "phone":
+                _assert_readable_on_a_phone(people[1])
+    finally:
+        context.close()

@@ -1,6 +1,7 @@
 """The web table against hostile requests, broken storage and restarts, on the wire."""
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -9,28 +10,13 @@ import secrets
 import sqlite3
 import threading
 import time
-import warnings
 
 import httpx
 import pytest
 
-with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 import qe_rules as qe
 from qe_rules.apps import web, web_keys
-from tests.support.web import key, live_server
-
-BASE = "http://127.0.0.1:8000"
-
-
-@contextlib.contextmanager
-def serving(database, **options):
-    """The app in a test client (its start and stop run too); yields (client, server)."""
-    app = web.create_app(str(database), **options)
-    with TestClient(app, base_url=BASE) as client:
-        yield client, app.state.tables
+from tests.support.web import BASE, key, live_server, serving
 
 
 def _error_of(response, status):
@@ -106,7 +92,11 @@ def test_a_bid_that_is_not_ascii_digits_is_refused_and_changes_nothing(tmp_path,
         links = client.post("/api/tables", json=PEOPLE).json()
         table = server.tables[links["table"]]
         before = table.game
-        body = {"data": {"amount": amount}} if form else {"json": {"amount": amount}}
+        body = (
+            {"data": {"amount": amount, "version": "0"}}
+            if form
+            else {"json": {"amount": amount, "version": 0}}
+        )
         response = client.post(f"/api/seat/{key(links['seats'][0])}/bid", **body)
         assert "a bid is a whole number" in _error_of(response, 409)
         assert table.game is before and _stored(tmp_path / "t.db", table.id)["moves"] == []
@@ -116,7 +106,7 @@ def test_leading_zeros_give_the_number_written_not_a_cut_one(tmp_path):
     with serving(tmp_path / "t.db") as (client, _):
         links = client.post("/api/tables", json=PEOPLE).json()
         seat = key(links["seats"][0])
-        response = client.post(f"/api/seat/{seat}/bid", json={"amount": "000000007"})
+        response = client.post(f"/api/seat/{seat}/bid", json={"amount": "000000007", "version": 0})
         assert response.status_code == 200 and response.json()["view"]["opening_bid"] == 7
 
 
@@ -216,11 +206,24 @@ def test_table_creation_is_limited_per_client_and_in_all(tmp_path):
         assert "a minute from one address" in _error_of(refused, 429)
         assert int(refused.headers["retry-after"]) > 0 and len(server.entries) == 3
         server.admit("another address")  # may make tables
-        for _ in range(2):
-            server.create("en", 3, ["person"] * 3)
-        with pytest.raises(web.LimitReached, match="most tables"):
-            server.create("en", 3, ["person"] * 3)
+        for name in ("b", "c"):
+            server.create("en", 3, ["person"] * 3, client=name)
+        for table_id in server.entries:  # every table was opened and is in play
+            server.use(table_id, opened=True)
+        mine = [t for t in server.entries.values() if t.client == "testclient"]
+        oldest = min(mine, key=lambda t: t.used).id
+        # At the cap a newcomer's table takes the place of the least used table of the
+        # address that holds the most, while it holds two more than the newcomer.
+        for name in ("d", "e"):
+            server.use(server.create("en", 3, ["person"] * 3, client=name).id, opened=True)
+        assert oldest not in server.entries and len(server.entries) == 5
+        held = collections.Counter(t.client for t in server.entries.values())
+        assert held == {"testclient": 1, "b": 1, "c": 1, "d": 1, "e": 1}
+        with pytest.raises(web.LimitReached, match="most tables"):  # all alike now
+            server.create("en", 3, ["person"] * 3, client="f")
     with serving(tmp_path / "t.db", limits=limits) as (client, server):
+        for table_id in server.entries:
+            server.use(table_id, opened=True)
         assert "most tables (5)" in _error_of(client.post("/api/tables", json=PEOPLE), 503)
 
 
@@ -260,6 +263,7 @@ def test_a_locked_database_blocks_no_other_request_and_refuses_the_move(tmp_path
     ``GET /`` is answered, and counts once the lock is gone; a bid that waits longer than
     the busy timeout is refused with 503, and nothing shows it."""
     database = tmp_path / "t.db"
+    web.TableServer(str(database)).close()  # the server's database, then another process
     holder = sqlite3.connect(database, isolation_level=None)
     for timeout, held in ((30.0, False), (0.3, True)):
         with serving(database, limits=web.WebLimits(busy_timeout=timeout)) as (client, server):
@@ -270,7 +274,7 @@ def test_a_locked_database_blocks_no_other_request_and_refuses_the_move(tmp_path
             answers = []
             bidding = threading.Thread(
                 target=lambda s=seat, c=client, a=answers: a.append(
-                    c.post(f"/api/seat/{s}/bid", json={"amount": 5})
+                    c.post(f"/api/seat/{s}/bid", json={"amount": 5, "version": 0})
                 )
             )
             bidding.start()
@@ -287,7 +291,8 @@ def test_a_locked_database_blocks_no_other_request_and_refuses_the_move(tmp_path
             assert client.get(f"/api/seat/{seat}/state").json()["view"]["opening_bid"] is None
             holder.execute("ROLLBACK")
             assert _stored(database, table.id)["moves"] == []
-            assert client.post(f"/api/seat/{seat}/bid", json={"amount": 5}).status_code == 200
+            bid = client.post(f"/api/seat/{seat}/bid", json={"amount": 5, "version": 0})
+            assert bid.status_code == 200
     holder.close()
 
 
@@ -311,7 +316,9 @@ def test_a_full_disk_refuses_tables_and_moves_and_changes_nothing(tmp_path):
             game = table.game
             seat = min(game.to_act)
             amount = game.view(seat).limits.legal(500_000 + table.version)
-            response = client.post(f"/api/seat/{tokens[seat]}/bid", json={"amount": amount})
+            response = client.post(
+                f"/api/seat/{tokens[seat]}/bid", json={"amount": amount, "version": table.version}
+            )
             if response.status_code == 503:
                 refused = response
                 assert table.game is game and set(server.entries) == kept
@@ -440,6 +447,7 @@ def test_links_come_from_the_base_url_not_the_host_header(tmp_path):
 # --------------------------------------------------------------------------- the process
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_with_a_page_open(tmp_path):
     """SIGINT while a page's stream is open: the server ends (exit 130, one line, no
     traceback) well within the 5 seconds (this bound is generous, for a loaded machine)."""
@@ -500,7 +508,8 @@ def test_a_live_server_stores_each_acknowledged_move(tmp_path):
         for _ in range(6):
             seat = min(table.game.to_act)
             limits = table.game.view(seat).limits
-            answer = client.post(f"/api/seat/{tokens[seat]}/bid", json={"amount": limits.legal(3)})
+            body = {"amount": limits.legal(3), "version": table.version}
+            answer = client.post(f"/api/seat/{tokens[seat]}/bid", json=body)
             assert answer.status_code == 200
             assert len(_stored(tmp_path / "t.db", table.id)["moves"]) >= answer.json()["version"]
 
@@ -525,12 +534,14 @@ def test_agents_never_stall_when_a_person_moves_as_they_stop(tmp_path, monkeypat
             deadline = time.monotonic() + 30
             while not server.tables[table_id].game.is_over:
                 assert time.monotonic() < deadline, "the agents stopped"
-                view = server.tables[table_id].game.view(0)
+                table = server.tables[table_id]
+                view, version = table.game.view(0), table.version
                 time.sleep(0.03)  # the agents' task has found no agent due: it is stopping
                 if view.can_peek:
-                    client.post(f"/api/seat/{token}/decline-peek")
+                    client.post(f"/api/seat/{token}/decline-peek", json={"version": version})
                 elif view.limits is not None and 0 in view.to_act:
-                    client.post(f"/api/seat/{token}/bid", json={"amount": view.limits.legal(2)})
+                    body = {"amount": view.limits.legal(2), "version": version}
+                    client.post(f"/api/seat/{token}/bid", json=body)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules.rules import values
+from qe_rules.simulation import stats
 from qe_rules.simulation.comparison import format_comparison
 from qe_rules.simulation.stats import format_stats
 
@@ -27,6 +28,8 @@ DEPRECATED = {
     "qe_rules.rules.values.COMPANIES": (lambda: values.COMPANIES, "COMPANY_LIST"),
     "format_stats(stats)": (lambda: format_stats(STATS), "stats.to_text() or str(stats)"),
     "format_comparison(c)": (lambda: format_comparison(COMPARISON), "c.to_text() or str(c)"),
+    "qe_rules.Batch": (lambda: qe.Batch, "qe_rules.GameRange"),
+    "qe_rules.simulation.stats.Batch": (lambda: stats.Batch, "qe_rules.GameRange"),
     "the rule field auctioneer_sees_all_bids": (
         lambda: qe.get_ruleset("en").evolve(auctioneer_sees_all_bids=True),
         'rebid_visibility = "auctioneer"',
@@ -54,5 +57,7 @@ def test_the_new_names_give_what_the_old_ones_gave():
         assert qe.get_ruleset("en").to_data() == qe.get_ruleset("en").to_dict()
         assert qe.check_names() == qe.checks()
         assert values.COMPANIES is values.COMPANY_LIST
+        assert qe.Batch is stats.Batch is qe.GameRange
+        assert STATS.batches == (qe.GameRange(seed=1, start=0, stop=2),)
         assert format_stats(STATS) == STATS.to_text() == str(STATS)
         assert format_comparison(COMPARISON) == COMPARISON.to_text() == str(COMPARISON)

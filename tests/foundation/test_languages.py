@@ -8,6 +8,7 @@ import re
 
 from hypothesis import given
 from hypothesis import strategies as st
+from jinja2.ext import babel_extract
 
 import qe_rules as qe
 from qe_rules._util.i18n import LANGUAGES, LOCALE_FOLDER, gettext_for, negotiate
@@ -26,6 +27,7 @@ SPEAKING = [
     "apps/terminal.py",
     "apps/panels.py",
     "apps/lobby.py",
+    "apps/web.py",
     "apps/table_rules.py",
 ]
 
@@ -59,8 +61,9 @@ def used_msgids():
             ):
                 found.add(node.args[0].value)
     for page in (ROOT / "qe_rules" / "apps" / "web_static").glob("*.html"):
-        for mark in re.finditer(r"\{\{(.+?)\}\}", page.read_text(encoding="utf-8"), re.S):
-            found.add(" ".join(mark.group(1).split()))
+        with page.open("rb") as template:  # the pages' _("...") texts, as Jinja2 finds them
+            for _line, _function, message, _comments in babel_extract(template, ["_"], [], {}):
+                found.add(message)
     found |= {industry.label for industry in qe.Industry}
     found |= {phase.value for phase in Phase}
     found |= {line for _name, line in AGENT_LEVELS}

@@ -5,6 +5,8 @@ import random
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules.game import _secrecy, _state, engine
@@ -20,6 +22,8 @@ from qe_rules.game.events import (
     Tie,
     ZeroBids,
 )
+from qe_rules.verification import strategies as qst
+from tests.support import examples
 
 # The order in which the engine writes each event's fields into its raw tuples and reads
 # them back by unpacking (``_, sale, seat, amount, rebid = raw``). Reordering the fields of
@@ -197,3 +201,38 @@ def test_bid_and_bid_many_refuse_exactly_what_the_one_test_refuses(ruleset):
                 assert not legal
             else:
                 assert legal
+
+
+def _amounts_near(limits):
+    """The amounts where a legality test can go wrong: the edges of ``limits`` and of
+    ``MAX_BID``."""
+    edges = {limits.minimum, qe.limits.MAX_BID}
+    if limits.forbidden is not None:
+        edges.add(limits.forbidden)
+    return sorted({edge + step for edge in edges for step in (-1, 0, 1)})
+
+
+@examples(60)
+@given(st.data())
+def test_bid_limits_allow_exactly_what_the_game_accepts(data):
+    """``BidLimits.allows`` is the one definition of a legal amount: ``can_bid``, ``bid``
+    and ``can_bid_many`` agree with it for every seat awaited, at every edge (1,000,001
+    included), and ``_refused`` is its negation."""
+    rules = data.draw(qst.rulesets(), label="rules")
+    game = data.draw(qst.games([rules]), label="game")
+    for seat in range(game.players):
+        limits = game.bid_limits(seat)
+        if limits is None:
+            assert not game.can_bid(seat, 5)
+            continue
+        for amount in _amounts_near(limits):
+            allowed = limits.allows(amount)
+            assert game.can_bid(seat, amount) is allowed, (seat, amount, limits)
+            assert game.can_bid_many({seat: amount}) is allowed, (seat, amount, limits)
+            assert engine._refused(limits, amount) is not allowed
+            try:  # Game.bid's own copy of the test
+                game.bid(seat, amount)
+            except qe.RulesError:
+                assert not allowed, (seat, amount, limits)
+            else:
+                assert allowed, (seat, amount, limits)

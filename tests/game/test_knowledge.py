@@ -9,6 +9,7 @@ import pytest
 
 import qe_rules as qe
 from qe_rules import Awarded, Peeked
+from tests.support import fallback_sale
 
 VARIANTS = [
     (base, question.field, rules)
@@ -42,31 +43,11 @@ def test_the_auctioneer_of_a_plain_sale_knows_the_amount_and_sees_the_first_bids
 LITERAL = {"en": "winning", "de": "highest", "de-summary": "highest"}
 
 
-def _fallback_sale(rules):
-    """A 5-player sale whose top bids (9) tie until the fallback gives it to a lower bid;
-    the peek window after it, or ``None`` when the variant opened none. Under
-    ``peek_timing=before-bids`` the lowest seat that may announces a peek at it first."""
-    game = qe.new_game(rules, 5, seed=2)
-    if game.phase is qe.Phase.PEEKING:  # before-bids: the window before the first sale
-        game = game.peek(min(game.to_act))
-        while game.phase is qe.Phase.PEEKING:
-            game = game.decline_peek(min(game.to_act))
-    auctioneer = game.auctioneer
-    others = [seat for seat in range(5) if seat != auctioneer]
-    game = game.bid(auctioneer, 3)
-    for seat, amount in zip(others, (9, 9, 5, 4), strict=True):
-        game = game.bid(seat, amount)
-    while game.phase is qe.Phase.REBIDDING:
-        for seat in sorted(game.to_act):
-            game = game.bid(seat, game.bid_limits(seat).legal(9))
-    return game
-
-
 @pytest.mark.parametrize(
     ("base", "field", "rules"), [v for v in VARIANTS if v[0] in LITERAL], ids=lambda v: str(v)
 )
 def test_a_peeker_learns_what_its_text_literally_names(base, field, rules):
-    game = _fallback_sale(rules)
+    game = fallback_sale(rules)
     announced = [e.seat for e in game.events if isinstance(e, Peeked)]
     if game.phase is not qe.Phase.PEEKING and not announced:
         return  # the variant's sale ended without a secret award to peek at
@@ -89,8 +70,11 @@ def test_a_peeker_learns_what_its_text_literally_names(base, field, rules):
             shows
             is {"winning": qe.PeekShows.WINNING_AMOUNT, "highest": qe.PeekShows.HIGHEST_BID}[wanted]
         )
+    made = max(e.amount for e in game.events if isinstance(e, qe.OpeningBid | qe.SecretBid))
     if shows is qe.PeekShows.HIGHEST_BID:
         assert peeked.amount == max(standing.values())
+    elif shows is qe.PeekShows.HIGHEST_BID_MADE:
+        assert peeked.amount == made  # here the tied 9s, as the highest standing bid
     else:  # the winning amount, alone or with every bid (a house rule)
         assert peeked.amount == award.amount
         assert game.view(peeker).history[0].amount == award.amount
@@ -99,7 +83,7 @@ def test_a_peeker_learns_what_its_text_literally_names(base, field, rules):
 def test_after_a_fallback_en_shows_the_price_and_de_the_highest_bid():
     shown = {}
     for rid in ("en", "de", "de-summary"):
-        game = _fallback_sale(rid)
+        game = fallback_sale(rid)
         award = next(e for e in game.events if isinstance(e, Awarded))
         assert award.fallback and award.amount == 5
         peeker = min(game.to_act)
@@ -108,3 +92,45 @@ def test_after_a_fallback_en_shows_the_price_and_de_the_highest_bid():
         # de's peeker knows the tied highest bid, not the price; the view says so
         assert game.view(peeker).history[0].amount == (5 if rid == "en" else None)
     assert shown == {"en": 5, "de": 9, "de-summary": 9}
+
+
+def test_a_de_peekers_view_keeps_the_highest_bid_after_a_fallback():
+    game = fallback_sale("de")
+    peeker = min(game.to_act)
+    view = game.peek(peeker).view(peeker)
+    sale = view.to_dict()["history"][0]
+    assert (sale["peeked"], sale["peeked_amount"], sale["amount"]) == (True, 9, None)
+    assert qe.PlayerView.from_dict(view.to_dict()) == view
+    # a seat that did not peek knows neither
+    other = next(seat for seat in range(5) if seat not in (peeker, 0, sale["winner"]))
+    assert game.view(other).history[0].peeked_amount is None
+
+
+def _rebid_sale(shows):
+    """A 5-player sale tied at 9, whose rebids (5 and 7) award it to the 7; the peek
+    window after it."""
+    game = qe.new_game(f"en:peek_shows={shows}", 5, seed=2)
+    auctioneer = game.auctioneer
+    others = [seat for seat in range(5) if seat != auctioneer]
+    game = game.bid(auctioneer, 3)
+    for seat, amount in zip(others, (9, 9, 2, 1), strict=True):
+        game = game.bid(seat, amount)
+    assert game.phase is qe.Phase.REBIDDING
+    game = game.bid(others[0], 5).bid(others[1], 7)
+    return game, others
+
+
+@pytest.mark.parametrize(
+    ("shows", "seen", "known"),
+    [("winning-amount", 7, 7), ("highest-bid", 7, 7), ("highest-bid-made", 9, None)],
+)
+def test_the_highest_bid_made_is_the_tied_amount_a_rebid_replaced(shows, seen, known):
+    game, others = _rebid_sale(shows)
+    award = next(e for e in game.events if isinstance(e, Awarded))
+    assert (award.seat, award.amount, award.fallback) == (others[1], 7, False)
+    peeker = others[2]
+    game = game.peek(peeker)
+    (peeked,) = [e for e in game.events_for(peeker) if isinstance(e, Peeked)]
+    assert peeked.amount == seen
+    sale = game.view(peeker).history[0]
+    assert (sale.peeked_amount, sale.amount) == (seen, known)

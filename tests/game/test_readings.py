@@ -305,6 +305,7 @@ def test_the_best_split_never_scores_less_than_largest_first(inputs):
 # ----------------------------------------------------------------- the verifier
 
 
+@pytest.mark.slow
 def test_verify_reports_every_en_early_reading_that_matters_with_a_replaying_example(
     builtin_reports,
 ):

@@ -404,6 +404,7 @@ def test_the_views_of_a_sale_made_together_are_those_made_one_by_one():
         "my_bids": [(1,), (5,), (0, 2)],
         "bids": [(), (), (((0, 1), (1, 5), (2, 0)),)],
         "peeked": [False, False, True],
+        "peeked_amount": [None, None, 7],
     }
     together = make_sale_views(shared, **own)
     one_by_one = [

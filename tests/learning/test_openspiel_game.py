@@ -3,6 +3,7 @@
 import pytest
 
 import qe_rules as qe
+from tests.support import slow_except
 
 pyspiel = pytest.importorskip(
     "pyspiel",
@@ -12,7 +13,7 @@ pyspiel = pytest.importorskip(
 openspiel = pytest.importorskip("qe_rules.openspiel")
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", slow_except([3, 4, 5], 3))
 def test_openspiel_random_simulation_with_serialization(players):
     game = pyspiel.load_game("python_qe", {"players": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -112,6 +112,7 @@ def test_an_mlp_policy_checks_its_arrays_and_picks_the_best_legal_action():
 BEATS_VALUE = {3: 0.45, 4: 0.35, 5: 0.30}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", sorted(BEATS_VALUE))
 def test_the_trained_agent_loads_without_torch_and_beats_value_agents(players):
     code = (
@@ -154,3 +155,34 @@ def test_the_search_agent_bids_legally_and_the_same_for_the_same_view():
         SearchAgent(simulations=0)
     with pytest.raises(qe.InvalidArgument, match="not to bid"):
         agent.bid(game.view(opener))
+
+
+@pytest.mark.slow  # a subprocess
+def test_the_trained_agent_is_found_through_its_entry_points_not_an_import():
+    """The simulation layer never imports the learning layer: ``trained`` is declared in
+    the ``qe_rules.agents`` and ``qe_rules.batch_agents`` entry-point groups (and
+    registered when ``qe_rules.learning.policies`` is imported)."""
+    import pathlib
+    import tomllib
+
+    from qe_rules.learning.policies import TrainedBatchAgent
+    from qe_rules.simulation import agents
+
+    pyproject = pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["entry-points"]
+    assert declared[agents.AGENT_GROUP] == {"trained": "qe_rules.learning.policies:TrainedAgent"}
+    assert declared[agents.BATCH_AGENT_GROUP] == {
+        "trained": "qe_rules.learning.policies:TrainedBatchAgent"
+    }
+    assert agents.agent_elsewhere(agents.AGENT_GROUP, "trained") is TrainedAgent
+    assert agents.agent_elsewhere(agents.BATCH_AGENT_GROUP, "trained") is TrainedBatchAgent
+    code = (
+        "import sys\n"
+        "from qe_rules.simulation.agents import agent_factory\n"
+        "from qe_rules.simulation.batch.agents import batch_agent\n"
+        "assert not any(name.startswith('qe_rules.learning') for name in sys.modules)\n"
+        "print(agent_factory('trained').__name__, type(batch_agent('trained')).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["TrainedAgent", "TrainedBatchAgent"]

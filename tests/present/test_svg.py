@@ -38,7 +38,7 @@ def tokens(picture):
 
 @pytest.fixture(scope="module")
 def finished():
-    return play_game("en", 5, "value", seed=3)
+    return play_game("en", 5, "value", seed=0)
 
 
 def partway(game, moves):

@@ -3,6 +3,7 @@ and every random valid variant, works with ``to_dict``, ``str``, ``repr``,
 ``json.dumps``, the text and SVG renderers, ``merge``, ``replay``, a full game and a
 bounded ``verify``, raising nothing but a :class:`qe_rules.RulesError`."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ def test_every_random_valid_variant_plays_replays_and_draws(rng):
     play_variant(rng, random_variant(rng), verify=False)
 
 
+@pytest.mark.slow
 @given(rng=st.randoms(use_true_random=False))
 @examples(3)
 def test_every_random_valid_variant_verifies_within_the_bound(rng):

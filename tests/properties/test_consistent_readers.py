@@ -23,7 +23,20 @@ from qe_rules.simulation.play import play_game
 from qe_rules.simulation.stats import _STATS_FIGURES, SimulationStats
 from tests.support.fuzz import HUGE, run_cli
 
-RESULT = play_game("en", 3, "random", seed=1).result().to_dict()  # seat 2 wins, seat 1 out
+
+def _result_with_a_winner_and_a_seat_out():
+    """A 3-player result with a single winner and an eliminated seat (found, not pinned)."""
+    for seed in range(200):
+        result = play_game("en", 3, "random", seed=seed).result()
+        out = [s.seat for s in result.sheets if s.eliminated]
+        if result.winner is not None and len(out) == 1:
+            return result.to_dict(), result.winner, out[0]
+    raise AssertionError("no such game among 200")
+
+
+RESULT, WINNER, OUT = _result_with_a_winner_and_a_seat_out()
+OTHER = ({0, 1, 2} - {WINNER, OUT}).pop()
+SUBTOTAL = RESULT["sheets"][OTHER]["subtotal"]
 
 
 def refused(reader, data, match, **options):
@@ -38,17 +51,18 @@ def refused(reader, data, match, **options):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d["sheets"][0].update(total=999, monopolization=500), r"subtotal: is 21, but"),
-        (lambda d: d["sheets"][0].update(total=999), r"total: is 999"),
-        (lambda d: d["sheets"][0].update(monopolization=500), "subtotal: is"),
-        (lambda d: d.update(winners=[0]), r"winners: are \[0\], but .* give \[2\]"),
-        (lambda d: d.update(winners=[1]), r"winners: are \[1\]"),
+        (lambda d: d["sheets"][OTHER].update(total=999, monopolization=500),
+         rf"subtotal: is {SUBTOTAL}, but"),
+        (lambda d: d["sheets"][OTHER].update(total=999), r"total: is 999"),
+        (lambda d: d["sheets"][OTHER].update(monopolization=500), "subtotal: is"),
+        (lambda d: d.update(winners=[OTHER]), rf"winners: are \[{OTHER}\], but .* give \[{WINNER}\]"),
+        (lambda d: d.update(winners=[OUT]), rf"winners: are \[{OUT}\]"),
         (lambda d: d.update(winners=[]), r"winners: are \[\]"),
-        (lambda d: d["sheets"][1].update(eliminated=False), "sheets.1..eliminated"),
-        (lambda d: d["sheets"][0].update(lowest_spend_bonus=6, total=d["sheets"][0]["total"] + 6),
+        (lambda d: d["sheets"][OUT].update(eliminated=False), rf"sheets.{OUT}..eliminated"),
+        (lambda d: d["sheets"][OUT].update(lowest_spend_bonus=6, total=d["sheets"][OUT]["total"] + 6),
          "lowest_spend_bonus"),
-        (lambda d: d["sheets"][0].update(zero_bids=7, subtotal=d["sheets"][0]["subtotal"] + 7,
-                                         total=d["sheets"][0]["total"] + 7), "zero_bids"),
+        (lambda d: d["sheets"][OTHER].update(zero_bids=7, subtotal=SUBTOTAL + 7,
+                                             total=d["sheets"][OTHER]["total"] + 7), "zero_bids"),
         (lambda d: d.update(gaps=[{"code": "tie-after-tiebreak", "message": "x", "seats": [0, 2]}]),
          "gaps: differ from the gaps scoring reports"),
         (lambda d: d.update(ruleset="xx"), "unknown rule set 'xx'"),
@@ -62,7 +76,7 @@ def test_a_result_is_read_only_as_scoring_decides_it(change, message):
 
 
 def test_a_sheet_whose_sums_disagree_is_refused_on_its_own():
-    sheet = RESULT["sheets"][0]
+    sheet = RESULT["sheets"][OTHER]
     refused(qe.ScoreSheet.from_dict, {**sheet, "subtotal": sheet["subtotal"] + 1}, "subtotal")
     refused(qe.ScoreSheet.from_dict, {**sheet, "total": 999}, "total")
 
@@ -392,9 +406,10 @@ def test_a_gymnasium_factory_that_makes_no_agent_is_an_agent_error_at_once(facto
 def test_batch_and_vector_sizes_are_bounded_before_arrays_are_made():
     from qe_rules.learning.vector_env import BatchVectorEnv
 
-    for games in (10**12, HUGE):
-        with pytest.raises(qe.InvalidArgument, match="MAX_BATCH_GAMES"):
-            batch.play("en", 3, games, agents="random", seed=1)
+    with pytest.raises(qe.InvalidArgument, match="MAX_BATCH_GAMES"):
+        batch.play("en", 3, 10**12, agents="random", seed=1)
+    with pytest.raises(qe.InvalidArgument, match="games is a whole number"):
+        batch.play("en", 3, HUGE, agents="random", seed=1)
     for envs in (10**7, HUGE):
         with pytest.raises(qe.InvalidArgument, match="MAX_VECTOR_ENVS"):
             BatchVectorEnv("en", 3, num_envs=envs)

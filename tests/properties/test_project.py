@@ -6,6 +6,8 @@ import importlib.util
 import inspect
 import pathlib
 
+import pytest
+
 import qe_rules as qe
 from qe_rules import RuleSet
 
@@ -54,11 +56,28 @@ def _level(unit):
     return FACADE_LEVEL if unit == "__init__" else LAYERS[unit]
 
 
+def _string_import(node):
+    """The module an ``import_module("qe_rules...")`` (or ``__import__``) call names by a
+    string literal, or ``None``: an import the statements do not show."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    called = node.func
+    name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
+    value = getattr(node.args[0], "value", None)  # a string literal: an ast.Constant
+    if name in ("import_module", "__import__") and isinstance(value, str):
+        return value if value.startswith("qe_rules") else None
+    return None
+
+
 def _imports(path):
-    """Every qe_rules module an AST of ``path`` imports, lazily or not, with its line."""
+    """Every qe_rules module an AST of ``path`` imports, lazily or not, with its line: by
+    an import statement, or by ``import_module`` with a string literal."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        named = _string_import(node)
+        if named is not None:
+            yield named, node.lineno
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module == "qe_rules":
                 for alias in node.names:
                     yield f"qe_rules.{alias.name}", node.lineno
@@ -117,9 +136,15 @@ def test_the_layer_check_fails_on_an_upward_import(tmp_path):
     (package / "texts" / "glossary.py").write_text("from qe_rules.present.svg import view\n")
     (package / "rules").mkdir()
     (package / "rules" / "model.py").write_text("from qe_rules.game.sales import settle\n")
+    (package / "simulation").mkdir()
+    (package / "simulation" / "agents.py").write_text(
+        "import importlib\n\n\ndef _trained():\n"
+        '    return importlib.import_module("qe_rules.learning.policies").TrainedAgent\n'
+    )
     assert layer_violations(package) == [
         "game/views.py:2 imports qe_rules.present",
         "rules/model.py:1 imports qe_rules.game.sales",
+        "simulation/agents.py:5 imports qe_rules.learning.policies",
         "texts/glossary.py:1 imports qe_rules.present.svg",
     ]
 
@@ -141,7 +166,10 @@ def _module_graph(package):
     for name, path in names.items():
         targets = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named = _string_import(node)
+            if named is not None:
+                targets.add(named)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 for alias in node.names:
                     full = f"{node.module}.{alias.name}"
                     targets.add(full if full in names else node.module)
@@ -176,17 +204,34 @@ def test_no_import_cycle():
     assert import_cycles() == []
 
 
-def test_the_cycle_check_finds_a_cycle_through_a_lazy_import(tmp_path):
+@pytest.mark.parametrize(
+    ("files", "cycle"),
+    [
+        (  # through a lazy import
+            {
+                "game/scoring.py": "def _repr_svg_(self):\n    from qe_rules.present import svg\n",
+                "present/svg.py": "from qe_rules.game.scoring import GameResult\n",
+            },
+            "qe_rules.game.scoring -> qe_rules.present.svg -> qe_rules.game.scoring",
+        ),
+        (  # through a string import
+            {
+                "simulation/agents.py": (
+                    'import importlib\nimportlib.import_module("qe_rules.learning.policies")\n'
+                ),
+                "learning/policies.py": "from qe_rules.simulation.agents import Agent\n",
+            },
+            "qe_rules.learning.policies -> qe_rules.simulation.agents -> qe_rules.learning.policies",
+        ),
+    ],
+    ids=["lazy", "string"],
+)
+def test_the_cycle_check_finds_a_planted_cycle(tmp_path, files, cycle):
     package = tmp_path / "qe_rules"
-    (package / "game").mkdir(parents=True)
-    (package / "present").mkdir()
-    (package / "game" / "scoring.py").write_text(
-        "def _repr_svg_(self):\n    from qe_rules.present import svg\n"
-    )
-    (package / "present" / "svg.py").write_text("from qe_rules.game.scoring import GameResult\n")
-    assert import_cycles(package) == [
-        "qe_rules.game.scoring -> qe_rules.present.svg -> qe_rules.game.scoring"
-    ]
+    for name, text in files.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    assert import_cycles(package) == [cycle]
 
 
 def test_no_function_shadows_a_module():
@@ -245,6 +290,7 @@ def test_import_does_not_need_hypothesis():
     }
 
 
+@pytest.mark.slow
 def test_the_library_and_its_commands_work_without_hypothesis():
     import subprocess
     import sys

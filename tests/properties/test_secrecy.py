@@ -24,7 +24,11 @@ READINGS = [
         f"en:peek_shows={shows.value},peek_timing={timing.value}"
         for timing in qe.PeekTiming
         if timing is not qe.PeekTiming.LAST_SALE
-        for shows in (qe.PeekShows.WINNING_AMOUNT, qe.PeekShows.HIGHEST_BID)
+        for shows in (
+            qe.PeekShows.WINNING_AMOUNT,
+            qe.PeekShows.HIGHEST_BID,
+            qe.PeekShows.HIGHEST_BID_MADE,
+        )
     ),
 ]
 
@@ -83,10 +87,16 @@ def _check_relation(game):
             )
             if peeks and award is None:
                 assert peeks[-1] is None  # an unsold sale shows nothing
-            elif peeks:  # a peek shows what peek_shows says: the winning or the highest bid
+            elif peeks:  # a peek shows what peek_shows says: the winning or a highest bid
                 standing = dict(bid for rnd in truth_rounds for bid in rnd)
-                highest = shows is qe.PeekShows.HIGHEST_BID
-                assert peeks[-1] == (max(standing.values()) if highest else award.amount)
+                made = max(a for rnd in truth_rounds for _, a in rnd)
+                expected = {
+                    qe.PeekShows.HIGHEST_BID: max(standing.values()),
+                    qe.PeekShows.HIGHEST_BID_MADE: made,
+                }.get(shows, award.amount)
+                assert peeks[-1] == expected
+            # the view keeps what the peek showed
+            assert sale.peeked_amount == (peeks[-1] if peeks else None)
             # the amount: what the Awarded event says, or else a peek that showed it
             told = awarded[0] if awarded and awarded[0] is not None else None
             if told is None and peeks and award is not None and peeks[-1] == award.amount:

@@ -4,6 +4,7 @@ Also checks that ``Game.view`` (which builds views from parts shared between sea
 states) gives exactly the view that the plain construction of its fields gives.
 """
 
+import importlib.metadata
 import json
 import pickle
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 import qe_rules as qe
 from qe_rules import strategies as qst
 from qe_rules.game._secrecy import peek_amount, seen_rounds
+from qe_rules.simulation import agents
 from qe_rules.simulation.agents import (
     AGENT_NAMES,
     Agent,
@@ -95,6 +97,7 @@ def reference_view(game, seat):
                 tuple(a for rnd in f.closed for who, a in rnd if who == seat),
                 seen_rounds(seat, f.auctioneer, f.closed, rules.rebid_visibility),
                 f.sale in table.peeked[seat],
+                peek_amount(f, rules.peek_shows) if f.sale in table.peeked[seat] else None,
             )
             for f in table.facts
         ),
@@ -391,3 +394,49 @@ def test_decisions_do_change_with_what_the_seat_knows():
                 changed = {**record, "industries": swapped}
                 differing += decisions(changed, seat, "value", seed=seat) != mine
     assert differing
+
+
+@pytest.fixture
+def no_agents_registered(monkeypatch):
+    """The registry of agents found by name, empty for one test."""
+    monkeypatch.setattr(
+        agents, "_REGISTERED", {agents.AGENT_GROUP: {}, agents.BATCH_AGENT_GROUP: {}}
+    )
+
+
+def test_an_agent_registered_by_name_plays_by_name(no_agents_registered):
+    from qe_rules import batch
+    from qe_rules.simulation.batch.agents import ZeroBids
+
+    agents.register_agent("cautious", ZeroAgent, batched=ZeroBids)
+    assert agent_factory("cautious") is ZeroAgent
+    mine = play_game("en", 3, ["cautious", "random", "random"], seed=2)
+    zero = play_game("en", 3, [ZeroAgent, "random", "random"], seed=2)
+    assert mine.to_record() == zero.to_record()
+    played = batch.play("en", 3, 20, agents=["cautious", "random", "zero"], seed=2)
+    assert (
+        played.totals == batch.play("en", 3, 20, agents=["zero", "random", "zero"], seed=2).totals
+    ).all()
+    with pytest.raises(qe.InvalidArgument, match="new non-empty str"):
+        agents.register_agent("random", ZeroAgent)
+    with pytest.raises(qe.InvalidArgument, match="unknown agent 'careful'"):
+        agent_factory("careful")
+
+
+def test_an_agent_declared_as_an_entry_point_is_found_by_name(no_agents_registered, monkeypatch):
+    declared = importlib.metadata.EntryPoint(
+        "cautious", "qe_rules.simulation.agents:ZeroAgent", agents.AGENT_GROUP
+    )
+    broken = importlib.metadata.EntryPoint(
+        "broken", "qe_rules.no_such_module:Agent", agents.AGENT_GROUP
+    )
+
+    def entry_points(group, name):
+        return [e for e in (declared, broken) if e.group == group and e.name == name]
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    assert agent_factory("cautious") is ZeroAgent
+    with pytest.raises(qe.InvalidArgument, match=r"the broken agent \(qe_rules.no_such_module"):
+        agent_factory("broken")
+    with pytest.raises(qe.InvalidArgument, match="reinstall qe-rules"):
+        agent_factory("trained")  # a built-in name this installation does not declare

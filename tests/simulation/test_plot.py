@@ -7,7 +7,7 @@ import pytest
 import qe_rules as qe
 from qe_rules.simulation.comparison import compare
 from qe_rules.simulation.stats import simulate
-from tests.support import cli
+from tests.support import cli, slow_except
 
 pytest.importorskip("matplotlib", reason="plots need the plot extra (matplotlib)")
 image = pytest.importorskip("matplotlib.image")
@@ -33,7 +33,7 @@ def drawn(path):
     return pixels
 
 
-@pytest.mark.parametrize("rows", [True, False])
+@pytest.mark.parametrize("rows", slow_except([True, False], False))
 def test_statistics_and_comparisons_draw(tmp_path, rows):
     stats = simulate("en", 4, AGENTS, 60, seed=1, rows=rows)
     plot_stats(stats, tmp_path / "stats.png")
@@ -55,6 +55,7 @@ def test_a_comparison_of_one_rule_set_and_other_file_types_draw(tmp_path):
     assert len(list(root.iter("{http://www.w3.org/2000/svg}path"))) > 10
 
 
+@pytest.mark.slow
 def test_the_commands_draw(tmp_path):
     code, _ = cli("simulate", "--games", "20", "--plot", str(tmp_path / "s.png"))
     assert code == 0

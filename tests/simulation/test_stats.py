@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import qe_rules as qe
 from qe_rules.simulation.intervals import wilson_interval
-from qe_rules.simulation.stats import Batch, SimulationStats, simulate
+from qe_rules.simulation.stats import GameRange, SimulationStats, simulate
 from tests.support import cli, examples, is_json
 from tests.support.simulation import MIXED, mixed_stats
 
@@ -102,14 +102,14 @@ def test_two_halves_merged_are_one_run_of_the_whole(ruleset, players, games, dat
     second = simulate(ruleset, players, agents, games - cut, seed=seed, start=cut, rows=rows)
     assert first.merge(second) == whole
     assert second.merge(first) == whole  # the order does not matter
-    assert whole.batches == (Batch(seed, 0, games),)
+    assert whole.batches == (GameRange(seed, 0, games),)
 
 
 def test_runs_of_other_seeds_merge_into_batches():
     a = simulate("en", 4, MIXED, 20, seed=1)
     b = simulate("en", 4, MIXED, 30, seed=2)
     merged = b.merge(a)
-    assert merged.batches == (Batch(1, 0, 20), Batch(2, 0, 30))
+    assert merged.batches == (GameRange(1, 0, 20), GameRange(2, 0, 30))
     assert merged.games == 50 and merged.seed == 1
     assert merged.wins == tuple(x + y for x, y in zip(a.wins, b.wins, strict=True))
     assert merged.to_text().startswith("50 games of en with 4 players, seed 1 games 0-19")

@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from importlib import resources
 
+import pytest
 from hypothesis import assume, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,20 @@ def scoring_example():
 def example_records():
     """The scoring example's player records, seat by seat (a new list each call)."""
     return [qe.PlayerRecord.from_dict(player) for player in scoring_example()["players"]]
+
+
+def slow_except(values, *quick):
+    """The values of a ``parametrize`` (a tuple: the values of its several arguments),
+    every one not in ``quick`` marked ``slow``: the quick default run tries the ``quick``
+    ones, ``pytest -m slow`` the rest."""
+    return [
+        value
+        if value in quick
+        else pytest.param(
+            *(value if isinstance(value, tuple) else (value,)), marks=pytest.mark.slow
+        )
+        for value in values
+    ]
 
 
 def examples(count, **options):
@@ -177,3 +192,23 @@ def with_hidden_tiles_reordered(game, data):
     assume(list(reordered) != hidden)
     short = {**record, "moves": record["moves"][:cut]}
     return short, {**short, "deck": record["deck"][: partial.sale + 1] + list(reordered)}
+
+
+def fallback_sale(rules):
+    """A 5-player sale whose top bids (9) tie until the fallback gives it to a lower bid;
+    the peek window after it, or ``None`` when the variant opened none. Under
+    ``peek_timing=before-bids`` the lowest seat that may announces a peek at it first."""
+    game = qe.new_game(rules, 5, seed=2)
+    if game.phase is qe.Phase.PEEKING:  # before-bids: the window before the first sale
+        game = game.peek(min(game.to_act))
+        while game.phase is qe.Phase.PEEKING:
+            game = game.decline_peek(min(game.to_act))
+    auctioneer = game.auctioneer
+    others = [seat for seat in range(5) if seat != auctioneer]
+    game = game.bid(auctioneer, 3)
+    for seat, amount in zip(others, (9, 9, 5, 4), strict=True):
+        game = game.bid(seat, amount)
+    while game.phase is qe.Phase.REBIDDING:
+        for seat in sorted(game.to_act):
+            game = game.bid(seat, game.bid_limits(seat).legal(9))
+    return game

@@ -40,7 +40,7 @@ import qe_rules as qe
 from qe_rules.game.scoring import DECIDED_GAPS
 from qe_rules.simulation.comparison import ChangeExample, Comparison, PlayedComparison
 from qe_rules.simulation.intervals import Share
-from qe_rules.simulation.play import _game_seeds, play_game
+from qe_rules.simulation.play import dealt_game, play_game
 from qe_rules.simulation.stats import SimulationStats
 from tests.support.fuzz import TEXTS, value
 from tests.support.hostile import SCHEMA_OF, _read_score_file, schema_agrees, use
@@ -545,8 +545,7 @@ def _stats_ok(stats: SimulationStats) -> None:
 
 def _example(example: ChangeExample) -> None:
     record = example.record
-    game_seed, first, _ = _game_seeds(example.seed, example.game, record.players)
-    dealt = qe.new_game(record.ruleset, record.players, seed=game_seed, first_auctioneer=first)
+    dealt = dealt_game(record.ruleset, record.players, example.seed, example.game)
     setup = ("deck", "nations", "industries", "first_auctioneer")
     deal, written = dealt.to_record(), record.to_dict()
     assert all(deal[key] == written[key] for key in setup), "an example of another game"

@@ -1,16 +1,34 @@
-"""A live web table server for the tests: uvicorn in a thread, on a free local port."""
+"""A web table for the tests: the app in Starlette's test client, or a live server
+(uvicorn in a thread, on a free local port)."""
 
 import contextlib
 import json
 import socket
 import threading
 import time
+import warnings
 
 import httpx
 import uvicorn
 
+with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
 import qe_rules as qe
 from qe_rules.apps import web
+
+BASE = "http://127.0.0.1:8000"
+"""The address the test client's requests name."""
+
+
+@contextlib.contextmanager
+def serving(database, *, raise_server_exceptions=True, **options):
+    """``web.create_app(database, **options)`` in a test client (its start and stop run
+    too); yields (client, the TableServer)."""
+    app = web.create_app(str(database), **options)
+    with TestClient(app, base_url=BASE, raise_server_exceptions=raise_server_exceptions) as client:
+        yield client, app.state.tables
 
 
 def free_port():
@@ -25,7 +43,8 @@ def live_server(database, *, bot_delay=0.0, **options):
     TableServer)."""
     app = web.create_app(str(database), bot_delay=bot_delay, **options)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    config = web.server_config(app, host="127.0.0.1", port=port, log_level="error")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -35,6 +54,9 @@ def live_server(database, *, bot_delay=0.0, **options):
     try:
         yield f"http://127.0.0.1:{port}", app.state.tables
     finally:
+        tables = app.state.tables
+        if tables._loop is not None:  # the pages' streams end first, as on Ctrl-C
+            tables._loop.call_soon_threadsafe(tables.end_streams)
         server.should_exit = True
         thread.join(20)
 

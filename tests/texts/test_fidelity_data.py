@@ -89,3 +89,27 @@ def test_the_glossary_has_the_words_a_translator_trips_on(word):
 def test_eliminated_means_out_of_the_winner_count_not_out_of_play():
     (term,) = qe.lookup_term("scheidet aus")
     assert "not out of play" in term.note and "scheidet aus dem Spiel aus" in term.note
+
+
+def test_with_three_players_the_leftover_token_and_the_unplayed_nation_stay_unseen():
+    """The register's reading of the setup for 3 players, as the engine plays it: one
+    token and one nation in play are nobody's, and nothing a seat or a spectator reads
+    names the token; the nobody's nation's tiles are sold like any other."""
+    assert get_discrepancy("three-player-leftover-token").kind is DiscrepancyKind.WORDING
+    assert get_discrepancy("three-player-nation-without-player").fields == (
+        "nations_in_play",
+        "deck_sizes",
+    )
+    rules = RULESETS["en"]
+    for seed in range(6):
+        game = qe.play_game(rules, 3, "random", seed=seed)
+        dealt = set(game.public_view().industries)
+        assert len(dealt) == 3 and len(set(rules.industries(3)) - dealt) == 1
+        for view in [game.public_view(), *(game.view(seat) for seat in range(3))]:
+            assert set(view.industries) == dealt  # the leftover token is nobody's
+        (nation,) = set(rules.nations(3)) - set(game.nations)
+        auctioned = [sale.company for sale in game.public_view().history]
+        assert len(auctioned) == 16
+        assert [c for c in rules.companies(3) if c.nation is nation] == [
+            c for c in rules.companies(3) if c.nation is nation and c in auctioned
+        ]

@@ -6,16 +6,18 @@ import re
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 
 import qe_rules as qe
 from qe_rules.apps.cli import main
-from qe_rules.apps.rulebooks import rulebook_fragment, write_rulebook
+from qe_rules.apps.rulebook_files import rulebook_fragment, write_rulebook
 from qe_rules.texts import catalogs
-from qe_rules.texts.catalogs import _catalog, catalog, languages, missing_templates
+from qe_rules.texts.catalogs import catalog, languages, missing_templates
 from qe_rules.texts.rulebooks import rulebook, rulebook_stylesheet
+from qe_rules.verification.texts import check_rulebook
+from tests.support import examples
 from tests.support.quotations import copied_runs
-from tests.support.rulebooks import any_variants, check_every_value
+from tests.support.rulebooks import any_variants
 
 LANGUAGES = ("en", "de")
 
@@ -33,11 +35,11 @@ def test_a_missing_template_is_named_by_field_value_and_language(tmp_path, monke
     german = german.replace('label = "Spielerzahlen"\n', "")
     (tmp_path / "de.toml").write_text(german, encoding="utf-8")
     monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
-    _catalog.cache_clear()
+    catalog.cache_clear()
     try:
         problems = missing_templates()
     finally:
-        _catalog.cache_clear()
+        catalog.cache_clear()
     assert problems == [
         "rulebook catalog 'de' (qe_rules/data/rulebook/de.toml) has no template for field "
         "'player_counts', value 'label'",
@@ -57,11 +59,11 @@ def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
     )
     (tmp_path / "de.toml").write_text(german, encoding="utf-8")
     monkeypatch.setattr(catalogs, "CATALOG_FOLDER", str(tmp_path))
-    _catalog.cache_clear()
+    catalog.cache_clear()
     try:
         problems = missing_templates()
     finally:
-        _catalog.cache_clear()
+        catalog.cache_clear()
     assert problems == [
         "rulebook catalog 'en' (qe_rules/data/rulebook/en.toml) has templates for "
         "'no_such_rule', which is not a rule field",
@@ -75,18 +77,19 @@ def test_a_template_for_an_unknown_value_is_reported(tmp_path, monkeypatch):
 def test_a_builtin_rulebook_states_every_rule_and_copies_nothing(ruleset, lang):
     rs = qe.get_ruleset(ruleset)
     book = rulebook(rs, lang=lang, cite=True)
-    assert check_every_value(book, rs, catalog(lang)) > 60
+    findings, checks = check_rulebook(book, rs)
+    assert findings == [] and checks > 300
     markdown = book.to_markdown()
     assert copied_runs(markdown) == []
     assert not re.search(r"\{\w+\}", markdown)  # every placeholder filled
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(200, suppress_health_check=[HealthCheck.too_slow])
 @given(any_variants())
 def test_a_variant_rulebook_states_every_rule_in_both_languages(rs):
     for lang in LANGUAGES:
         book = rulebook(rs, lang=lang)
-        check_every_value(book, rs, catalog(lang))
+        assert check_rulebook(book, rs)[0] == []
         markdown = book.to_markdown()
         assert copied_runs(markdown) == []
         assert not re.search(r"\{[a-z_]+\}", markdown)
@@ -128,7 +131,11 @@ def test_every_rule_paragraph_is_cited_on_request(lang):
         if block.kind == "paragraph" and block.fields:
             assert block.cite, block
     cites = [b.cite for b in book.blocks() if "tied_auctioneer" in b.fields]
-    assert cites and all(c == words.word("variant", base="en-early") for c in cites)
+    # the variant's own citation: the text that supports its value
+    supported = f"en-early §Equal bids ({words.word('interpretation')})"
+    assert cites and all(
+        c == words.word("variant_of", base="en-early", cite=supported) for c in cites
+    )
     cited = rulebook("en", lang=lang, cite=True)
     assert "en §Special rules/Tied auction" in cited.to_markdown()
     interpretation = next(b for b in cited.blocks() if "ties_before_fallback" in b.fields)
@@ -145,7 +152,11 @@ def test_a_house_rule_value_is_cited_and_listed_as_one(lang):
     assert cites == [words.word("house_variant", base="en")]
     reading = rulebook("en:peek_shows=highest-bid", lang=lang, cite=True)
     cites = [b.cite for b in reading.blocks() if "peek_shows" in b.fields]
-    assert cites == [words.word("variant", base="en")]
+    supported = f"de §Sonderregeln/5-Spieler ({words.word('interpretation')})"
+    assert cites == [words.word("variant_of", base="en", cite=supported)]
+    invented = rulebook("en:zero_bid_points=3", lang=lang, cite=True)
+    cites = [b.cite for b in invented.blocks() if "zero_bid_points" in b.fields]
+    assert cites == [words.word("house_variant", base="en")]
     markdown = house.to_markdown()
     taken = f"**{words.word('reading_taken')} ({words.word('reading_house')}):** "
     assert taken + words.template("peek_shows", "all-bids") in markdown
@@ -169,11 +180,26 @@ def test_a_rule_whose_situation_cannot_come_up_is_written_apart():
         assert (section.key == "idle") is idle, ruleset
 
 
-def test_a_house_rule_file_is_cited_as_such():
+def test_a_rule_file_is_cited_by_its_own_sections_and_its_invented_values_as_house_rules(
+    tmp_path,
+):
     rs = qe.load_ruleset(qe.shipped_rulesets()["house-equal-bids"])
     book = rulebook(rs, cite=True)
+    # a secret bid equal to the opening bid: en-early states it, so not a house rule
     cites = [b.cite for b in book.blocks() if "secret_bid_may_equal_opening" in b.fields]
-    assert cites and all(c.startswith("house rule (house-equal-bids") for c in cites)
+    assert cites and all(c == "house-equal-bids §House rule 1" for c in cites)
+    # the frame is not the file's text: it is not cited to a text the file never names
+    frames = {b.cite for b in book.blocks() if b.frame}
+    assert frames == {catalog("en").word("frame")}
+    path = tmp_path / "three.toml"
+    path.write_text(
+        'id = "three"\nextends = "en"\n[rules]\nzero_bid_points = 3\n'
+        '[provenance.zero_bid_points]\nsection = "Rule 1"\nsummary = "Three points."\n',
+        encoding="utf-8",
+    )
+    three = rulebook(qe.load_ruleset(path), cite=True)
+    cites = [b.cite for b in three.blocks() if "zero_bid_points" in b.fields]
+    assert cites == ["house rule (three, Rule 1)"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -260,3 +286,61 @@ def test_a_fragment_can_leave_its_stylesheet_to_a_linked_file():
     assert rulebook_stylesheet() in inline and "<style" not in bare and " style=" not in bare
     assert re.sub(r"<style>.*?</style>\n", "", inline, flags=re.S) == bare
     assert "<style>" in write_rulebook("en", format="html")  # a whole page keeps its own
+
+
+PRINTED = [*qe.RULESETS, "en:zero_bid_points=3"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("ruleset", PRINTED)
+def test_the_print_edition_is_the_rules_a_player_reads(ruleset, lang):
+    """No appendices, field ids, citations or words about the software; about as long
+    as the rules of its text (at most 1.35 times their words); the score-board side and
+    the scoring example in the texts' order."""
+    rules = qe.get_ruleset(ruleset)
+    book = rulebook(rules, lang=lang, edition="print")
+    markdown = book.to_markdown()
+    keys = [section.key for section in book.sections]
+    assert not {"differences", "idle", "questions", "tips"} & set(keys)
+    for software in ("qe-rules", "`", "rule set", "Regelwerk", "switch", "Schalter"):
+        assert software not in markdown, software
+    assert not any(block.cite for block in book.blocks())
+    source = qe.SOURCES[rules.source]
+    assert book.words() <= 1.35 * source.rules_words, (book.words(), source.rules_words)
+    words = catalog(lang)
+    assert words.fixed("score_board_side") in markdown
+    example = markdown.split(f"## {words.heading('example')}")[1]
+    rows = ("row_subtotal", "row_bonus", "row_total")  # subtotal, bonus, total
+    if rules.scoring_order[-1] is not qe.Category.SPENDING:
+        rows = ("row_bonus", "row_total_alone")  # en-early: the spending first, no subtotal
+    places = [example.index(f"- {words.word(row)}:") for row in rows]
+    assert places == sorted(places)
+    assert check_rulebook(book, rules)[0] == []
+
+
+def test_the_print_edition_refuses_what_belongs_to_the_reference_edition():
+    with pytest.raises(qe.InvalidArgument, match="reference edition"):
+        rulebook("en", edition="print", cite=True)
+    with pytest.raises(qe.InvalidArgument, match="reference edition"):
+        rulebook("en", edition="print", against="de")
+    with pytest.raises(qe.InvalidArgument, match="reference, print"):
+        rulebook("en", edition="poster")
+    out = io.StringIO()
+    assert main(["rulebook", "de", "--lang", "de", "--edition", "print"], out=out) == 0
+    assert out.getvalue().startswith("# QE: Spielregel\n\n*Für 3\N{EN DASH}5 Spieler*")
+    assert main(["rulebook", "de", "--edition", "print", "--cite"], out=io.StringIO()) == 2
+
+
+def test_en_early_writes_no_rule_it_does_not_have_and_no_example_line_it_lacks():
+    """The review's slips: en-early's rebid sentence relates to no secret bid rule it does
+    not have, and its example, scoring the spending first, has no subtotal."""
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        early = rulebook("en-early", lang=lang, edition="print")
+        rebid = early.field_text("rebid_may_equal_opening")
+        assert rebid == words.template("rebid_may_equal_opening", "false")
+        assert words.word("row_subtotal") not in early.to_markdown()
+        en = rulebook("en", lang=lang).field_text("rebid_may_equal_opening")
+        assert en == words.template(
+            "rebid_may_equal_opening", "false|secret_bid_may_equal_opening=false"
+        )

@@ -1,5 +1,6 @@
 """The verifier end to end: every check at once on the built-in rule sets (the gaps each
-must report, with examples that reproduce them) and on changed or random rule sets."""
+must report, with examples that reproduce them) and on changed or random rule sets. Slow
+(the whole verifier, several times): ``pytest -m slow`` runs them."""
 
 import json
 
@@ -11,6 +12,8 @@ import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules import strategies as qst
 from tests.support import examples
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

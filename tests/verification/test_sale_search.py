@@ -10,6 +10,7 @@ from qe_rules import RULESETS, Verdict
 from qe_rules.game.events import Tie
 from qe_rules.game.sales import Award
 from qe_rules.verification import sale_search
+from tests.support import slow_except
 from tests.support.verification import brute_force_keys, shows_its_check, with_thresholds
 
 EN = RULESETS["en"]
@@ -65,7 +66,9 @@ def test_the_complete_search_finds_every_outcome_the_sampled_search_found(spec, 
     assert outcome_kinds(spec, players) == SAMPLED_OUTCOMES[spec, players]
 
 
-@pytest.mark.parametrize("spec", ["en", "en-early", "en:rebid_may_equal_opening=true"])
+@pytest.mark.parametrize(
+    "spec", slow_except(["en", "en-early", "en:rebid_may_equal_opening=true"], "en")
+)
 def test_the_order_types_are_those_of_every_whole_amount(spec):
     rules = qe.get_ruleset(spec)
     for auctioneer in (0, None):
@@ -384,7 +387,9 @@ def test_the_sale_findings_of_a_rule_set_are_complete(spec):
 
 
 @pytest.mark.kills_mutants
-@pytest.mark.parametrize("spec", ["en", "en-early", "en:last_tile_tie_awards_nothing=false"])
+@pytest.mark.parametrize(
+    "spec", slow_except(["en", "en-early", "en:last_tile_tie_awards_nothing=false"], "en")
+)
 def test_the_last_tile_finding_counts_the_paths_its_search_took(spec):
     rules = qe.get_ruleset(spec)
     report = qe.verify(rules, checks=["last-tile"])

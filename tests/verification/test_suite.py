@@ -27,6 +27,7 @@ def test_the_check_names_in_order():
     assert names[9:] == tuple(f"reading:{q.field}" for q in qe.open_questions())
 
 
+@pytest.mark.slow  # every check on a whole rule set (the module's doctest runs them too)
 def test_the_checks_named_are_the_checks_run():
     report = qe.verify("en", random_games=2)
     assert {f.check for f in report.findings} == set(qe.checks())
@@ -58,6 +59,7 @@ def test_cli_verify_thorough(monkeypatch):
     assert asked == [{"thorough": True}, {"thorough": False}]
 
 
+@pytest.mark.slow
 def test_cli_verify_exit_status(tmp_path, commands_verify_once):
     status, text = cli("verify", "--all")
     assert status == 0

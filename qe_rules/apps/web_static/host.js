@@ -12,7 +12,7 @@ function drawSeats() {
     const row = document.createElement("div");
     row.className = "seatrow";
     const label = document.createElement("label");
-    label.textContent = texts.seat.replace("{seat}", String(seat)) + " ";
+    label.textContent = texts.seat.replace("{seat}", String(seat + 1)) + " ";
     const select = document.createElement("select");
     select.name = `seat${seat}`;
     for (const [kind, text] of texts.kinds) {
@@ -28,7 +28,7 @@ function drawSeats() {
     name.maxLength = 24;
     name.placeholder = texts.name;
     name.autocomplete = "off";
-    name.setAttribute("aria-label", `${texts.name} ${seat}`);
+    name.setAttribute("aria-label", `${texts.name} ${seat + 1}`);
     row.append(label, name);
     box.append(row);
   }

@@ -1,6 +1,6 @@
 // A seat's page (/seat/TOKEN) or a spectator's (/watch/TABLE): it draws what the server
 // sends over server-sent events (every text already in the page's language) and posts
-// the seat's moves.
+// the seat's moves, each naming the version of the game it answers.
 "use strict";
 const [, mode, key] = location.pathname.split("/");
 const lang = document.documentElement.lang || "en";
@@ -8,9 +8,10 @@ const api = `/api/${mode === "seat" ? "seat" : "watch"}/${key}`;
 const $ = (id) => document.getElementById(id);
 const texts = document.body.dataset;
 const MAX_BID = 1000000;
-let shown = -1;
+let shown = [-1, -1]; // the version and revision drawn
 let source = null;
 let last = null;
+let receivedAt = 0;
 let wasTurn = false;
 let bidTurn = null; // the turn to bid the amount box was last emptied for
 
@@ -19,7 +20,7 @@ function fill(template, values) {
 }
 
 function seatName(seat) {
-  return last && last.names[seat] !== undefined ? last.names[seat] : String(seat);
+  return last && last.names[seat] !== undefined ? last.names[seat] : String(seat + 1);
 }
 
 function beep() {
@@ -63,10 +64,63 @@ function applyFilter() {
   }
 }
 
-function draw(payload) {
-  if (payload.version <= shown) return;
-  shown = payload.version;
+function ownAway(payload) {
+  return mode === "seat" && payload.away.some((entry) => entry.seat === payload.view.seat);
+}
+
+function drawAway(payload) {
+  const box = $("away");
+  const items = payload.away.map((entry) => {
+    const item = document.createElement("li");
+    const own = mode === "seat" && entry.seat === payload.view.seat;
+    item.textContent = fill(own ? box.dataset.you : box.dataset.other, { seat: entry.name, agent: entry.agent });
+    return item;
+  });
+  $("away-list").replaceChildren(...items);
+  $("come-back").hidden = !ownAway(payload) || payload.record;
+  box.hidden = items.length === 0;
+  $("leaving").hidden = mode !== "seat" || !payload.person || ownAway(payload) || payload.record;
+}
+
+function drawWaiting() {
+  // Person seats that kept the table waiting past the limit: the others may hand them over.
+  const box = $("waiting");
+  if (!last || mode !== "seat" || !last.wait_limit || last.record || ownAway(last)) {
+    box.hidden = true;
+    return;
+  }
+  const elapsed = (Date.now() - receivedAt) / 1000;
+  const away = new Set(last.away.map((entry) => entry.seat));
+  const rows = [];
+  for (const [seat, waited] of Object.entries(last.waited || {})) {
+    const number = Number(seat);
+    const total = waited + elapsed;
+    if (number === last.view.seat || away.has(number) || total < last.wait_limit) continue;
+    const row = document.createElement("p");
+    const long = total >= 120;
+    const values = { seat: seatName(number), seconds: Math.floor(total), minutes: Math.floor(total / 60) };
+    row.textContent = fill(long ? box.dataset.minutes : box.dataset.seconds, values) + " ";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = fill(box.dataset.button, { seat: seatName(number) });
+    button.addEventListener("click", () => act("hand-over", { seat: number }));
+    row.append(button);
+    rows.push(row);
+  }
+  box.replaceChildren(...rows);
+  box.hidden = rows.length === 0;
+}
+
+function newer(payload) {
+  const [version, revision] = shown;
+  return payload.version > version || (payload.version === version && payload.revision > revision);
+}
+
+function draw(payload, force) {
+  if (!force && !newer(payload)) return;
+  shown = [payload.version, payload.revision];
   last = payload;
+  receivedAt = Date.now();
   document.body.dataset.version = String(payload.version);
   const view = payload.view;
   $("picture").innerHTML = payload.picture;
@@ -76,7 +130,9 @@ function draw(payload) {
   $("heading").textContent = `${texts.tableTitle || "QE"} · ${view.ruleset} · ${view.players} ${texts.players}`;
   $("status").textContent = payload.status;
   signalTurn(payload);
-  const bidding = mode === "seat" && view.limits !== null && view.phase !== "peeking";
+  drawAway(payload);
+  const help = payload.bid_help;
+  const bidding = mode === "seat" && help !== null && !ownAway(payload);
   $("bid").hidden = !bidding;
   if (bidding) {
     const limits = view.limits;
@@ -88,17 +144,16 @@ function draw(payload) {
     if (turn !== bidTurn) amount.value = "";
     bidTurn = turn;
     amount.placeholder = String(limits.minimum);
-    const values = { minimum: limits.minimum, maximum: MAX_BID, amount: limits.forbidden };
-    const range = $("range");
-    range.textContent = fill(limits.forbidden === null ? range.dataset.legal : range.dataset.not, values);
+    $("range").textContent = help.range;
   }
-  const peeking = mode === "seat" && view.can_peek;
+  const peeking = mode === "seat" && view.can_peek && !ownAway(payload);
   $("peek").hidden = !peeking;
   if (peeking) {
     const sale = view.history[view.history.length - 1];
     const question = $("peek-question");
     question.textContent = fill(question.dataset.text, { seat: seatName(sale.winner), tile: sale.company });
   }
+  drawWaiting();
   const kinds = payload.log_kinds || [];
   const items = payload.log.map((line, index) => {
     const item = document.createElement("li");
@@ -143,7 +198,7 @@ function showError(message) {
 }
 
 async function post(path, body) {
-  const response = await fetch(`${api}/${path}`, {
+  const response = await fetch(`${api}/${path}?lang=${lang}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body || {}),
@@ -151,30 +206,52 @@ async function post(path, body) {
   return [response, await response.json()];
 }
 
+async function refresh() {
+  draw(await (await fetch(`${api}/state?lang=${lang}`)).json(), true);
+}
+
 async function send(move, body) {
   showError("");
-  const [response, payload] = await post(`${move}?lang=${lang}`, body);
+  const [response, payload] = await post(move, { ...(body || {}), version: last ? last.version : null });
   if (!response.ok) {
     showError(payload.error);
+    if (response.status === 409) await refresh(); // the game may have moved on: show it
     return;
   }
   draw(payload);
+}
+
+async function act(path, body) {
+  // leave, come back, hand a waiting seat over: the page then shows what changed
+  showError("");
+  const [response, answer] = await post(path, body);
+  if (!response.ok) {
+    showError(answer.error);
+    return;
+  }
+  if (answer.left) {
+    if (source) source.close();
+    $("act").replaceChildren(Object.assign(document.createElement("p"), { className: "placing", textContent: $("away").dataset.left }));
+    return;
+  }
+  await refresh();
 }
 
 $("bid").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("amount").value.trim();
   const limits = last && last.view.limits;
-  if (!/^\d+$/.test(text)) {
-    showError($("error").dataset.whole);
+  const help = last && last.bid_help;
+  if (!/^\d+$/.test(text) || Number(text) > MAX_BID) {
+    showError(fill($("error").dataset.whole, { minimum: limits ? limits.minimum : 0, maximum: MAX_BID }));
     return;
   }
-  if (limits && Number(text) < limits.minimum) {
-    showError(fill($("error").dataset.low, { minimum: limits.minimum }));
+  if (limits && help && Number(text) < limits.minimum) {
+    showError(help.low);
     return;
   }
-  if (limits && limits.forbidden !== null && Number(text) === limits.forbidden) {
-    showError(fill($("error").dataset.forbidden, { amount: limits.forbidden }));
+  if (limits && help && limits.forbidden !== null && Number(text) === limits.forbidden) {
+    showError(help.forbidden);
     return;
   }
   send("bid", { amount: Number(text) });
@@ -190,9 +267,13 @@ $("rename").addEventListener("submit", async (event) => {
     return;
   }
   showError("");
-  shown = -1;
-  draw(await (await fetch(`${api}/state?lang=${lang}`)).json());
+  await refresh();
 });
+$("leave").addEventListener("click", () => act("leave", { for_good: false }));
+$("leave-for-good").addEventListener("click", () => {
+  if (window.confirm($("leave-for-good").dataset.confirm)) act("leave", { for_good: true });
+});
+$("come-back").addEventListener("click", () => act("back"));
 $("rematch").addEventListener("click", async () => {
   const [response, answer] = await post("rematch");
   if (!response.ok) showError(answer.error);
@@ -201,6 +282,7 @@ $("rematch").addEventListener("click", async () => {
 $("sound").checked = localStorage.getItem("qe-sound") === "on";
 $("sound").addEventListener("change", () => localStorage.setItem("qe-sound", $("sound").checked ? "on" : "off"));
 if (mode !== "seat") $("you").hidden = true;
+setInterval(drawWaiting, 5000);
 
 source = new EventSource(`${api}/events?lang=${lang}`);
 source.addEventListener("state", (event) => draw(JSON.parse(event.data)));

@@ -3,7 +3,7 @@
 Its modules: :mod:`~qe_rules.simulation.batch.compiled` (a rule set as numbers and
 tables), :mod:`~qe_rules.simulation.batch.lockstep` (the games, sale by sale, and their
 randomness), :mod:`~qe_rules.simulation.batch.knowledge` (what each seat knows, for
-agents that read it), :mod:`~qe_rules.simulation.batch.policies` (the batched agents),
+agents that read it), :mod:`~qe_rules.simulation.batch.agents` (the batched agents),
 :mod:`~qe_rules.simulation.batch.chunks` (chunks played one after another, records),
 :mod:`~qe_rules.simulation.batch.outcome` (``play`` and its :class:`Batch`),
 :mod:`~qe_rules.simulation.batch.tally` (the sums ``simulate`` and ``compare`` report)

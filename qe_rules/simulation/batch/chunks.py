@@ -7,7 +7,7 @@ Its names serve :mod:`~qe_rules.simulation.batch.outcome` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -16,9 +16,9 @@ import numpy.typing as npt
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord, Move
+from qe_rules.simulation.batch.agents import BatchAgent, batch_agent
 from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
-from qe_rules.simulation.batch.lockstep import BLOCK, Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent, batch_agent
+from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
 
 __all__ = [
     "CHUNK",
@@ -32,7 +32,7 @@ __all__ = [
     "played_chunks",
 ]
 
-CHUNK: Final = BLOCK
+CHUNK: Final = 16384
 """Games per chunk by default (a speed setting: the games are the same for any chunk)."""
 
 Ints = npt.NDArray[np.signedinteger[Any]]
@@ -124,18 +124,34 @@ def played_chunks(
 
 
 def _window_moves(
-    window: Ints | None, peeked: Ints | None, row: int, first: int, players: int
+    window: Ints | None,
+    peeked: Ints | None,
+    row: int,
+    first: int,
+    players: int,
+    targets: Ints | None = None,
 ) -> list[Move]:
-    """Game ``row``'s answers in a peek window (a peek names no sale: the latest)."""
+    """Game ``row``'s answers in a peek window; a peek names the sale it looks at where
+    the window offers several (``targets``: by column, under ``any-earlier-sale``)."""
     if window is None or peeked is None:
         return []
-    return [
-        Move(
-            "peek" if int(peeked[row]) >> column & 1 else "decline-peek", (first + column) % players
-        )
-        for column in range(players)
-        if int(window[row]) >> column & 1
-    ]
+    moves = []
+    for column in range(players):
+        if not int(window[row]) >> column & 1:
+            continue
+        seat = (first + column) % players
+        if int(peeked[row]) >> column & 1:
+            sale = None if targets is None else int(targets[column, row])
+            moves.append(Move("peek", seat, sale=sale))
+        else:
+            moves.append(Move("decline-peek", seat))
+    return _by_seat(moves)
+
+
+def _by_seat(moves: Iterable[Move]) -> list[Move]:
+    """The moves of one bidding round or peek window in seat order, as the reference
+    engine plays them."""
+    return sorted(moves, key=lambda move: move.seat)
 
 
 def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
@@ -167,20 +183,28 @@ def chunk_record(chunk: Chunk, log: MoveLog, row: int) -> GameRecord:
         if auctioneer is not None:
             moves.append(Move("bid", seat(auctioneer), int(bids[auctioneer])))
         moves.extend(
-            Move("bid", seat(column), int(bids[column]))
-            for column in range(players)
-            if column != auctioneer
+            _by_seat(
+                Move("bid", seat(column), int(bids[column]))
+                for column in range(players)
+                if column != auctioneer
+            )
         )
         for rows, seats, placed in log.rebids[sale]:
             where = int(np.searchsorted(rows, row))
             if where < len(rows) and rows[where] == row:
                 code = int(seats[where])
                 moves.extend(
-                    Move("bid", seat(column), int(placed[column, where]))
-                    for column in range(players)
-                    if code >> column & 1
+                    _by_seat(
+                        Move("bid", seat(column), int(placed[column, where]))
+                        for column in range(players)
+                        if code >> column & 1
+                    )
                 )
-        moves.extend(_window_moves(log.windows[sale], log.peeked[sale], row, first, players))
+        moves.extend(
+            _window_moves(
+                log.windows[sale], log.peeked[sale], row, first, players, log.targets.get(sale)
+            )
+        )
     return GameRecord(
         ruleset=rules.ruleset,
         players=players,

@@ -25,12 +25,14 @@ import numpy.typing as npt
 from qe_rules.components import Industry, Nation
 from qe_rules.errors import InvalidArgument
 from qe_rules.game._tables import TILE_LIMIT, scoring_tables
+from qe_rules.game.facts import RuleFacts, rule_facts
 from qe_rules.rules.model import (
     EveryoneTiedForMostSpent,
     FallbackFindsNoBid,
     FinalTieBreak,
     LastTileTie,
     PeekShows,
+    PeekTiming,
     RebidScope,
     RebidVisibility,
     RuleSet,
@@ -138,9 +140,12 @@ class CompiledRules:
 
     ruleset: RuleSet
     players: int
+    facts: RuleFacts
+    """What follows from the rules (:mod:`qe_rules.game.facts`), as the reference engine
+    reads it; the numbers below that follow from the rules are taken from it."""
     sales: int
     round_of: tuple[int, ...]
-    """Each sale's round (a last tile without auctioneer belongs to the last round)."""
+    """Each sale's round (:attr:`RuleFacts.round_of <qe_rules.game.facts.RuleFacts.round_of>`)."""
     last_tile: bool
     # the deck in canonical order: each tile's nation (index in Nation), industry (index in
     # Industry) and victory points
@@ -178,9 +183,14 @@ class CompiledRules:
     last_tile_public: bool
     rebid_visibility: RebidVisibility
     peek_shows_highest: bool
+    """A peek shows the highest standing bid (``peek_shows=highest-bid``)."""
+    peek_shows_made: bool
+    """A peek shows the highest bid made in the sale (``peek_shows=highest-bid-made``)."""
     peek: bool
     peeks_per_player: int
-    peek_after_last_sale: bool
+    peek_windows: tuple[bool, ...]
+    """Per sale, whether it has a peek window (:attr:`RuleFacts.peek_windows`)."""
+    peek_timing: PeekTiming
     nationalization: Ints
     """Points by count of own-nation tiles (0 to 22)."""
     nationalization_max: int
@@ -201,6 +211,30 @@ class CompiledRules:
     none_out_when_all_tied: bool
     lower_spend_tiebreak: bool
     no_winner_when_tied: bool
+
+    def public(self, winner: Ints, auctioneer: int | None) -> npt.NDArray[np.bool_]:
+        """Per game, whether the winning amount is public (``winner``: -1 where unsold):
+        :func:`~qe_rules.game.facts.amount_is_public` for many games of one sale."""
+        public: npt.NDArray[np.bool_]
+        if auctioneer is None:
+            public = (winner >= 0) & self.last_tile_public
+        elif self.auctioneer_win_public:
+            public = winner == auctioneer
+        else:
+            public = np.zeros(winner.shape, dtype=bool)
+        return public
+
+    def may_peek_at(
+        self, winner: Ints, auctioneer: int | None, public: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.bool_]:
+        """Per column and game, ``(columns, games)``: whether a peek could show the column
+        the amount of a sale won by ``winner`` (-1: unsold) whose amount is ``public`` or
+        not: :func:`~qe_rules.game.facts.may_peek_at` for many games."""
+        columns = np.arange(self.players)[:, None]
+        inside: npt.NDArray[np.bool_] = (winner >= 0) & ~public & (winner != columns)
+        if auctioneer is not None:
+            inside[auctioneer] = False
+        return inside
 
 
 def _industry_table(
@@ -232,7 +266,7 @@ def _industry_table(
 
 @functools.lru_cache(maxsize=64)
 def _compiled(rules: RuleSet, players: int) -> CompiledRules:
-    companies = rules.companies(players)
+    companies = rule_facts(rules, players).companies
     tile_industry = np.array([INDUSTRIES.index(c.industry) for c in companies], dtype=np.int64)
     dims = tuple(int((tile_industry == k).sum()) + 1 for k in range(len(INDUSTRIES)))
     size = len(INDUSTRIES)
@@ -252,30 +286,26 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
     strides.reverse()
     monopolization, diversification, beyond = _industry_table(rules, players, dims)
     tables = scoring_tables(rules, players)
-    sales = len(companies)
-    rounds = rules.rounds(players)
-    zero = rules.has_zero_bid_points(players)
+    facts = rule_facts(rules, players)
+    zero = facts.zero_bids
     return CompiledRules(
         ruleset=rules,
         players=players,
-        sales=sales,
-        round_of=tuple(min(index // players, rounds - 1) for index in range(sales)),
-        last_tile=rules.has_last_tile_rule(players),
+        facts=facts,
+        sales=facts.sales,
+        round_of=facts.round_of,
+        last_tile=facts.last_tile,
         tile_nation=np.array([NATIONS.index(c.nation) for c in companies], dtype=np.int64),
         tile_industry=tile_industry,
         tile_vp=np.array([c.vp for c in companies], dtype=np.int64),
-        nations=tuple(NATIONS.index(n) for n in rules.nations(players)),
-        industries=tuple(INDUSTRIES.index(i) for i in rules.industries(players)),
-        min_opening_bid=rules.min_opening_bid,
-        min_secret_bid=rules.min_secret_bid,
-        auctioneer_rebid_minimum=(
-            rules.min_secret_bid if rules.auctioneer_rebid_may_be_zero else rules.min_opening_bid
-        ),
-        secret_may_equal=rules.secret_bid_may_equal_opening,
-        rebid_may_equal=rules.rebid_may_equal_opening,
-        auctioneer_rebid_may_equal=(
-            rules.rebid_may_equal_opening or rules.auctioneer_rebid_may_repeat_opening
-        ),
+        nations=tuple(NATIONS.index(n) for n in facts.nations),
+        industries=tuple(INDUSTRIES.index(i) for i in facts.industries),
+        min_opening_bid=facts.opening.minimum,
+        min_secret_bid=facts.secret.minimum,
+        auctioneer_rebid_minimum=facts.auctioneer_rebid.minimum,
+        secret_may_equal=facts.secret.may_equal_opening,
+        rebid_may_equal=facts.rebid.may_equal_opening,
+        auctioneer_rebid_may_equal=facts.auctioneer_rebid.may_equal_opening,
         rebid_all=rules.rebidders is RebidScope.ALL,
         ties_before_fallback=rules.ties_before_fallback,
         fallback=_FALLBACKS[rules.tie_fallback],
@@ -283,7 +313,7 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         unique_standing=rules.unique_bid_pool is UniqueBidPool.STANDING_BIDS,
         auctioneer_stands=rules.tied_auctioneer is TiedAuctioneer.STANDS,
         streak_same_players=rules.tie_streak is TieStreak.SAME_PLAYERS,
-        auctioneer_win_public=rules.auctioneer_win_public,
+        auctioneer_win_public=facts.public_auctioneer_win,
         zero_bids=zero,
         zero_bid_points=rules.zero_bid_points if zero else 0,
         zero_bid_limit=rules.zero_bid_limit_per_round,
@@ -293,12 +323,14 @@ def _compiled(rules: RuleSet, players: int) -> CompiledRules:
         last_tile_tie_nothing=rules.last_tile_tie_awards_nothing,
         last_tile_any_tie=rules.last_tile_tie is LastTileTie.ANY
         and rules.last_tile_tie_awards_nothing,
-        last_tile_public=rules.last_tile_amount_public,
+        last_tile_public=facts.public_last_tile,
         rebid_visibility=rules.rebid_visibility,
         peek_shows_highest=rules.peek_shows is PeekShows.HIGHEST_BID,
-        peek=rules.has_peek(players),
+        peek_shows_made=rules.peek_shows is PeekShows.HIGHEST_BID_MADE,
+        peek=facts.peek,
         peeks_per_player=rules.peeks_per_player,
-        peek_after_last_sale=rules.peek_after_last_sale,
+        peek_windows=facts.peek_windows,
+        peek_timing=rules.peek_timing,
         nationalization=np.array(tables.nationalization[: TILE_LIMIT + 1], dtype=np.int64),
         nationalization_max=tables.nationalization_max,
         industry_dims=dims,

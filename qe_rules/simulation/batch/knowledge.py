@@ -5,23 +5,28 @@ amount it does not know, and its zero bids of the round.
 A seat knows a sale's winning amount as :func:`qe_rules.game._secrecy.knows_amount`
 says (public, its own win, or the sale it ran), and after it peeks at it where the peek
 shows the winning amount (under ``peek_shows = "highest-bid"`` a peek after a tie
-fallback shows a higher bid, and the amount stays unknown). Kept only when an agent asks for it
-(:class:`~qe_rules.simulation.batch.policies.ValueBids`).
+fallback shows a higher bid, as a peek under ``"highest-bid-made"`` does after any tie
+that a rebid won for less, and the amount stays unknown). Kept only when an agent asks for it
+(:class:`~qe_rules.simulation.batch.agents.ValueBids`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules.simulation.batch.compiled import INDUSTRIES, CompiledRules
+from qe_rules.simulation.batch.compiled import CompiledRules
 
-__all__ = ["Knowledge"]
+__all__ = ["BITS", "Knowledge"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
+
+
+BITS: Final = 5
+"""Bits per industry in a seat's packed tile counts (``Knowledge.held``)."""
 
 
 class Knowledge:
@@ -30,19 +35,38 @@ class Knowledge:
     def __init__(self, rules: CompiledRules, games: int) -> None:
         players = rules.players
         self.rules = rules
-        self.own = np.zeros((players, games), dtype=np.int64)  # tiles of its nation
-        self.industries = np.zeros((players, len(INDUSTRIES), games), dtype=np.int64)
-        self.spent = np.zeros((players, games), dtype=np.int64)
-        self.seen_sum = np.zeros((players, games), dtype=np.float64)
-        self.seen_count = np.zeros((players, games), dtype=np.int64)
+        self.own = np.zeros((players, games), dtype=np.int32)  # tiles of its nation
+        # its tiles of each industry, BITS bits each: industry i is (held >> BITS * i) & 31
+        self.held = np.zeros((players, games), dtype=np.int32)
+        self.kinds = np.zeros((players, games), dtype=np.int32)  # industries it holds
+        self.spent = np.zeros((players, games), dtype=np.int32)
+        self.seen_sum = np.zeros((players, games), dtype=np.int32)
+        self.seen_count = np.zeros((players, games), dtype=np.int32)
+        # per viewer, other seat and game: the amounts the viewer knows the other paid,
+        # and for the tiles the other won at an amount the viewer does not know, the sum
+        # of their opening bids plus one and their number
+        self.known_paid = np.zeros((players, players, games), dtype=np.int32)
+        self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
+        self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
+        self._estimate = np.empty((players, players, games))  # others_spent's result
         # per viewer and sale: the amount the viewer knows another seat paid, NaN where
-        # it does not know it or nobody won
+        # it does not know it or nobody won (the learning observer reads it)
         self.known = np.full((players, rules.sales, games), np.nan)
         # per viewer and sale: the least the winner paid (the opening bid plus one) where
         # the viewer does not know the amount, NaN where it knows it or nobody won
         self.unknown = np.full((players, rules.sales, games), np.nan)
-        self.zero_bidders = np.zeros((players, games), dtype=np.int64)  # in this round
+        self.winners: list[Ints] = []  # per finished sale, its winner in each game
+        self.zero_bidders = np.zeros((players, games), dtype=np.int32)  # in this round
         self.sales_done = 0
+        # what agents derive from this knowledge once a sale (cleared as a sale opens)
+        self.derived: dict[object, Any] = {}
+        self._pieces: tuple[Ints, Ints] | None = None
+
+    def industry_count(self, industry: Ints) -> Ints:
+        """Per column and game, the seat's tiles of ``industry`` (an index of
+        :data:`INDUSTRIES` per game, or per column and game)."""
+        counts: Ints = (self.held >> (BITS * industry)) & ((1 << BITS) - 1)
+        return counts
 
     def after_sale(
         self,
@@ -57,74 +81,115 @@ class Knowledge:
         """Add a finished sale: the tile to its winner, and what each seat learnt."""
         rules = self.rules
         players = rules.players
+        games = len(winner)
         # every seat and game at once, (seats, games): unsold games have winner -1
         sold = winner >= 0
         seats = np.arange(players)[:, None]
         wins = seats == winner
-        paid = np.where(sold, amount, 0)
-        self.spent += wins * paid
         rows = np.flatnonzero(sold)
         won = winner[rows]
-        tile = chunk.deck[rows, sale]
-        # one flat index per game sold (the array is contiguous: seats, industries, games)
-        kinds, games = self.industries.shape[1:]
-        self.industries.reshape(-1)[(won * kinds + rules.tile_industry[tile]) * games + rows] += 1
-        nation = np.array(rules.nations)[chunk.nations[rows, won]]
-        self.own[won, rows] += rules.tile_nation[tile] == nation
+        paid = np.where(sold, amount, 0).astype(np.int32)
+        paid_rows = paid[rows]
+        seat_flat = won * games + rows  # each winner's place in a (seats, games) array
+        self.spent.reshape(-1)[seat_flat] += paid_rows
+        tile = np.take(chunk.deck[:, sale], rows)
+        shift = (BITS * np.take(rules.tile_industry, tile)).astype(np.int32)
+        held = self.held.reshape(-1)
+        before = np.take(held, seat_flat)
+        self.kinds.reshape(-1)[seat_flat] += (before >> shift) & ((1 << BITS) - 1) == 0
+        held[seat_flat] = before + (np.int32(1) << shift)
+        nation = np.take(self.pieces(chunk)[0], seat_flat)
+        self.own.reshape(-1)[seat_flat] += np.take(rules.tile_nation, tile) == nation
+        # the winner, and the auctioneer (it writes the amount on the tile), know it, and
+        # every seat where it is public (CompiledRules.public: facts.amount_is_public)
+        knows = wins | rules.public(winner, auctioneer)
         if auctioneer is not None:
-            public = sold & (winner == auctioneer) if rules.auctioneer_win_public else None
-        else:
-            public = sold if rules.last_tile_public else None
-        floor = 0.0 if opening is None else opening + 1.0
-        # the winner, and the auctioneer (it writes the amount on the tile), know it
-        knows = wins | (seats == auctioneer) & sold
-        if public is not None:
-            knows |= public
+            knows[auctioneer] |= sold
         self.seen_sum += knows * paid
         self.seen_count += knows
         other = sold & ~wins
-        self.known[:, sale] = np.where(knows & other, paid, np.nan)
-        self.unknown[:, sale] = np.where(~knows & other, floor, np.nan)
+        seen = knows & other
+        unseen = other & ~knows
+        floor = np.zeros(games, dtype=np.int32) if opening is None else opening + 1
+        self.known[:, sale] = np.where(seen, paid, np.nan)
+        self.unknown[:, sale] = np.where(unseen, floor, np.nan)
+        # each viewer's sums for the winner of each game sold: (viewers, games sold)
+        pair = seats * (players * games) + seat_flat
+        seen_rows = seen[:, rows]
+        unseen_rows = unseen[:, rows]
+        self.known_paid.reshape(-1)[pair] += paid_rows * seen_rows
+        self.floor_sum.reshape(-1)[pair] += floor[rows].astype(np.int32) * unseen_rows
+        self.unknown_count.reshape(-1)[pair] += unseen_rows
+        self.winners.append(winner)
         if rules.zero_bids:
             self.zero_bidders += standing == 0
         self.sales_done = sale + 1
 
+    def pieces(self, chunk: Any) -> tuple[Ints, Ints]:
+        """Per column and game, its nation and industry token (indices in
+        :class:`~qe_rules.Nation` and :class:`~qe_rules.Industry`), made once a chunk."""
+        found = self._pieces
+        if found is None:
+            rules = self.rules
+            found = self._pieces = (
+                np.take(np.array(rules.nations), chunk.nations.T),
+                np.take(np.array(rules.industries, dtype=np.int32), chunk.tokens.T),
+            )
+        return found
+
     def start_sale(self, sale: int) -> None:
         """A sale opens: a new round forgets the zero bids of the last."""
+        self.derived.clear()
         round_of = self.rules.round_of
         if sale and round_of[sale] != round_of[sale - 1]:
             self.zero_bidders[:] = 0
 
-    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, standing: Ints) -> None:
+    def peeked(self, sale: int, column: int, rows: Ints, amount: Ints, shown: Ints | None) -> None:
         """``column`` peeked at ``sale`` in ``rows``: it now knows the amount, unless the
-        peek shows the highest standing bid (``standing``: the sale's last bids by
-        column) and that is not the amount."""
-        if self.rules.peek_shows_highest:
-            rows = rows[standing[:, rows].max(axis=0) == amount[rows]]
+        peek shows a highest bid (``shown``, by game: the standing or the made one; ``None``
+        where the peek shows the amount) and that is not the amount."""
+        if shown is not None:
+            rows = rows[shown[rows] == amount[rows]]
         paid = amount[rows]
         self.seen_sum[column, rows] += paid
         self.seen_count[column, rows] += 1
+        won = self.winners[sale][rows]
+        self.known_paid[column, won, rows] += paid
+        self.floor_sum[column, won, rows] -= self.unknown[column, sale, rows].astype(np.int32)
+        self.unknown_count[column, won, rows] -= 1
         self.known[column, sale, rows] = paid
         self.unknown[column, sale, rows] = np.nan
 
-    def typical(self, column: int, rows: Ints) -> Floats:
-        """The mean winning amount the seat saw (4 before it saw any)."""
-        count = self.seen_count[column, rows]
-        mean: Floats = np.where(count > 0, self.seen_sum[column, rows] / np.maximum(count, 1), 4.0)
+    def typical(self) -> Floats:
+        """Per column and game, the mean winning amount the seat saw (4 before it saw any)."""
+        count = self.seen_count
+        mean: Floats = np.full(count.shape, 4.0)
+        np.divide(self.seen_sum, count, out=mean, where=count > 0)
         return mean
 
-    def others_spent(self, column: int, rows: Ints, typical: Floats, winners: Ints) -> Floats:
-        """Every seat's spend as the seat estimates it (``(columns, rows)``; its own exact):
-        the finished sales added in order, as the reference agent adds them."""
+    def top_other_spend(self, typical: Floats) -> Floats:
+        """Per column and game, the highest spend of another seat as the seat estimates
+        it (:meth:`others_spent`)."""
         players = self.rules.players
-        estimate: Floats = np.zeros((players, len(rows)))
-        places = np.arange(len(rows))
-        known, unknown = self.known[column], self.unknown[column]
-        for sale in range(self.sales_done):
-            won_by = winners[sale, rows]
-            valid = (won_by >= 0) & (won_by != column)
-            floor = unknown[sale, rows]
-            value = np.where(np.isnan(floor), known[sale, rows], np.maximum(floor, typical))
-            estimate[won_by[valid], places[valid]] += value[valid]
-        estimate[column] = self.spent[column, rows]
+        top: Floats = np.full(typical.shape, -np.inf)
+        estimate = np.empty(typical.shape)
+        for seat in range(players):
+            np.multiply(self.unknown_count[:, seat], typical, out=estimate)
+            np.maximum(estimate, self.floor_sum[:, seat], out=estimate)
+            estimate += self.known_paid[:, seat]
+            estimate[seat] = -np.inf  # a seat's own spend is not another's
+            np.maximum(top, estimate, out=top)
+        return top
+
+    def others_spent(self, typical: Floats) -> Floats:
+        """Per viewer, seat and game (``(columns, columns, games)``): the seat's spend as
+        the viewer estimates it, as :class:`~qe_rules.ValueAgent` does (the viewer's own
+        is exact): what it knows the seat paid, plus the larger of the typical price
+        times the tiles whose amount it does not know and their floors' sum."""
+        estimate = self._estimate
+        np.multiply(self.unknown_count, typical[:, None, :], out=estimate)
+        np.maximum(estimate, self.floor_sum, out=estimate)
+        estimate += self.known_paid
+        seats = np.arange(self.rules.players)
+        estimate[seats, seats] = self.spent
         return estimate

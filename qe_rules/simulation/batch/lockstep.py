@@ -11,16 +11,13 @@ Seats are played in rotated order: column 0 is each game's first auctioneer, so 
 game of a chunk has the same auctioneer column at every sale. ``actual = (first +
 column) % players`` maps a column back to its seat.
 
-The randomness (:class:`Draws`) is cut into blocks of :data:`BLOCK` games. Block ``b`` of
-a run with ``seed`` has its own PCG64 streams (seeded by ``SeedSequence([seed, b, purpose,
-sale])``): one for the deal, one per sale for the first bidding round (the opening and
-secret bids: one 32-bit draw per column and game). A rebid and a peek answer draw from a
-counter-based generator instead (SplitMix64's finalizer of the block's key plus a counter
-of game, sale, round and column), computed only for the games that rebid or peek. A
-game's draws are thus fixed by ``(seed, game number, sale, round, column)`` alone: the
-same whatever the chunk size, whichever other games are played, and under whichever rule
-set (:mod:`qe_rules.simulation.batch.outcome` relies on it for records and common random
-numbers).
+The randomness (:class:`Draws`) is :mod:`qe_rules.game.draws` computed for many games at
+once: game ``i`` of a run with ``seed`` is dealt, and its agents draw, from ``(seed, i)``
+alone, keyed by the sale, the seat and the number of bids the seat has made in the sale
+(or the peek window). A game's draws are thus the same whatever the chunk size, whichever
+other games are played, under whichever rule set, and on whichever engine: the reference
+engine's :func:`qe_rules.simulation.play.play_game` plays game ``i`` with the same deal and
+its built-in agents with the same draws.
 """
 
 from __future__ import annotations
@@ -33,8 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument
+from qe_rules.game import draws as keyed
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
+from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_OUTSIDE,
@@ -44,22 +43,23 @@ from qe_rules.simulation.batch.compiled import (
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
-from qe_rules.simulation.batch.policies import BatchAgent, BidAsk, PeekAsk
 
 Bits32 = npt.NDArray[np.uint32]
 
-__all__ = ["BLOCK", "Chunk", "Draws", "MoveLog", "play_chunk"]
-
-BLOCK: Final = 16384
-"""Games per block of randomness."""
+__all__ = ["Chunk", "Draws", "MoveLog", "play_chunk"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
 
 # bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
-_CODES: Final = np.arange(256)
+# (read with np.take, several times faster than indexing with a small whole-number type;
+# a code holds several seats where code & (code - 1) is not 0)
 _FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)], dtype=np.int64)
-_SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.int64)
+# each seat of the code as a byte set to 1 (a byte per seat: counts added for many seats)
+_BYTES: Final = np.array(
+    [sum(1 << 8 * seat for seat in range(8) if code >> seat & 1) for code in range(256)],
+    dtype=np.int64,
+)
 
 # gap bits (GAP_ORDER)
 (
@@ -76,81 +76,108 @@ _SIZE: Final = np.array([bin(code).count("1") for code in range(256)], dtype=np.
 UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
 
 
-def _key(seed: int) -> int:
-    return seed % 2**64
-
-
 class Draws:
-    """The random bits of games ``first`` to ``first + games`` of a run with ``seed``."""
+    """The random bits of games ``first`` to ``first + games`` of a run with ``seed``:
+    :mod:`qe_rules.game.draws` on arrays, one element per game."""
 
     def __init__(self, seed: int, first: int, games: int, players: int, sales: int) -> None:
-        self.seed = _key(seed)
+        self.seed = seed
         self.first = first
         self.games = games
         self.players = players
         self.sales = sales
-        self.blocks = range(first // BLOCK, (first + games - 1) // BLOCK + 1)
-        self.offset = first - self.blocks[0] * BLOCK
         numbers = np.arange(first, first + games, dtype=np.uint64)
-        keys = np.array([_stream(self.seed, block, 3, 0).generate_state(1, np.uint64)[0]
-                         for block in self.blocks], dtype=np.uint64)  # fmt: skip
-        # a rebid's counter: the game's place in its block, then sale, round and column
-        self._rebid_base = (
-            keys[numbers // np.uint64(BLOCK) - np.uint64(self.blocks[0])]
-            + (numbers % np.uint64(BLOCK) << np.uint64(24)) * _GOLDEN
-        )
-
-    def _bits(self, purpose: int, sale: int) -> npt.NDArray[np.uint32]:
-        """``(columns, games)`` bits from each block's stream for ``purpose`` and ``sale``."""
-        parts = [
-            _block_bits(self.seed, block, purpose, sale, self.players) for block in self.blocks
-        ]
-        return self._joined(parts, 1)
-
-    def _joined(self, parts: Sequence[npt.NDArray[Any]], axis: int) -> npt.NDArray[Any]:
-        whole = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=axis)
-        index = [slice(None)] * whole.ndim
-        index[axis] = slice(self.offset, self.offset + self.games)
-        return whole[tuple(index)]
+        words = np.uint64(keyed.run_key(seed)) + (numbers + np.uint64(1)) * _GOLDEN
+        self.keys = keyed.mixed(words)  # each game's key
+        # per seat, its agent seed's halves (``seat``): the draws' Weyl sequences
+        self._high: Bits32 | None = None
+        self._low: Bits32 | None = None
 
     def deal(self, nations: int, industries: int) -> tuple[Ints, Ints, Ints, Ints]:
         """Per game: the deck order (indices of the canonical deck), the nations and tokens
-        of each column (indices into the pieces in play) and the first auctioneer.
-
-        A shuffle sorts 27 random bits per item with the item's index below them (ties of
-        the random bits, about one deck in a million, keep the canonical order)."""
-        dealt = [
-            _block_deal(self.seed, block, self.sales, nations, industries, self.players)
-            for block in self.blocks
-        ]
-        decks, dealt_nations, tokens, firsts = zip(*dealt, strict=True)
+        of each seat (indices into the pieces in play) and the first auctioneer."""
+        high, low = _halves(self.keys)
+        bits = _drawn(high, low, keyed.FIRST)
+        first = (bits.astype(np.uint64) * np.uint64(self.players) >> np.uint64(32)).astype(np.int64)
+        high, low = high[:, None], low[:, None]
         return (
-            self._joined(decks, 0),
-            self._joined(dealt_nations, 0)[:, : self.players],
-            self._joined(tokens, 0)[:, : self.players],
-            self._joined(firsts, 0).copy(),  # the vector environment sets its own
+            _order(high, low, self.sales, keyed.DECK),
+            _order(high, low, nations, keyed.NATIONS)[:, : self.players],
+            _order(high, low, industries, keyed.TOKENS)[:, : self.players],
+            first,
         )
 
-    def first_round(self, sale: int) -> npt.NDArray[np.uint32]:
-        """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
-        return self._bits(1, sale)
+    def seat(self, actual_seat: Ints) -> None:
+        """Key the agents' draws to the seat each column holds in each game."""
+        seats = actual_seat.astype(np.uint64)
+        words = self.keys[None, :] + (seats + np.uint64(keyed.AGENT + 1)) * _GOLDEN
+        high, low = _halves(keyed.mixed(words))
+        # a draw at counter ``c`` starts from high + c * GOLDEN32; the seat is the counter's
+        # lowest part (agent_counter), added once here
+        high += actual_seat.astype(np.uint32) * _GOLDEN32
+        self._high, self._low = high, low
 
-    def rebid(
-        self, sale: int, round_: int, column: int, games: Ints, peek: bool = False
-    ) -> npt.NDArray[np.uint32]:
-        """The bits of ``column``'s rebid in round ``round_`` of ``sale`` (or with ``peek``
-        its answer in the peek window after the sale), in ``games``: a counter-based draw
-        (SplitMix64's finalizer of the block's key plus the counter of the game, sale,
-        round and column), made only for the games asked."""
-        counter = (sale << 17) | (peek << 16) | (min(round_, 255) << 8) | column
-        mixed = self._rebid_base[games] + np.uint64(counter * int(_GOLDEN) % 2**64)
-        mixed ^= mixed >> np.uint64(30)
-        mixed *= _MIX1
-        mixed ^= mixed >> np.uint64(27)
-        mixed *= _MIX2
-        mixed ^= mixed >> np.uint64(31)
-        bits: npt.NDArray[np.uint32] = (mixed >> np.uint64(32)).astype(np.uint32)
+    def _agent(self, high: Bits32, low: Bits32, counter: int | Ints) -> Bits32:
+        """The draws at ``counter`` (:func:`~qe_rules.game.draws.agent_counter` without the
+        seat) of the agents whose seeds' halves are ``high`` and ``low``."""
+        if isinstance(counter, int):
+            step: Any = np.uint32(counter * keyed.COUNTER_SEATS * keyed.GOLDEN32 & keyed.MASK32)
+        else:
+            step = counter.astype(np.uint32) * np.uint32(keyed.COUNTER_SEATS) * _GOLDEN32
+        words = high + step
+        words ^= low
+        bits: Bits32 = keyed.mixed32(words)
         return bits
+
+    def first_round(self, sale: int) -> Bits32:
+        """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
+        assert self._high is not None and self._low is not None
+        return self._agent(self._high, self._low, sale * keyed.COUNTER_BIDS * 2)
+
+    def bid(self, sale: int, column: int, games: Ints, number: Ints) -> Bits32:
+        """The bits of ``column``'s bids at ``sale`` in ``games``, where it has made
+        ``number`` bids in the sale (a rebid: 1 or more)."""
+        assert self._high is not None and self._low is not None
+        counter = (sale * keyed.COUNTER_BIDS + number) * 2
+        return self._agent(self._high[column, games], self._low[column, games], counter)
+
+    def peek(self, sale: int, column: int, games: Ints) -> Bits32:
+        """The bits of ``column``'s answer in the peek window whose views show ``sale``."""
+        assert self._high is not None and self._low is not None
+        counter = sale * keyed.COUNTER_BIDS * 2 + 1
+        return self._agent(self._high[column, games], self._low[column, games], counter)
+
+
+def _halves(words: npt.NDArray[np.uint64]) -> tuple[Bits32, Bits32]:
+    """The high and low 32 bits of each word."""
+    return (words >> np.uint64(32)).astype(np.uint32), words.astype(np.uint32)
+
+
+def _drawn(high: Bits32, low: Bits32, counter: Any) -> Bits32:
+    """:func:`qe_rules.game.draws.draw` of keys given by their halves (``counter``: an
+    ``int`` or an array of ``uint32``)."""
+    if isinstance(counter, int):
+        words = high + np.uint32(counter * keyed.GOLDEN32 & keyed.MASK32)
+    else:
+        words = high + counter * _GOLDEN32
+    words ^= low
+    bits: Bits32 = keyed.mixed32(words)
+    return bits
+
+
+def _order(high: Bits32, low: Bits32, size: int, purpose: int) -> Ints:
+    """Per game (a row of ``high`` and ``low``), a random order of ``range(size)``
+    (``size`` up to 32), as :func:`qe_rules.game.draws.deal_order` gives it."""
+    items = np.arange(size, dtype=np.uint32)
+    sort_keys = _drawn(high, low, items + np.uint32(purpose))
+    sort_keys &= np.uint32(~31 & keyed.MASK32)
+    sort_keys |= items
+    sort_keys.sort(axis=1)
+    return (sort_keys & np.uint32(31)).astype(np.int64)
+
+
+_GOLDEN: Final = np.uint64(keyed.GOLDEN)
+_GOLDEN32: Final = np.uint32(keyed.GOLDEN32)
 
 
 @functools.lru_cache(maxsize=64)
@@ -182,55 +209,6 @@ def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, i
     return packed.astype(np.float64), nation_shift, nation_width, offset_shift
 
 
-def _stream(seed: int, block: int, purpose: int, sale: int) -> np.random.SeedSequence:
-    """The seed of block ``block``'s stream for ``purpose`` (0 the deal, 1 first-round
-    bids, 3 the rebid keys) and ``sale``."""
-    return np.random.SeedSequence([seed, block, purpose, sale])
-
-
-# A block's draws are kept for the next chunks of the same block: chunks smaller than a
-# block (the vector environment's, a small ``chunk``) would otherwise draw it again each.
-@functools.lru_cache(maxsize=64)
-def _block_bits(seed: int, block: int, purpose: int, sale: int, players: int) -> Bits32:
-    """``(players, BLOCK)`` bits of block ``block``'s stream for ``purpose`` and ``sale``
-    (read-only)."""
-    generator = np.random.PCG64(_stream(seed, block, purpose, sale))
-    raw = generator.random_raw((players * BLOCK + 1) // 2)
-    bits: Bits32 = raw.view(np.uint32)[: players * BLOCK].reshape(players, BLOCK)
-    bits.flags.writeable = False
-    return bits
-
-
-@functools.lru_cache(maxsize=4)
-def _block_deal(
-    seed: int, block: int, sales: int, nations: int, industries: int, players: int
-) -> tuple[Ints, Ints, Ints, Ints]:
-    """Block ``block``'s deal (:meth:`Draws.deal`), read-only."""
-    generator = np.random.PCG64(_stream(seed, block, 0, 0))
-    deck = _shuffled(generator, sales)
-    dealt_nations = _shuffled(generator, nations)
-    tokens = _shuffled(generator, industries)
-    raw = generator.random_raw(BLOCK // 2).view(np.uint32)
-    first = (raw.astype(np.uint64) * np.uint64(players) >> np.uint64(32)).astype(np.int64)
-    for array in (deck, dealt_nations, tokens, first):
-        array.flags.writeable = False
-    return deck, dealt_nations, tokens, first
-
-
-def _shuffled(generator: np.random.PCG64, size: int) -> Ints:
-    """``BLOCK`` random orders of ``range(size)`` (``size`` up to 32)."""
-    raw = generator.random_raw((BLOCK * size + 1) // 2).view(np.uint32)[: BLOCK * size]
-    keys = raw.reshape(BLOCK, size) & np.uint32(~31 & 0xFFFFFFFF)
-    keys |= np.arange(size, dtype=np.uint32)
-    keys.sort(axis=1)
-    return (keys & np.uint32(31)).astype(np.int64)
-
-
-_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
-_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2: Final = np.uint64(0x94D049BB133111EB)
-
-
 class MoveLog:
     """Every move of a chunk's games, for records: per sale, the first round's bids (the
     opening bid in the auctioneer's column), each rebid round's ``(games, seat codes,
@@ -244,6 +222,9 @@ class MoveLog:
         # under peek_timing=before-bids: per sale, the window before its opening bid
         self.before_windows: list[Ints | None] = []
         self.before_peeked: list[Ints | None] = []
+        # under peek_timing=any-earlier-sale: per sale, the sale each peek of its window
+        # looks at (by column and game; -1 where the column did not peek)
+        self.targets: dict[int, Ints] = {}
 
 
 class Chunk:
@@ -260,10 +241,14 @@ class Chunk:
         self.draws = draws
         self.games = games = draws.games
         self.players = players = rules.players
-        self.deck, self.nations, self.tokens, self.first = draws.deal(
+        self.deck, nations, tokens, self.first = draws.deal(
             len(rules.nations), len(rules.industries)
         )
         self.actual_seat = (self.first[None, :] + np.arange(players)[:, None]) % players
+        # the nations and tokens are dealt by seat; the chunk holds them by column
+        self.nations = np.take_along_axis(nations, self.actual_seat.T, axis=1)
+        self.tokens = np.take_along_axis(tokens, self.actual_seat.T, axis=1)
+        draws.seat(self.actual_seat)
         unique = list(dict.fromkeys(agents))
         if log is None and any(getattr(agent, "reads_moves", False) for agent in unique):
             log = MoveLog()  # an agent reads the moves (the seats' bids seen), unrecorded
@@ -271,8 +256,9 @@ class Chunk:
         # agents that see every question before it is answered (to follow the games)
         self._watchers = [agent for agent in unique if hasattr(agent, "see")]
         self.sale = 0
-        self.winners = np.full((rules.sales, games), -1, dtype=np.int64)
-        self.amounts = np.zeros((rules.sales, games), dtype=np.int64)
+        # written a sale at a time, every game (no need to clear them first)
+        self.winners = np.empty((rules.sales, games), dtype=np.int64)
+        self.amounts = np.empty((rules.sales, games), dtype=np.int64)
         self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
         self.tie_sales = np.zeros(games, dtype=np.int64)
         self.zero_counts = np.zeros((players, games), dtype=np.int32)
@@ -287,7 +273,7 @@ class Chunk:
         self.rebid_round: tuple[int, Ints, Ints, Ints] | None = None
         self.peek_window: npt.NDArray[np.bool_] | None = None
         self.peek_sale = 0  # the sale number a view shows in the peek window being asked
-        timing = rules.ruleset.peek_timing
+        timing = rules.peek_timing
         self.peek_any = timing is PeekTiming.ANY_EARLIER_SALE
         self.peek_before = timing is PeekTiming.BEFORE_BIDS
         # any-earlier-sale: per column, sale and game, whether the seat may peek at it
@@ -296,23 +282,31 @@ class Chunk:
         )
         # before-bids: per column and game, whether it announced a peek at this sale
         self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
-        # per sale and game, the highest standing bid (what a highest-bid peek shows)
-        self.standing_max = np.zeros((rules.sales, games), dtype=np.int64)
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
         self.knowledge = Knowledge(rules, games) if reads else None
+        # per sale and game, the highest bid a peek shows where it shows one (the highest
+        # standing bid under peek_shows=highest-bid, the highest bid made under
+        # highest-bid-made): kept only where a seat's knowledge reads it
+        self.peek_highest = (
+            np.zeros((rules.sales, games), dtype=np.int64)
+            if self.knowledge is not None and (rules.peek_shows_highest or rules.peek_shows_made)
+            else None
+        )
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
-        """Per column: each agent and the games where it sits there (None: all of them)."""
-        if all(agent is agents[0] for agent in agents):
-            return [[(agents[0], None)] for _ in range(self.players)]
+        """Per column: each agent and the games where it sits there (None: all of them).
+        Equal agents are one agent here (as ``dict.fromkeys`` keeps one of them)."""
+        unique = list(dict.fromkeys(agents))
+        if len(unique) == 1:
+            return [[(unique[0], None)] for _ in range(self.players)]
         groups = []
         for column in range(self.players):
             seats = self.actual_seat[column]
             found: list[tuple[BatchAgent, Ints | None]] = []
-            for agent in dict.fromkeys(agents):
+            for agent in unique:
                 where = np.zeros(self.games, dtype=bool)
                 for seat, other in enumerate(agents):
-                    if other is agent:
+                    if other == agent:
                         where |= seats == seat
                 found.append((agent, where))
             groups.append(found)
@@ -411,14 +405,18 @@ class Chunk:
         code = (bids[0] == highest).view(np.uint8).copy()
         for column in range(1, players):
             code |= (bids[column] == highest).view(np.uint8) << np.uint8(column)
-        winner = _FIRST[code]
+        winner = np.take(_FIRST, code)
         amount = highest
-        tied = np.flatnonzero(_SIZE[code] > 1)
+        tied = np.flatnonzero(code & (code - np.uint8(1)))
+        # the highest bid made, rebids included (_settle raises it), where a peek shows it
+        highest_made = (
+            highest.copy() if rules.peek_shows_made and self.peek_highest is not None else None
+        )
         if last and rules.last_tile_any_tie:
             # any two equal bids are a tie that leaves the last tile unsold
             ordered = np.sort(bids, axis=0)
             repeated = np.flatnonzero(
-                (ordered[1:] == ordered[:-1]).any(axis=0) & (_SIZE[code] == 1)
+                (ordered[1:] == ordered[:-1]).any(axis=0) & (code & (code - np.uint8(1)) == 0)
             )
             if repeated.size:
                 self.tie_sales[repeated] += 1
@@ -430,22 +428,23 @@ class Chunk:
             self.tie_sales[tied] += 1
             rebid_seen = yield from self._settle(
                 sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
-                auctioneer, last,
+                auctioneer, last, highest_made,
             )  # fmt: skip
         self.winners[sale] = winner
         self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
-        self.standing_max[sale] = bids.max(axis=0)
+        if self.peek_highest is not None:
+            self.peek_highest[sale] = bids.max(axis=0) if highest_made is None else highest_made
         if knowledge is not None:
             knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
         if self.peek_before:
-            self._reveal(sale, bids)
+            self._reveal(sale)
             if self.log is not None:
                 self.log.windows.append(None)
                 self.log.peeked.append(None)
-        elif rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
-            yield from self._peek_window(sale, winner, auctioneer, bids)
+        elif rules.peek_windows[sale]:
+            yield from self._peek_window(sale, winner, auctioneer)
         elif self.log is not None:
             self.log.windows.append(None)
             self.log.peeked.append(None)
@@ -461,11 +460,13 @@ class Chunk:
         opening: Ints | None,
         auctioneer: int | None,
         last: bool,
+        highest_made: Ints | None = None,
     ) -> Generator[BidAsk, Any, Ints]:
         """The tied games of a sale (``code``: the seats tied for the highest first bid),
         rebid after rebid until each is awarded or unsold (as
         ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
-        place. Returns the seats that rebid, a bit code per tied game."""
+        place, and ``highest_made`` (the highest bid made, by game) where it is given. Returns the
+        seats that rebid, a bit code per tied game."""
         rules, players = self.rules, self.players
         standing = bids[:, tied]
         count = len(tied)
@@ -477,6 +478,8 @@ class Chunk:
         won = np.full(count, -1, dtype=np.int64)
         paid = np.zeros(count, dtype=np.int64)
         pending = np.arange(count)
+        # each seat's bids in the sale so far, a byte per column: one each at first
+        made = np.full(count, _BYTES[(1 << players) - 1], dtype=np.int64)
         keep_placed = keep_history or self.log is not None
         round_ = 0
         while True:  # every game of ``pending`` is tied; ``code`` holds its tied seats
@@ -530,12 +533,16 @@ class Chunk:
                     forbidden = opening[games]
                 new = yield BidAsk(
                     state=self, seat=column, rows=games, phase="rebid", minimum=minimum,
-                    forbidden=forbidden, draws=self.draws.rebid(sale, round_, column, games),
+                    forbidden=forbidden,
+                    draws=self.draws.bid(sale, column, games, made[where] >> 8 * column & 255),
                     previous=standing[column, where],
                 )  # fmt: skip
                 standing[column, where] = new
+                if highest_made is not None:
+                    highest_made[games] = np.maximum(highest_made[games], new)
                 if keep_placed:
                     placed[column, bidding] = new
+            made[pending] += _BYTES[seats]
             if keep_history:
                 entry = np.full((players, count), -1, dtype=np.int64)
                 entry[:, pending] = placed
@@ -548,9 +555,9 @@ class Chunk:
             code = np.zeros(len(pending), dtype=np.int64)
             for column in range(players):
                 code |= (current[column] == highest).astype(np.int64) << column
-            single = _SIZE[code] == 1
+            single = code & (code - 1) == 0
             done = pending[single]
-            won[done] = _FIRST[code[single]]
+            won[done] = np.take(_FIRST, code[single])
             paid[done] = highest[single]
             pending, code = pending[~single], code[~single]
             if not pending.size:
@@ -630,54 +637,46 @@ class Chunk:
         self.zero_counts += scoring
 
     def _peek_window(
-        self, sale: int, winner: Ints, auctioneer: int | None, bids: Ints
+        self, sale: int, winner: Ints, auctioneer: int | None
     ) -> Generator[PeekAsk, Any, None]:
-        rules, players = self.rules, self.players
-        secret = winner >= 0
-        if auctioneer is not None and rules.auctioneer_win_public:
-            secret &= winner != auctioneer
-        if auctioneer is None and rules.last_tile_public:
-            secret[:] = False
+        rules = self.rules
+        # per column and game: whether a peek could show the column this sale's amount
+        may_peek = rules.may_peek_at(winner, auctioneer, rules.public(winner, auctioneer))
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale + 1
         if self.peekable is not None:
-            yield from self._window_any(sale, secret, winner, auctioneer, window, peeked)
-        elif secret.any():
-            columns = np.arange(players)[:, None]
-            inside = secret & (winner != columns) & (self.peeks_used < rules.peeks_per_player)
-            if auctioneer is not None:
-                inside[auctioneer] = False
+            yield from self._window_any(sale, may_peek, window, peeked)
+        elif may_peek.any():
+            inside = may_peek & (self.peeks_used < rules.peeks_per_player)
             self.peek_window = inside  # for observers (learning.vector_env)
             knowledge = self.knowledge
 
             def learn(column: int, peekers: Ints) -> None:
                 if knowledge is not None:
-                    knowledge.peeked(sale, column, peekers, self.amounts[sale], bids)
+                    knowledge.peeked(sale, column, peekers, self.amounts[sale], self._shown(sale))
 
-            yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
+            yield from self._ask_peeks(inside, window, peeked, learn)
         if self.log is not None:
             self.log.windows.append(window)
             self.log.peeked.append(peeked)
 
     def _ask_peeks(
         self,
-        sale: int,
-        round_: int,
         inside: npt.NDArray[np.bool_],
         window: Ints,
         peeked: Ints,
         then: Callable[[int, Ints], None],
     ) -> Generator[PeekAsk, Any, None]:
-        """Ask each column, in the games where it is ``inside`` the window, whether it
-        peeks (its draws: ``round_`` of ``sale``); mark the window and the peeks, count
-        them, and pass each column's peekers to ``then``."""
+        """Ask each column, in the games where it is ``inside`` the window (whose views
+        show ``peek_sale``), whether it peeks; mark the window and the peeks, count them,
+        and pass each column's peekers to ``then``."""
         for column in range(self.players):
             rows = np.flatnonzero(inside[column])
             if not rows.size:
                 continue
             window[rows] |= 1 << column
-            drawn = self.draws.rebid(sale, round_, column, rows, peek=True)
+            drawn = self.draws.peek(self.peek_sale, column, rows)
             answers = yield PeekAsk(state=self, seat=column, rows=rows, draws=drawn)
             if not answers.any():
                 continue
@@ -689,38 +688,37 @@ class Chunk:
     def _window_any(
         self,
         sale: int,
-        secret: npt.NDArray[np.bool_],
-        winner: Ints,
-        auctioneer: int | None,
+        may_peek: npt.NDArray[np.bool_],
         window: Ints,
         peeked: Ints,
     ) -> Generator[PeekAsk, Any, None]:
         """The window after ``sale`` under ``peek_timing=any-earlier-sale``: each seat
-        with a peek left and a sale it may peek at; a peek looks at the latest of them."""
-        rules, players, peekable = self.rules, self.players, self.peekable
+        with a peek left and a sale it may peek at (``may_peek``: this sale, per column
+        and game); a peek looks at the latest of them."""
+        rules, peekable = self.rules, self.peekable
         assert peekable is not None
-        columns = np.arange(players)[:, None]
-        now = secret & (winner != columns)
-        if auctioneer is not None:
-            now[auctioneer] = False
-        peekable[:, sale] = now
+        peekable[:, sale] = may_peek
         inside = peekable[:, : sale + 1].any(axis=1) & (self.peeks_used < rules.peeks_per_player)
         self.peek_window = inside
         latest = np.arange(sale + 1)[:, None]
         knowledge = self.knowledge
+        log = self.log
+        if log is not None:
+            log.targets[sale] = np.full((self.players, self.games), -1, dtype=np.int64)
 
         def learn(column: int, peekers: Ints) -> None:  # each peeker's latest sale
             targets = np.where(peekable[column, : sale + 1, peekers].T, latest, -1).max(axis=0)
             peekable[column, targets, peekers] = False
+            if log is not None:
+                log.targets[sale][column, peekers] = targets
             if knowledge is not None:
                 for target in np.unique(targets):
                     chosen = peekers[targets == target]
                     knowledge.peeked(
-                        int(target), column, chosen, self.amounts[target],
-                        self.standing_max[target][None, :],
-                    )  # fmt: skip
+                        int(target), column, chosen, self.amounts[target], self._shown(target)
+                    )
 
-        yield from self._ask_peeks(sale, 0, inside, window, peeked, learn)
+        yield from self._ask_peeks(inside, window, peeked, learn)
 
     def _window_before(self, sale: int, auctioneer: int | None) -> Generator[PeekAsk, Any, None]:
         """Under ``peek_timing=before-bids``: the window before ``sale``'s opening bid,
@@ -732,7 +730,7 @@ class Chunk:
         window = np.zeros(self.games, dtype=np.int64)
         peeked = np.zeros(self.games, dtype=np.int64)
         self.peek_sale = sale
-        if rules.peek and (sale + 1 < rules.sales or rules.peek_after_last_sale):
+        if rules.peek_windows[sale]:
             inside = self.peeks_used < rules.peeks_per_player
             if auctioneer is not None:
                 inside[auctioneer] = False
@@ -741,12 +739,20 @@ class Chunk:
             def announce(column: int, peekers: Ints) -> None:
                 announced[column, peekers] = True
 
-            yield from self._ask_peeks(sale, 1, inside, window, peeked, announce)
+            yield from self._ask_peeks(inside, window, peeked, announce)
         if self.log is not None:
             self.log.before_windows.append(window)
             self.log.before_peeked.append(peeked)
 
-    def _reveal(self, sale: int, bids: Ints) -> None:
+    def _shown(self, sale: int) -> Ints | None:
+        """Per game, the bid a peek at ``sale`` shows where it shows the highest bid (the
+        standing or the made one); ``None`` where it shows the winning amount."""
+        if self.peek_highest is None:
+            return None
+        shown: Ints = self.peek_highest[sale]
+        return shown
+
+    def _reveal(self, sale: int) -> None:
         """Under ``before-bids``, once ``sale`` ends: what each announced peek shows."""
         knowledge, announced = self.knowledge, self.announced
         if knowledge is None or announced is None:
@@ -754,7 +760,7 @@ class Chunk:
         for column in range(self.players):
             rows = np.flatnonzero(announced[column] & ~np.isnan(knowledge.unknown[column, sale]))
             if rows.size:
-                knowledge.peeked(sale, column, rows, self.amounts[sale], bids)
+                knowledge.peeked(sale, column, rows, self.amounts[sale], self._shown(sale))
 
     # ----------------------------------------------------------------- scoring
 
@@ -810,9 +816,11 @@ class Chunk:
         best = standing.max(axis=0)
         leaders = ~eliminated & (total == best)
         several = leaders.sum(axis=0) > 1
-        if rules.lower_spend_tiebreak:
-            least = np.where(leaders, spent, np.iinfo(np.int64).max).min(axis=0)
-            leaders &= ~several | (spent == least)
+        if rules.lower_spend_tiebreak and several.any():
+            level = np.flatnonzero(several)  # the games with several leaders
+            among = leaders[:, level]
+            least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
+            leaders[:, level] = among & (spent[:, level] == least)
         gaps = self.unsold_reason.copy()
         gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
         gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)

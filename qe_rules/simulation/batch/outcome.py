@@ -25,11 +25,11 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules._util.reading import MAX_INTEGER
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
-from qe_rules.limits import MAX_BATCH_GAMES, MAX_SEED_BITS
+from qe_rules.limits import MAX_BATCH_GAMES
 from qe_rules.rules.model import RuleSet, get_ruleset
+from qe_rules.simulation.batch.agents import BatchAgent
 from qe_rules.simulation.batch.chunks import (
     CHUNK,
     GAME_ARRAYS,
@@ -43,10 +43,9 @@ from qe_rules.simulation.batch.chunks import (
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.policies import BatchAgent
 from qe_rules.simulation.batch.tally import Sums
-from qe_rules.simulation.stats import Batch as Games
-from qe_rules.simulation.stats import SimulationStats
+from qe_rules.simulation.play import _check_games, _check_seed
+from qe_rules.simulation.stats import GameRange, SimulationStats
 
 __all__ = ["Batch", "play"]
 
@@ -130,7 +129,7 @@ class Batch:
         sums.add(
             {name: getattr(self, name) for name in ("totals", "spent", "winner", "gaps", "unsold")}
         )
-        games = Games(self.seed, self.start, self.start + self.games)
+        games = GameRange(self.seed, self.start, self.start + self.games)
         return SimulationStats(**sums.fields(self.ruleset, self.players, self.agents, games))
 
 
@@ -149,7 +148,7 @@ def play(
     """Play games ``start`` to ``start + games`` of the run with ``seed`` in lockstep.
 
     ``agents`` is a batched agent's name (``random``, ``floor``, ``zero``), a
-    :class:`~qe_rules.simulation.batch.policies.BatchAgent`, or a list of one per seat.
+    :class:`~qe_rules.simulation.batch.agents.BatchAgent`, or a list of one per seat.
     ``chunk`` games are played at a time (it changes the speed and the memory, never the
     games). ``keep_moves`` keeps every move, so that :meth:`Batch.record` needs no
     replay. ``progress`` is called with ``(games done, games)`` after each chunk.
@@ -159,21 +158,14 @@ def play(
         raise InvalidArgument(f"a rule set is a RuleSet or a rule set id, got {shown(ruleset)}")
     compiled = compile_rules(rules, players)
     made = check_batch_agents(agents, compiled.players)
-    games = check_whole(games, "games", 1)
+    games, start = _check_games(games, start)
     if games > MAX_BATCH_GAMES:
         raise InvalidArgument(
             f"games is at most {MAX_BATCH_GAMES} (qe_rules.limits.MAX_BATCH_GAMES: the arrays "
             f"of every game are kept), got {shown(games)}; simulate(..., engine='batch') sums "
             "any number of games"
         )
-    if type(seed) is not int or seed.bit_length() > MAX_SEED_BITS:
-        raise InvalidArgument(
-            f"seed is a whole number (int) of at most {MAX_SEED_BITS} bits either way "
-            f"(qe_rules.limits.MAX_SEED_BITS), got {shown(seed)}"
-        )
-    start = check_whole(start, "start", 0)
-    if start + games > MAX_INTEGER:
-        raise InvalidArgument(f"start + games is at most {MAX_INTEGER}, got {shown(start + games)}")
+    seed = _check_seed(seed)
     chunk = check_whole(chunk, "chunk", 1)
     if progress is not None and not callable(progress):
         raise InvalidArgument(

@@ -78,7 +78,7 @@ class Sums:
         self, rules: RuleSet, players: int, agents: Sequence[str], games: NamedTuple
     ) -> dict[str, Any]:
         """The fields of the ``SimulationStats`` of the games added (``games``: their
-        ``Batch`` of game numbers)."""
+        ``GameRange``)."""
         return {
             "ruleset": rules.id,
             "players": players,

@@ -7,7 +7,7 @@ the same draws give the same bids: the batch's games are reproducible and compar
 between rule sets (common random numbers).
 
 >>> import numpy as np
->>> from qe_rules.simulation.batch.policies import BidAsk, RandomBids
+>>> from qe_rules.simulation.batch.agents import BidAsk, RandomBids
 >>> ask = BidAsk(state=None, seat=1, rows=None, phase="secret", minimum=0,
 ...              forbidden=np.array([3, 3]), draws=np.array([0, 2**31], dtype=np.uint32))
 >>> RandomBids().bids(ask).tolist()
@@ -24,7 +24,7 @@ seats any policy of the encoding.
 
 from __future__ import annotations
 
-import importlib
+import functools
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
@@ -34,7 +34,13 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game._tables import TILE_LIMIT
-from qe_rules.simulation.agents import _potential, _tables
+from qe_rules.limits import MAX_BID
+from qe_rules.simulation.agents import (
+    BATCH_AGENT_GROUP,
+    _potential,
+    _tables,
+    agent_elsewhere,
+)
 
 __all__ = [
     "BATCH_AGENTS",
@@ -51,6 +57,7 @@ __all__ = [
 ]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
+Floats = npt.NDArray[np.float64]
 Bits = npt.NDArray[np.uint32]
 
 
@@ -88,11 +95,17 @@ class PeekAsk:
 
 
 def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
-    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount:
-    :meth:`~qe_rules.BidLimits.legal` for many games."""
+    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount;
+    an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
+    :meth:`~qe_rules.BidLimits.legal` for many games (tests compare the two)."""
     raised = np.maximum(amounts, minimum)
     if forbidden is not None:
         raised += raised == forbidden
+    if raised.size and raised.max() > MAX_BID:  # rare: a smallest bid near MAX_BID
+        over = raised > MAX_BID
+        raised[over] = MAX_BID
+        if forbidden is not None:
+            raised[over & (forbidden == MAX_BID)] = MAX_BID - 1
     return raised
 
 
@@ -136,8 +149,10 @@ class RandomBids:
         amounts = _uniform(ask.draws, self.spread + 1)
         if ask.minimum:
             amounts += ask.minimum
+        if ask.minimum + self.spread >= MAX_BID:  # an amount may pass MAX_BID
+            return legal(amounts, ask.minimum, ask.forbidden)
         if ask.forbidden is not None:
-            amounts += amounts == ask.forbidden
+            amounts += amounts == ask.forbidden  # legal(), written out: none passes MAX_BID
         return amounts
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -174,9 +189,7 @@ class ZeroBids:
     def bids(self, ask: BidAsk) -> Ints:
         """The least legal amounts."""
         least = np.full(len(ask.draws), ask.minimum, dtype=np.int32)
-        if ask.forbidden is not None:
-            least += least == ask.forbidden
-        return least
+        return legal(least, ask.minimum, ask.forbidden)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Never."""
@@ -238,6 +251,25 @@ class PolicyBids:
         return np.asarray(self.peek(features), dtype=bool)
 
 
+@functools.lru_cache(maxsize=64)
+def _worth_table(tables: Any) -> npt.NDArray[np.float64]:
+    """Every worth :class:`~qe_rules.ValueAgent` can give a tile, summed in its order
+    (the VP, then nationalization, monopolization and diversification): indexed by the
+    VP, the seat's tiles of its nation plus one (0 where the tile is another nation's),
+    its tiles of the tile's industry (token included where monopolization counts it),
+    and its industries plus one (0 where the tile's industry is not new to it), each
+    capped at :data:`TILE_LIMIT` (plus one)."""
+    nationalization, monopolization, diversification = _tables_potentials(tables)
+    # x + 0.0 is x: the cases without a nationalization or diversification term add 0.0
+    nat = np.concatenate([[0.0], nationalization])[None, :, None, None]
+    mono = monopolization[None, None, :, None]
+    div = np.concatenate([[0.0], diversification])[None, None, None, :]
+    vp = np.arange(5, dtype=np.float64)[:, None, None, None]
+    table: npt.NDArray[np.float64] = (((vp + nat) + mono) + div).reshape(-1)
+    table.flags.writeable = False
+    return table
+
+
 def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
     return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
@@ -247,41 +279,71 @@ def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
 class ValueBids:
     """:class:`~qe_rules.ValueAgent` batched: the same worth, spending room and bids, each
     from what the seat knows (:mod:`~qe_rules.simulation.batch.knowledge`), with the
-    draw as its small random part. Peeks in the second half of the game."""
+    draw as its small random part. Peeks in the second half of the game.
+
+    A seat's worth and spending room do not change during a sale: they are computed for
+    every seat and game once a sale (:meth:`sale_figures`), and each question reads them."""
 
     name: ClassVar[str] = "value"
     reads_state: ClassVar[bool] = True
 
+    def sale_figures(self, state: Any) -> tuple[Floats, Floats, Ints]:
+        """Per column and game, for the sale in progress: the tile's worth, the spending
+        room, and the points a zero bid would score (kept for the sale)."""
+        knowledge = state.knowledge
+        found = knowledge.derived.get(ValueBids)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        rules = state.rules
+        players, sale = rules.players, state.sale
+        tables = _tables(rules.ruleset, players)
+        tile = state.deck[:, sale]  # (games,)
+        industry = np.take(rules.tile_industry, tile).astype(np.int32)
+        nation, token = knowledge.pieces(state)  # (columns, games) each
+        same = knowledge.industry_count(industry)
+        token_here = token == industry
+        mono = same + token_here if tables.token_in_monopolization else same
+        kinds = knowledge.kinds
+        if tables.token_in_diversification:
+            kinds = kinds + (knowledge.industry_count(token) == 0)
+            same = same + token_here
+        # the worth is one entry of a table of every case, summed as the reference does
+        limit = TILE_LIMIT + 1
+        nat = np.minimum(knowledge.own + 1, limit)
+        nat *= np.take(rules.tile_nation, tile) == nation
+        div = np.minimum(kinds + 1, limit)
+        div *= same == 0
+        key = np.take(rules.tile_vp, tile).astype(np.int32) * (limit + 1) + nat
+        key *= limit
+        key += np.minimum(mono, TILE_LIMIT)
+        key *= limit + 1
+        key += div
+        worth = np.take(_worth_table(tables), key)
+        typical = knowledge.typical()
+        left = rules.sales - sale
+        room = knowledge.top_other_spend(typical)
+        room += typical * left / players
+        room -= knowledge.spent
+        room -= 1
+        points = tables.zero_bid_points
+        if points and tables.zero_bid_limit:
+            zero = np.where(knowledge.zero_bidders >= tables.zero_bid_limit, 0, points)
+        else:
+            zero = np.full(worth.shape, points)
+        found = knowledge.derived[ValueBids] = (worth, room, zero)
+        return found
+
     def bids(self, ask: BidAsk) -> Ints:
         """Amounts from the tile's worth, capped by the spending room."""
         state = ask.state
-        knowledge, rules = state.knowledge, state.rules
-        players, sale, seat = rules.players, state.sale, ask.seat
-        rows = np.arange(state.games) if ask.rows is None else ask.rows
-        count = len(rows)
-        tables = _tables(rules.ruleset, players)
-        nationalization, monopolization, diversification = _tables_potentials(tables)
-        tile = state.deck[rows, sale]
-        industry = rules.tile_industry[tile]
-        nation = np.array(rules.nations)[state.nations[rows, seat]]
-        token = np.array(rules.industries)[state.tokens[rows, seat]]
-        worth = rules.tile_vp[tile].astype(np.float64)
-        own = np.minimum(knowledge.own[seat, rows], TILE_LIMIT)
-        worth += np.where(rules.tile_nation[tile] == nation, nationalization[own], 0.0)
-        counts = knowledge.industries[seat][:, rows].copy()  # (industries, rows)
-        places = np.arange(count)
-        same = counts[industry, places] + (tables.token_in_monopolization & (token == industry))
-        worth += monopolization[np.minimum(same, TILE_LIMIT)]
-        if tables.token_in_diversification:
-            counts[token, places] += 1
-        kinds = np.minimum((counts > 0).sum(axis=0), TILE_LIMIT)
-        worth += np.where(counts[industry, places] == 0, diversification[kinds], 0.0)
-        typical = knowledge.typical(seat, rows)
-        spent = knowledge.others_spent(seat, rows, typical, state.winners)
-        others = np.delete(spent, seat, axis=0)
-        top = others.max(axis=0) if len(others) else np.zeros(count)
-        left = rules.sales - sale
-        room = top + typical * left / players - knowledge.spent[seat, rows] - 1
+        worth, room, zeros = self.sale_figures(state)
+        seat = ask.seat
+        if ask.rows is None:
+            worth, room, zero = worth[seat], room[seat], zeros[seat]
+            count = state.games
+        else:
+            worth, room, zero = worth[seat, ask.rows], room[seat, ask.rows], zeros[seat, ask.rows]
+            count = len(ask.rows)
         noise = ask.draws / 2**32
         if ask.phase == "opening":
             return legal(_whole(np.minimum(worth * 0.6, room) + noise), ask.minimum, ask.forbidden)
@@ -291,13 +353,13 @@ class ValueBids:
             tied_at = ask.previous
             raised = np.minimum(_whole(target), tied_at + 1 + _whole(noise * 3))
             return np.where(target <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
-        zero = np.zeros(count)
-        if ask.minimum <= 0 and tables.zero_bid_points:
-            zero += tables.zero_bid_points
-            if tables.zero_bid_limit:
-                zero[knowledge.zero_bidders[seat, rows] >= tables.zero_bid_limit] = 0
-        opening = np.zeros(count) if state.opening is None else state.opening[rows]
-        passes = (target <= opening) | (worth <= zero + 1)
+        if ask.minimum > 0:
+            zero = 0
+        if state.opening is None:
+            passes = (target <= 0) | (worth <= zero + 1)
+        else:
+            opening = state.opening if ask.rows is None else state.opening[ask.rows]
+            passes = (target <= opening) | (worth <= zero + 1)
         return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
@@ -327,15 +389,12 @@ def _tables_potentials(tables: Any) -> tuple[npt.NDArray[np.float64], ...]:
 
 
 def _trained() -> BatchAgent:
-    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl`` extra's
-    numpy and the shipped weights): loaded by name on first use, never imported here."""
-    try:
-        module = importlib.import_module("qe_rules.learning.policies")
-    except ImportError as error:
-        raise InvalidArgument(
-            f"the trained agent needs the rl extra (pip install 'qe-rules[rl]'): {error}"
-        ) from None
-    agent: BatchAgent = module.TrainedBatchAgent()
+    """The batched ``trained`` agent, defined in a higher layer (it needs the ``rl``
+    extra's numpy and the shipped weights): found through its entry point on first use
+    (:data:`~qe_rules.simulation.agents.BATCH_AGENT_GROUP`), never imported here."""
+    make = agent_elsewhere(BATCH_AGENT_GROUP, "trained")
+    assert make is not None  # agent_elsewhere raises for a built-in name it cannot find
+    agent: BatchAgent = make()
     return agent
 
 
@@ -353,7 +412,7 @@ it was not trained, as :class:`~qe_rules.TrainedAgent` plays)."""
 def batch_agent(spec: object) -> BatchAgent:
     """A batched agent from a name of :data:`BATCH_AGENTS` or an agent itself."""
     if isinstance(spec, str):
-        make = BATCH_AGENTS.get(spec)
+        make = BATCH_AGENTS.get(spec) or agent_elsewhere(BATCH_AGENT_GROUP, spec)
         if make is None:
             raise InvalidArgument(
                 f"the batch has no agent {shown(spec)}; its agents are "

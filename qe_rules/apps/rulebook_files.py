@@ -37,13 +37,14 @@ def write_rulebook(
     against: RuleSet | str | None = None,
     cite: bool = False,
     paper: str = "a4",
+    edition: str = "reference",
 ) -> str:
     """The rulebook of ``ruleset`` as Markdown (``format="md"``) or as an HTML page with
     the tile pictures and a print stylesheet for ``paper`` (``"a4"``, ``"letter"``);
-    ``lang``, ``against`` and ``cite`` as in :func:`qe_rules.rulebook`."""
+    ``lang``, ``against``, ``cite`` and ``edition`` as in :func:`qe_rules.rulebook`."""
     if format not in FORMATS:
         raise InvalidArgument(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
-    book = rulebook(ruleset, lang=lang, against=against, cite=cite)
+    book = rulebook(ruleset, lang=lang, against=against, cite=cite, edition=edition)
     if format == "md":
         return book.to_markdown()
     return book.to_html(picture=_small_tile, paper=paper)
