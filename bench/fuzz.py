@@ -84,6 +84,7 @@ class Tally:
         self.slowest, self.slowest_seed, self.peak, self.peak_seed = 0.0, -1, 0, -1
         self.inputs = 0
         self.seconds = 0.0
+        self.timeout_seeds: list[int] = []  # the first few inputs stopped by --timeout
 
     def escaped(self, error: BaseException, seed: int) -> None:
         frame = traceback.extract_tb(error.__traceback__)[-1]
@@ -123,6 +124,8 @@ def run_target(name: str, target: Callable[[Any], Any], args: argparse.Namespace
             seconds, allocated, outcome = measured(target, seed, memory)
         except Timeout:
             tally.outcomes["timeout"] += 1
+            if len(tally.timeout_seeds) < 10:
+                tally.timeout_seeds.append(seed)
             continue
         except Exception as error:  # an escape: what this run looks for
             tally.escaped(error, seed)
@@ -185,6 +188,8 @@ def main() -> int:
         for where, count in tally.escapes.most_common():
             seed, message = tally.first[where]
             print(f"  escape {where}: {count} (first seed {seed}): {message}", flush=True)
+        if tally.timeout_seeds:
+            print(f"  stopped by --timeout: seeds {tally.timeout_seeds}", flush=True)
         rows.append((name, tally))
         if tally.escapes or tally.slowest > args.seconds_bound or tally.peak > BYTES_BOUND:
             failed = True

@@ -205,11 +205,14 @@ _GENERATED_PAGES = cli.generated_pages
 
 @contextlib.contextmanager
 def _kept_small() -> Iterator[None]:
-    """The expensive parts of ``verify``, ``docs`` and ``serve`` replaced by small ones
-    (the argument handling and the output around them are the real ones)."""
-    real_verify = cli.verify
+    """The expensive parts of ``verify`` (and ``verify --texts``), ``docs`` and ``serve``
+    replaced by small ones (the argument handling and the output around them are real)."""
+    real_verify, real_texts = cli.verify, cli.check_texts
     saved = (cli.verify, cli.generated_pages, cli.measure_open_questions, cli.data_file)
     cli.verify = lambda ruleset, **options: real_verify(ruleset, checks=("deck-size",), **options)
+    cli.check_texts = lambda rulesets=None, **options: real_texts(
+        rulesets if rulesets is not None else ["en"], variants=0
+    )
     cli.generated_pages = _pages
     cli.measure_open_questions = lambda games, keep=False: {"measured": games}
     cli.data_file = lambda *parts: os.path.join(_FOLDER, *parts)
@@ -221,6 +224,7 @@ def _kept_small() -> Iterator[None]:
         yield
     finally:
         cli.verify, cli.generated_pages, cli.measure_open_questions, cli.data_file = saved
+        cli.check_texts = real_texts
         web.serve = started
 
 
