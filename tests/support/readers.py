@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 import qe_rules as qe
+from qe_rules.errors import shown
 from qe_rules.game.scoring import DECIDED_GAPS
 from qe_rules.simulation.comparison import ChangeExample, Comparison, PlayedComparison
 from qe_rules.simulation.intervals import Share
@@ -281,7 +282,7 @@ def _dict_changed(rng: random.Random, data: dict[str, Any]) -> dict[str, Any]:
         del data[rng.choice(list(data))]
     else:
         key = rng.choice(list(data))
-        name = key if isinstance(key, str) else repr(key)  # a hostile value's key
+        name = key if isinstance(key, str) else shown(key)  # a hostile value's key
         data[rng.choice([name.upper(), name + "s", name[:-1], f" {name}"])] = data.pop(key)
     return data
 
