@@ -172,9 +172,12 @@ def schema_agrees(name: str, data: Any) -> None:
     other (which no JSON Schema states)."""
     schema = SCHEMA_OF[name]
     try:
-        data = json.loads(json.dumps(data, allow_nan=False))  # the document as JSON has it
+        text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         return  # not a JSON document: only Python callers can pass it
+    if len(text) > limits.MAX_FILE_BYTES:
+        return  # larger than any file the library reads; a validator takes seconds a MB
+    data = json.loads(text)  # the document as JSON has it
     try:
         valid = VALIDATORS[schema].is_valid(data)
     except RecursionError:
