@@ -434,28 +434,36 @@ def _timed(outcome: str, seconds: float, data: Any) -> tuple[str, float]:
 
 
 def _use_game(game: qe.Game) -> None:
-    """What a caller does with a replayed game: every view, its record replayed again,
-    its result."""
-    for seat in range(game.players):
-        check_consistent(game.view(seat))
-    check_consistent(game.public_view())
+    """What a caller does with a replayed game: every view read back (with the game's
+    rule set, which a record may carry whole under an id of its own), its record replayed
+    again, its result read back."""
+    rules = game.ruleset
+    views = [game.public_view(), *(game.view(seat) for seat in range(game.players))]
+    for view in views:
+        again = type(view).from_dict(json.loads(json.dumps(view.to_dict())), ruleset=rules)
+        assert again == view, "a view of a replayed game reads back otherwise"
+        check_consistent(view, rules)
     assert qe.replay(json.loads(json.dumps(game.to_record()))) == game, "a replay differs"
     if game.is_over:
-        use(game.result())
+        result = game.result()
+        again = qe.GameResult.from_dict(json.loads(json.dumps(result.to_dict())), ruleset=rules)
+        assert again == result, "a result of a replayed game reads back otherwise"
+        check_consistent(result, rules)
 
 
 # ------------------------------------------------------------------ what accepted means
 
 
-def check_consistent(found: Any) -> None:
+def check_consistent(found: Any, rules: qe.RuleSet | None = None) -> None:
     """Assert what the library would have computed, stated simply and apart from the
-    readers' own checks: an object that fails was accepted although inconsistent."""
+    readers' own checks: an object that fails was accepted although inconsistent. A view
+    or a result is of ``rules`` if given, else of the rule set its id names."""
     if isinstance(found, qe.ScoreSheet):
         _sheet(found)
     elif isinstance(found, qe.GameResult):
-        _result(found)
+        _result(found, rules or qe.get_ruleset(found.ruleset))
     elif isinstance(found, qe.PlayerView | qe.PublicView):
-        _view(found)
+        _view(found, rules or qe.get_ruleset(found.ruleset))
     elif isinstance(found, SimulationStats):
         _stats_ok(found)
     elif isinstance(found, Comparison):
@@ -485,8 +493,8 @@ def _sheet(sheet: qe.ScoreSheet) -> None:
     assert sheet.total == sheet.subtotal + sheet.lowest_spend_bonus, "total != subtotal + bonus"
 
 
-def _result(result: qe.GameResult) -> None:
-    qe.get_ruleset(result.ruleset)  # a rule set the library knows
+def _result(result: qe.GameResult, rules: qe.RuleSet) -> None:
+    assert result.ruleset == rules.id, "a result of another rule set"
     for sheet in result.sheets:
         _sheet(sheet)
     spends = [s.spent for s in result.sheets]
@@ -502,8 +510,8 @@ def _result(result: qe.GameResult) -> None:
         assert any(gap.code in DECIDED_GAPS for gap in result.gaps), "no winner, no tie gap"
 
 
-def _view(view: qe.PlayerView | qe.PublicView) -> None:
-    rules = qe.get_ruleset(view.ruleset)
+def _view(view: qe.PlayerView | qe.PublicView, rules: qe.RuleSet) -> None:
+    assert view.ruleset == rules.id, "a view of another rule set"
     assert view.players in rules.player_counts, "a player count the rule set has not"
     assert (view.phase is qe.Phase.OVER) == (view.result is not None), "phase and result"
     assert len(view.history) == view.sale, "a history of another length than the sales"
