@@ -106,13 +106,16 @@ def _output_path(rng: random.Random, suffixes: tuple[str, ...]) -> str:
     )  # fmt: skip
 
 
-def _number(rng: random.Random, small: tuple[int, ...]) -> str:
-    """A number option: mostly small valid values, else odd ones (never a large valid
-    amount of work: ``games`` of 10**20 is refused, 10**9 would be played)."""
+def _number(rng: random.Random, small: tuple[int, ...], work: bool = False) -> str:
+    """A number option: mostly small valid values, else odd ones. A number of games or
+    workers (``work``) is never a large valid amount of work: 10**20 games are refused,
+    2**31 would be played."""
     if rng.random() < 0.6:
         return str(rng.choice(small))
-    return rng.choice(["-1", "0", "x", "", "1.5", "1e3", str(10**20), "1" + "0" * 5000,
-                       "0x10", " 3", "٣", str(rng.choice(INTS[:-6]))])  # fmt: skip
+    odd = ["-1", "0", "x", "", "1.5", "1e3", str(10**20), "1" + "0" * 5000, "0x10", " 3", "٣"]
+    if not work:
+        odd.append(str(rng.choice(INTS[:-6])))
+    return rng.choice(odd)
 
 
 def _float(rng: random.Random) -> str:
@@ -150,7 +153,7 @@ def _value(rng: random.Random, command: str, action: argparse.Action) -> list[st
                     "db": (".sqlite3",), "record": (".json",), "output": (".md", ".html")}  # fmt: skip
         word = _output_path(rng, suffixes.get(dest, ("", "/")))
     elif dest in _SMALL:
-        word = _number(rng, _SMALL[dest])
+        word = _number(rng, _SMALL[dest], work=dest in ("games", "workers"))
     elif action.type is float:
         word = _float(rng)
     elif dest == "agents":
@@ -277,7 +280,7 @@ def fuzz_command(command: str, rng: random.Random) -> str:
     allowed = _STATUSES.get(command, _DEFAULT_STATUSES)
     if status not in allowed:
         raise Escape(f"status {status} of {argv!r}: {err[:300]!r}")
-    lines = [line for line in err.splitlines() if "\r" not in line]  # not a progress bar
+    lines = [line for line in err.split("\n") if line and "\r" not in line]  # no progress bar
     if status not in (0, 1) and not (len(lines) == 1 and lines[0].startswith("qe-rules")):
         raise Escape(f"a failure not in one line, status {status} of {argv!r}: {err[-300:]!r}")
     return f"status {status}"
@@ -287,8 +290,12 @@ def warm_up() -> None:
     """Do once what the first input of a command would otherwise pay for (and a timeout
     could cut short each time): the generated pages, the plotting library."""
     _pages()
-    with contextlib.suppress(ImportError):
-        import matplotlib.pyplot  # noqa: F401
+    with contextlib.suppress(ImportError):  # the plotting library and its font cache
+        import matplotlib.pyplot as pyplot
+
+        figure = pyplot.figure()
+        figure.savefig(os.path.join(_FOLDER, "warm.png"))
+        pyplot.close(figure)
 
 
 def command_targets(*, warm: bool = True) -> dict[str, Callable[[random.Random], str]]:
