@@ -7,8 +7,11 @@
 - extras: each extra of pyproject.toml alone in a fresh venv, importing its module and
   running its smallest example (an extra added later and not named in ``SMOKE`` still
   installs alone, and the modules it makes importable import and pass their doctests);
-- lowest: every extra and the dev group at their lowest allowed versions
-  (``uv pip install --resolution lowest-direct``), with the tests that use the extras;
+- lowest: each extra alone at its lowest allowed versions (``uv pip install --resolution
+  lowest-direct``), asserting that every floor it declares is the version installed; then
+  the tests that use the extras with the dev group at its floors, in a venv of every extra
+  whose floors go together and one of each extra that raises another's floor (OpenSpiel
+  needs a newer numpy than ``[rl]``'s floor);
 - pythons: Python 3.12 on a subset of the tests, and Python 3.13 on the whole suite from
   the unpacked sdist (which checks that the sdist holds what its tests need);
 - docs: the docs site, built with warnings as errors.
@@ -179,6 +182,10 @@ LOWEST_TESTS = [
     "docs",
     "README.md",
 ]
+# Extras whose package needs more than another extra's floor (open_spiel 1.5: numpy >=
+# 1.26, above [rl]'s 1.24): the lowest job tests them in a venv of their own, with these
+# tests, so that the venv of the others reaches every floor.
+LOWEST_APART = {"openspiel": ["tests/learning/test_openspiel_game.py"]}
 # Python 3.12: a cross-section of every layer (3.13 runs the whole suite).
 PY312_TESTS = [
     "tests/foundation",
@@ -222,6 +229,48 @@ for info in pkgutil.walk_packages(qe_rules.__path__, "qe_rules."):
     names.append(info.name)
 print(json.dumps(names))
 """
+
+
+def normalized(name: str) -> str:
+    """A distribution's name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared_floors(extra: str) -> dict[str, str]:
+    """The lowest version each requirement of ``extra`` allows (``numpy>=1.24``: 1.24),
+    by normalized name; an extra it includes (``qe-rules[rl]``) declares its own."""
+    floors = {}
+    for requirement in EXTRAS[extra]:
+        found = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*", requirement)
+        if found and normalized(found.group(1)) != "qe-rules":
+            floors[normalized(found.group(1))] = found.group(2)
+    return floors
+
+
+def same_version(declared: str, installed: str) -> bool:
+    """``1.24`` and ``1.24.0`` are the same version; ``1.24.4`` is not ``1.24``."""
+
+    def parts(version: str) -> list[str]:
+        pieces = version.split(".")
+        while len(pieces) > 1 and pieces[-1] == "0":
+            pieces.pop()
+        return pieces
+
+    return parts(declared) == parts(installed)
+
+
+def check_floors(extras: Sequence[str], installed: dict[str, str]) -> None:
+    """Fail unless every floor the ``extras`` declare is the version installed (a floor
+    that the resolver had to raise is a floor no user can install)."""
+    wrong = [
+        f"[{extra}] {name}>={floor} installed {installed.get(name, 'nothing')}"
+        for extra in extras
+        for name, floor in declared_floors(extra).items()
+        if not same_version(floor, installed.get(name, ""))
+    ]
+    if wrong:
+        raise SystemExit("release checks: a declared floor is not installable: " + "; ".join(wrong))
+    print(f"floors of [{', '.join(extras)}] installed as declared", flush=True)
 
 
 class Checks:
@@ -277,6 +326,11 @@ class Checks:
         """Run ``code`` in the venv, its scripts (qe-rules) first on the path."""
         path = f"{venv / 'bin'}{os.pathsep}{self.env['PATH']}"
         return self.run([venv / "bin/python", "-c", code], cwd=self.scratch, PATH=path, **extra)
+
+    def pytest(self, venv: Path, *args: str, cwd: Path | None = None, **extra: str) -> None:
+        """Every test (the slow ones too) of ``args`` in the venv, quietly."""
+        quiet = ["-q", "-p", "no:cacheprovider", *EVERY_TEST]
+        self.run([venv / "bin/python", "-m", "pytest", *quiet, *args], cwd=cwd, **extra)
 
     def timed(self, name: str, part: Callable[[], None]) -> None:
         start = time.monotonic()
@@ -375,45 +429,38 @@ class Checks:
                 print(f"note: [{extra}] has no example in .ci/extras.py SMOKE", flush=True)
 
     def lowest(self) -> None:
-        venv = self.venv("lowest")
-        chosen = ",".join(sorted(set(EXTRAS) - set(EXCLUDED)))
-        self.install(
-            venv, f"{ROOT}[{chosen}]", "--group", "dev", options=["--resolution", "lowest-direct"]
-        )
-        print(self.run([self.uv, "pip", "freeze", "--python", venv / "bin/python"]), flush=True)
-        self.run(
-            [
-                venv / "bin/python",
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-p",
-                "no:randomly",
-                *EVERY_TEST,
-                *LOWEST_TESTS,
-            ]
-        )
+        lowest = ["--resolution", "lowest-direct"]
+        extras = sorted(set(EXTRAS) - set(EXCLUDED))
+        for extra in extras:  # each alone: its floors are what gets installed
+            venv = self.venv(f"lowest-{extra}")
+            self.install(venv, f"{ROOT}[{extra}]", options=lowest)
+            check_floors([extra], self.installed(venv))
+        together = [extra for extra in extras if extra not in LOWEST_APART]
+        runs = [(together, LOWEST_TESTS), *(([e], t) for e, t in LOWEST_APART.items())]
+        for chosen, tests in runs:  # the tests, with the dev group at its floors
+            venv = self.venv("lowest-tests-" + ("-".join(chosen) if len(chosen) == 1 else "all"))
+            self.install(venv, f"{ROOT}[{','.join(chosen)}]", "--group", "dev", options=lowest)
+            installed = self.installed(venv)
+            print("\n".join(f"{n}=={v}" for n, v in sorted(installed.items())), flush=True)
+            check_floors(chosen, installed)
+            self.pytest(venv, "-p", "no:randomly", *tests)
+
+    def installed(self, venv: Path) -> dict[str, str]:
+        """The venv's distributions and versions, by normalized name."""
+        frozen = self.run([self.uv, "pip", "freeze", "--python", venv / "bin/python"])
+        found = {}
+        for line in frozen.splitlines():
+            name, equals, version = line.partition("==")
+            if equals:
+                found[normalized(name)] = version.strip()
+        return found
 
     def pythons(self) -> None:
         chosen = ",".join(sorted(set(EXTRAS) - set(EXCLUDED)))
         # 3.12: a cross-section of the suite, from the checkout
         venv = self.venv("py312", "3.12")
         self.install(venv, f"{ROOT}[{chosen}]", "--group", "dev")
-        self.run(
-            [
-                venv / "bin/python",
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                *EVERY_TEST,
-                *PY312_TESTS,
-            ],
-            CI="",
-        )
+        self.pytest(venv, *PY312_TESTS, CI="")
         # 3.13: the whole suite (browser tests included) from the unpacked sdist
         with tarfile.open(self.built(self.sdist)) as sdist:
             sdist.extractall(self.scratch / "sdist", filter="data")
@@ -422,11 +469,7 @@ class Checks:
         self.install(
             venv, f"{source}[{chosen}]", "--group", "dev", "--group", "browser", cwd=source
         )
-        self.run(
-            [venv / "bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *EVERY_TEST],
-            cwd=source,
-            CI="",
-        )
+        self.pytest(venv, cwd=source, CI="")
 
     def docs(self) -> None:
         build = self.scratch / "docs-html"

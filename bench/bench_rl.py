@@ -60,7 +60,7 @@ def measure(
     made = env(ruleset, players)
     contenders = {
         "environment": lambda: play(made, games),
-        "simulate": lambda: simulate(ruleset, players, "random", games, seed=0),
+        "simulate": lambda: simulate(ruleset, players, "random", games, seed=0, engine="reference"),
         "floor": floor_games(games),
     }
     play(made, 20)  # warm-up

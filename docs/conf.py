@@ -60,6 +60,7 @@ _FACADES = frozenset(
     {
         "qe_rules",
         "qe_rules.svg",
+        "qe_rules.batch",
         "qe_rules.rl",
         "qe_rules.strategies",
         "qe_rules.gymnasium_env",
@@ -159,7 +160,21 @@ def _skip_reexport(app: Any, what: str, name: str, obj: Any, skip: bool, options
     return None
 
 
+# ------------------------------------------------------------------------------- language
+# The site is English; the example rulebooks in another language say so in <html lang>,
+# for screen readers and browsers' translation.
+
+
+def _page_language(app: Any, pagename: str, templatename: str, context: Any, doctree: Any) -> None:
+    from qe_rules.apps.pages import page_languages
+
+    lang = page_languages().get(f"{pagename}.md")
+    if lang is not None:
+        context["language"] = lang  # the theme writes <html lang="{{ language }}">
+
+
 def setup(app: Any) -> None:
+    app.connect("html-page-context", _page_language)
     app.connect("missing-reference", _resolve_short_path)
     app.connect("autodoc-process-docstring", _note_module)
     app.connect("autodoc-skip-member", _skip_reexport)

@@ -11,6 +11,10 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 (100, (100, 4))
 """
 
+from qe_rules._util.extras import require_extra
+
+require_extra("batch", "numpy")
+
 from qe_rules.simulation.batch.agents import (
     BATCH_AGENTS,
     BatchAgent,

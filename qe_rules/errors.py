@@ -8,13 +8,29 @@ says what was wrong and what is allowed::
     Traceback (most recent call last):
     ...
     qe_rules.errors.UnknownRuleSet: unknown rule set 'fr'; built-in rule sets: 'en', 'en-early', 'de', 'de-summary'
+
+Every error also carries a stable ``code`` and its ``params``, for an app that shows
+errors in its reader's language (``qe_rules.present.text.error_text`` does for the
+table's languages). An error raised with no code of its own has its class's code
+(``illegal-action``, ``invalid-argument``, ...); the errors about a move or a seat have
+their own (``not-to-act``, ``bid-below-minimum``, ...). Seats and sales in ``params``
+are counted from 0, as the library counts them::
+
+    >>> try:
+    ...     qe.new_game("en", 4, seed=1).bid(2, 3)
+    ... except qe.RulesError as error:
+    ...     print(error.code, error.params)
+    not-to-act {'seat': 2, 'sale': 0, 'auctioneer': 0}
 """
 
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 __all__ = [
+    "ERROR_CODES",
     "AgentError",
     "GameNotOver",
     "IllegalAction",
@@ -27,7 +43,36 @@ __all__ = [
 
 
 class RulesError(Exception):
-    """Base class of every error that qe_rules raises on purpose."""
+    """Base class of every error that qe_rules raises on purpose.
+
+    ``code`` is a stable identifier of what went wrong (the class's ``default_code``
+    unless the error was raised with its own), ``params`` the values its message names
+    (JSON values: numbers, strings, lists). ``str(error)`` is the English message.
+    """
+
+    default_code: ClassVar[str] = "rules-error"
+
+    def __init__(self, *args: object, code: str | None = None, **params: Any) -> None:
+        super().__init__(*args)
+        self.code: str = code or type(self).default_code
+        self.params: Mapping[str, Any] = params
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code": ..., "message": ..., "params": {...}}``: the error as JSON, for an
+        app or a client that shows it in its own words."""
+        return {"code": self.code, "message": str(self), "params": dict(self.params)}
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keeps code and params across processes
+        return _rebuilt, (type(self), self.args, self.code, dict(self.params))
+
+
+def _rebuilt(
+    kind: type[RulesError], args: tuple[object, ...], code: str, params: dict[str, Any]
+) -> RulesError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.code, error.params = code, params
+    return error
 
 
 class InvalidArgument(RulesError, ValueError):
@@ -37,13 +82,19 @@ class InvalidArgument(RulesError, ValueError):
     naming a nation that is not in play.
     """
 
+    default_code = "invalid-argument"
+
 
 class UnknownRuleSet(RulesError, LookupError):
     """No rule set has the requested id."""
 
+    default_code = "unknown-ruleset"
+
 
 class InvalidRuleSet(RulesError):
     """A rule set definition is inconsistent or malformed (for example a TOML file)."""
+
+    default_code = "invalid-ruleset"
 
 
 class IllegalAction(RulesError):
@@ -53,13 +104,19 @@ class IllegalAction(RulesError):
     the opening bid where the rule set forbids it, a move after the end of the game.
     """
 
+    default_code = "illegal-action"
+
 
 class GameNotOver(RulesError):
     """A result was asked for before the game ended."""
 
+    default_code = "game-not-over"
+
 
 class InvalidRecord(RulesError):
     """A game record cannot be replayed: malformed, or one of its moves is illegal."""
+
+    default_code = "invalid-record"
 
 
 class AgentError(InvalidArgument):
@@ -69,8 +126,10 @@ class AgentError(InvalidArgument):
     the agent's own exception is chained as ``__cause__``.
     """
 
+    default_code = "agent-error"
+
     def __init__(self, message: str, *, agent: str, seat: int, seed: int, game: int) -> None:
-        super().__init__(message)
+        super().__init__(message, agent=agent, seat=seat, seed=seed, game=game)
         self.agent = agent
         self.seat = seat
         self.seed = seed
@@ -82,6 +141,38 @@ class AgentError(InvalidArgument):
 
 def _agent_error(message: str, agent: str, seat: int, seed: int, game: int) -> AgentError:
     return AgentError(message, agent=agent, seat=seat, seed=seed, game=game)
+
+
+ERROR_CODES: Mapping[str, str] = {
+    # a class's code: an error raised without one of its own
+    "rules-error": "any other error of the library (RulesError)",
+    "invalid-argument": "an argument has the wrong type or value (InvalidArgument)",
+    "unknown-ruleset": "no rule set has the id (UnknownRuleSet)",
+    "invalid-ruleset": "a rule set definition is inconsistent or malformed (InvalidRuleSet)",
+    "illegal-action": "a move the rules do not allow now (IllegalAction)",
+    "game-not-over": "a result was asked for before the end (GameNotOver)",
+    "invalid-record": "a game record cannot be replayed (InvalidRecord)",
+    "agent-error": "an agent failed (AgentError); params agent, seat, seed, game",
+    "move-refused": "the web table refuses a move for its seat now (an agent plays the seat, "
+    "the move answers an earlier moment); where the rules refuse it, the engine's code",
+    # a move or a seat (Game.bid, bid_many, peek, decline_peek, verify_bid)
+    "not-a-seat": "no seat has this number; params players, value",
+    "bid-not-a-whole-number": "a bid is not an int; params seat, value",
+    "bid-too-large": "a bid above MAX_BID; params seat, maximum",
+    "bid-out-of-range": "a bid outside 0 to MAX_BID, refused before the rules are asked (the "
+    "web table); params seat, minimum, maximum, amount",
+    "game-over": "a move after the end of the game",
+    "not-to-act": "the sale waits for the auctioneer's opening bid; params seat, sale, auctioneer",
+    "waiting-for-peeks": "the bidding waits for answers to a peek; params seat, sale, waiting, "
+    "peek_sale",
+    "not-tied": "a rebid from a seat that is not tied; params seat, sale, tied, waiting",
+    "already-bid": "the seat has bid in this bidding round; params seat, sale, waiting",
+    "bid-below-minimum": "a bid below its minimum; params seat, bid, minimum, amount",
+    "bid-equals-opening-bid": "a bid equal to the opening bid where the rules forbid it; "
+    "params seat, bid, amount, minimum",
+}
+"""Every ``code`` an error of the library carries, with what it means and its params.
+Codes are stable; seats and sales in params are counted from 0."""
 
 
 _SHOWN = reprlib.Repr()

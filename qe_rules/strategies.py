@@ -4,5 +4,9 @@ Everything is defined in :mod:`qe_rules.verification.strategies`; this module re
 so that ``import qe_rules.strategies`` keeps working.
 """
 
+from qe_rules._util.extras import require_extra
+
+require_extra("verify", "hypothesis")
+
 from qe_rules.verification.strategies import *  # noqa: F403
 from qe_rules.verification.strategies import __all__ as __all__

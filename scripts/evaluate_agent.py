@@ -45,7 +45,9 @@ def win_share(me: Any, name: str, players: int, games: int, seed: int) -> tuple[
         agents = [me, *table(name, players)]
         stats = batch.play("en", players, games, agents=agents, seed=seed).stats()
     else:
-        stats = simulate("en", players, [me, *table(name, players)], games=games, seed=seed)
+        stats = simulate(
+            "en", players, [me, *table(name, players)], games=games, seed=seed, engine="reference"
+        )
     return stats.win_share[0], stats.win_ci95[0]
 
 

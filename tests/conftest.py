@@ -7,6 +7,8 @@
   selects it too.
 """
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -22,6 +24,12 @@ settings.register_profile(
 )
 settings.register_profile("default", max_examples=25, deadline=None)
 settings.load_profile("ci" if THOROUGH else "default")
+
+# The tests run in the plain locale, whatever the developer's is: the commands speak the
+# language LANG names (a test that wants another sets it).
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 @pytest.fixture(scope="session")

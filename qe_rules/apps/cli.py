@@ -50,8 +50,19 @@ from typing import Any, Final, NoReturn, TextIO, TypeAlias, TypeVar
 import attrs
 
 from qe_rules._util import toml as _toml
-from qe_rules._util.i18n import LANGUAGES
+from qe_rules._util.i18n import languages as table_languages
 from qe_rules._util.paths import open_input, open_output
+from qe_rules.apps.console import (
+    ProgressBar,
+    WholeWordsFormatter,
+    add_completion_command,
+    add_completions,
+    add_lang_option,
+    chosen_language,
+    completion_script,
+    end_progress_lines,
+    forget_progress_bars,
+)
 from qe_rules.apps.output_files import OutputError as _OutputError
 from qe_rules.apps.output_files import check_output_path, check_writable, write_file, writing
 from qe_rules.apps.pages import (
@@ -69,7 +80,7 @@ from qe_rules.game.engine import Game, replay
 from qe_rules.game.records import RECORD_FORMAT
 from qe_rules.game.scoring import PlayerRecord, score_game
 from qe_rules.limits import MAX_FILE_BYTES, MAX_TEXT_LENGTH
-from qe_rules.present.text import game_text
+from qe_rules.present.text import game_text, score_board_text
 from qe_rules.rules.files import data_file, shipped_rulesets
 from qe_rules.rules.model import RULESETS, SOURCES, RuleSet, get_ruleset, load_ruleset
 from qe_rules.simulation.agents import AGENT_NAMES
@@ -78,7 +89,7 @@ from qe_rules.simulation.plot import check_picture_path, plot_comparison, plot_s
 from qe_rules.simulation.rows import check_rows_path
 from qe_rules.simulation.stats import SimulationStats, simulate
 from qe_rules.texts import reports
-from qe_rules.texts.catalogs import languages
+from qe_rules.texts.catalogs import languages as rulebook_languages
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.discrepancies import DISCREPANCIES, TOPICS, DiscrepancyKind, find_discrepancies
 from qe_rules.texts.glossary import GLOSSARY, lookup_term
@@ -212,7 +223,7 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
                 f"{where}: player {seat}: 'name' must be a string of at most "
                 f"{MAX_TEXT_LENGTH} characters, got {shown(name)}"
             )
-        names.append(_printable(name) if name else f"seat {seat}")
+        names.append(_printable(name) if name else "")  # unnamed: seat 1, seat 2, ...
     return ruleset, records, names
 
 
@@ -245,6 +256,7 @@ def _add_score_parser(commands: _Commands) -> None:
     )
     score.add_argument("--ruleset", metavar="ID", help="rule set id (default: the file's, else en)")
     score.add_argument("--format", choices=("text", "json"), default="text", help=_FORMAT_HELP)
+    add_lang_option(score, table_languages(), "the score board")
     score.set_defaults(run=_cmd_score)
 
 
@@ -265,7 +277,7 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
             )
         ruleset = _ruleset_arg(args.ruleset) if args.ruleset else game.ruleset
         records = list(game.player_records())
-        names = [f"seat {seat}" for seat in range(game.players)]
+        names = [""] * game.players
     else:
         file_ruleset, records, names = _parse_score_file(data, where)
         ruleset = _ruleset_arg(args.ruleset or file_ruleset or "en")
@@ -277,7 +289,11 @@ def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(result.to_dict(), out, indent=2)
         out.write("\n")
     else:
-        print(result.score_board(names, ruleset.scoring_order), file=out)
+        lang = chosen_language(args.lang, table_languages())
+        board = score_board_text(
+            result, lang=lang, names=names, scoring_order=ruleset.scoring_order
+        )
+        print(board, file=out)
     return EXIT_OK
 
 
@@ -335,33 +351,47 @@ def _add_play_parser(commands: _Commands) -> None:
         f"ends (Ctrl-D), {EXIT_INTERRUPTED} on Ctrl-C.",
     )
     player.add_argument("--players", type=int, default=4, help="3, 4 or 5 (default 4)")
-    player.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    player.add_argument(
+        "--seat", type=int, default=1, help="your seat, counted from 1 as at the table (default 1)"
+    )
     player.add_argument(
         "--agents",
         default="value",
         help=f"{', '.join(AGENT_NAMES)}: one for every other seat, or one per other seat "
         "separated by commas (default value)",
     )
-    player.add_argument("--ruleset", default="en", metavar="ID", help="default en")
+    player.add_argument(
+        "--ruleset",
+        metavar="ID",
+        help="the rules (default: the built-in rule set of the game's language, de for "
+        "German, else en; --lang and --ruleset are independent)",
+    )
     player.add_argument("--seed", type=int, default=0, help="deals the game (default 0)")
     player.add_argument("--record", metavar="FILE", help="save the game record to FILE")
-    player.add_argument("--lang", choices=LANGUAGES, default="en", help="default en")
+    add_lang_option(player, table_languages(), "the game")
     player.set_defaults(run=_cmd_play)
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    ruleset = _ruleset_arg(args.ruleset)
+    lang = chosen_language(args.lang, table_languages())
+    if args.ruleset is None:  # the rules of the game's language, where a text is in it
+        spoken = [rules for rules in RULESETS.values() if rules.language == lang]
+        ruleset = spoken[0] if spoken else RULESETS["en"]
+    else:
+        ruleset = _ruleset_arg(args.ruleset)
     agents = _agents(args.agents)
+    if args.players in ruleset.player_counts and not 1 <= args.seat <= args.players:
+        raise _InputError(f"--seat is a seat from 1 to {args.players}, got {args.seat}")
     try:
         game = play_in_terminal(
             ruleset,
             args.players,
-            args.seat,
+            args.seat - 1,
             agents,
             seed=args.seed,
             read_line=_read_line,
             out=out,
-            lang=args.lang,
+            lang=lang,
         )
     except GameStopped as stopped:
         saved = ""
@@ -391,12 +421,13 @@ def _add_show_parser(commands: _Commands) -> None:
         "referee's view), then the score board if the game is over.",
     )
     shower.add_argument("file", metavar="RECORD.json", help="a game record (- for stdin)")
+    add_lang_option(shower, table_languages(), "the game")
     shower.set_defaults(run=_cmd_show)
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     game = _replayed(_read_json(args.file), args.file)
-    print(game_text(game), file=out)
+    print(game_text(game, lang=chosen_language(args.lang, table_languages())), file=out)
     return EXIT_OK
 
 
@@ -623,32 +654,11 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- simulate
 
 
-class _ProgressBar:
-    """A one-line progress bar on a terminal stream; silent when the stream is piped."""
-
-    def __init__(self, stream: TextIO, label: str) -> None:
-        self.stream = stream
-        self.label = label
-        self.shown = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        if filled == self.shown and done != total:
-            return
-        self.shown = filled
-        bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _progress(args: argparse.Namespace, label: str) -> _ProgressBar | None:
+def _progress(args: argparse.Namespace, label: str) -> ProgressBar | None:
     stream = sys.stderr
     if args.progress == "never" or (args.progress == "auto" and not stream.isatty()):
         return None
-    return _ProgressBar(stream, label)
+    return ProgressBar(stream, label)
 
 
 def _agents(text: str) -> str | list[str]:
@@ -861,7 +871,7 @@ def _add_rulebook_parser(commands: _Commands) -> None:
         "winner, a scored example and the open questions.",
     )
     book.add_argument("ruleset", metavar="RULESET", help="a built-in id, a spec or a .toml file")
-    book.add_argument("--lang", choices=languages(), default="en", help="language (default en)")
+    add_lang_option(book, rulebook_languages(), "the rulebook")
     book.add_argument("--format", choices=FORMATS, default="md", help="md or html (default md)")
     book.add_argument(
         "--against", metavar="BASE", help="list and mark every rule that differs from BASE"
@@ -886,7 +896,7 @@ def _add_rulebook_parser(commands: _Commands) -> None:
 def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
     text = write_rulebook(
         _ruleset_arg(args.ruleset),
-        lang=args.lang,
+        lang=chosen_language(args.lang, rulebook_languages()),
         format=args.format,
         against=_ruleset_arg(args.against) if args.against else None,
         cite=args.cite,
@@ -1009,38 +1019,14 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-# --------------------------------------------------------------------------- main
-
-
 # --------------------------------------------------------------------------- completion
-
-
-def _add_completion_parser(commands: _Commands) -> None:
-    """The ``completion`` command's arguments."""
-    completion = commands.add_parser(
-        "completion",
-        help="print a shell completion script",
-        description="Print a completion script for qe-rules (needs the completion extra: "
-        "pip install 'qe-rules[completion]'). bash: qe-rules completion bash > "
-        "~/.local/share/bash-completion/completions/qe-rules; zsh: qe-rules completion zsh > "
-        "_qe-rules in a folder of $fpath; tcsh: qe-rules completion tcsh > ~/.qe-rules.tcsh "
-        "and source it from ~/.tcshrc. Open a new shell to use it.",
-    )
-    completion.add_argument("shell", choices=_SHELLS, help="the shell")
-    completion.set_defaults(run=_cmd_completion)
-
-
-_SHELLS = ("bash", "zsh", "tcsh")
 
 
 def _cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        import shtab
-    except ImportError:
-        raise _InputError(
-            "shell completion needs shtab: pip install 'qe-rules[completion]'"
-        ) from None
-    out.write(shtab.complete(_parser(), shell=args.shell))
+        out.write(completion_script(_parser(), args.shell))
+    except ModuleNotFoundError as missing:
+        raise _InputError(str(missing)) from None
     return EXIT_OK
 
 
@@ -1065,6 +1051,7 @@ def _version() -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="qe-rules",
+        formatter_class=WholeWordsFormatter,
         description="The rules of the auction game QE: rule sets, scoring and more.",
         epilog="Exit status: 0 done, 1 findings, 2 usage or input error, 3 output error, "
         "4 internal error, 5 end of input (play), 130 interrupted, 141 output pipe closed. "
@@ -1088,7 +1075,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_parser(commands)
     _add_docs_parser(commands)
     _add_serve_parser(commands)
-    _add_completion_parser(commands)
+    add_completion_command(commands, _cmd_completion)
+    add_completions(parser)
     return parser
 
 
@@ -1111,6 +1099,7 @@ def _report(message: str, status: int) -> int:
     """Report a failure in one line on stderr; returns ``status``."""
     first = message.splitlines()[0] if message.strip() else "(no message)"
     first = _printable(first)
+    end_progress_lines()  # the message starts a line of its own, not a bar's
     with contextlib.suppress(OSError):  # when stderr is gone too, the status is what is left
         print(f"qe-rules: error: {first}", file=sys.stderr)
     return status
@@ -1137,6 +1126,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out if out is not None else sys.stdout
     if stream is None:  # started with stdout closed: there is nowhere to write
         return _report("cannot write the output: stdout is closed", EXIT_OUTPUT)
+    try:
+        return _run(args, stream, out)
+    finally:
+        forget_progress_bars()
+
+
+def _run(args: argparse.Namespace, stream: TextIO, out: TextIO | None) -> int:
+    """Run the command ``args`` names; every failure is one line and an exit status."""
     try:
         status: int = args.run(args, stream)
         stream.flush()

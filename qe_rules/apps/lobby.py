@@ -52,7 +52,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from qe_rules._util.i18n import LANGUAGES, gettext_for, negotiate, translation
+from qe_rules._util.i18n import gettext_for, languages, negotiate, translation
 from qe_rules.apps.panels import agent_label, move_refusal
 from qe_rules.apps.table_rules import RuleChoices, describe_ruleset, rules_help
 from qe_rules.apps.web_connections import client_key
@@ -205,7 +205,21 @@ _RETRY_SECONDS: Final = 5.0
 class MoveRefused(RulesError):
     """A move the server refuses for its seat now, with the reason in the reader's
     language (not the seat's turn, a bid the rules forbid, an agent plays the seat,
-    a move that answered an earlier moment)."""
+    a move that answered an earlier moment). Where the rules refuse it, its ``code``
+    and ``params`` are the engine's (``not-to-act``, ``bid-below-minimum``, ...)."""
+
+    default_code = "move-refused"
+
+
+def _rules_code(game: Game, seat: int, move: str, amount: object) -> dict[str, Any]:
+    """The engine's ``code`` and ``params`` for a move it refuses (none where it would
+    take it, or for a peek answer)."""
+    try:
+        if move == "bid" and type(amount) is int:
+            game.verify_bid(seat, amount)
+    except RulesError as error:
+        return {"code": error.code, **error.params}
+    return {}
 
 
 class StaleMove(RulesError):
@@ -278,7 +292,7 @@ def check_name(value: object, what: str = "a name") -> str:
 @functools.cache
 def _label_pattern() -> re.Pattern[str]:
     """What a seat's label looks like in any language (``seat 2``, ``Platz 2``)."""
-    forms = {gettext_for(lang)("seat {seat}") for lang in LANGUAGES}
+    forms = {gettext_for(lang)("seat {seat}") for lang in languages()}
     return re.compile(
         "|".join(r"\s*[0-9]+".join(map(re.escape, form.split("{seat}"))) for form in forms),
         re.IGNORECASE,
@@ -742,7 +756,7 @@ class GameNight:
         names = self.labels(table, lang)
         refusal = move_refusal(table.game.view(seat), move, amount, lang=lang, names=names)
         if refusal:
-            raise MoveRefused(refusal)
+            raise MoveRefused(refusal, **_rules_code(table.game, seat, move, amount))
         if turn is None:  # the rules would allow it, yet it is not the seat's turn
             raise MoveRefused(self.stale_text(StaleMove(version, None, table.version), lang))
 
@@ -768,20 +782,20 @@ class GameNight:
     def language(self, request: Request) -> str:
         """The reader's language: ``?lang=``, the cookie, then ``Accept-Language``."""
         asked = request.query_params.get("lang")
-        if asked in LANGUAGES:
+        if asked in languages():
             return asked
         cookie = request.cookies.get(_COOKIE)
-        if cookie in LANGUAGES:
+        if cookie in languages():
             return cookie
         return negotiate(request.headers.get("accept-language"))
 
     def page(self, request: Request, name: str, values: dict[str, Any]) -> HTMLResponse:
         """The template ``name`` in the reader's language, with ``values`` (escaped)."""
         lang = self.language(request)
-        others = [code for code in LANGUAGES if code != lang]
+        others = [code for code in languages() if code != lang]
         template = page_environment(lang).get_template(name)
         response = HTMLResponse(template.render(lang=lang, languages=others, **values))
-        if request.query_params.get("lang") in LANGUAGES:
+        if request.query_params.get("lang") in languages():
             response.set_cookie(
                 _COOKIE,
                 lang,

@@ -42,6 +42,7 @@ __all__ = [
     "generated_pages",
     "measure_open_questions",
     "open_questions_markdown",
+    "page_languages",
     "page_makers",
     "verification_markdown",
 ]
@@ -68,6 +69,16 @@ EXAMPLE_RULEBOOKS: Final[tuple[tuple[str, str, str, str | None], ...]] = (
 )
 """The example rulebooks under ``docs/rulebooks/``: page name, rule set, language and
 the base whose differences are marked."""
+
+
+def page_languages() -> dict[str, str]:
+    """The language of each generated page not in English, by path relative to
+    ``docs/`` (the docs site writes it in the page's ``<html lang>``)."""
+    return {
+        f"rulebooks/{name}.md": lang
+        for name, _book, lang, _against in EXAMPLE_RULEBOOKS
+        if lang != "en"
+    }
 
 
 def example_rulebook(ruleset: str, lang: str, against: str | None) -> str:

@@ -37,7 +37,7 @@ from qe_rules.game.views import Phase, PlayerView, PublicView, SaleView
 from qe_rules.limits import MAX_BID
 from qe_rules.present.text import placing, placing_text, seat_name, zero_bids_score
 from qe_rules.rules.model import RuleSet, get_ruleset
-from qe_rules.rules.values import FallbackFindsNoBid, FinalTieBreak
+from qe_rules.rules.values import FallbackFindsNoBid, FinalTieBreak, PeekShows
 from qe_rules.texts.catalogs import catalog
 from qe_rules.texts.rulebooks import field_sentence
 
@@ -546,6 +546,25 @@ def _rules_of(view: _View, ruleset: RuleSet | None) -> RuleSet | None:
     return ruleset if ruleset is not None else _known_rules(str(view.ruleset))
 
 
+def peek_question(
+    view: _View, lang: str, names: Sequence[str] | None, rules: RuleSet | None
+) -> str | None:
+    """The question of the peek window, when the seat may peek: what the peek would show
+    of the last sale, as the rule set's ``peek_shows`` has it."""
+    if not isinstance(view, PlayerView) or not view.can_peek or not view.history:
+        return None
+    _ = gettext_for(lang)
+    sale = view.history[-1]
+    seat = "" if sale.winner is None else seat_name(sale.winner, names, lang)
+    tile = str(sale.company)
+    shows = PeekShows.WINNING_AMOUNT if rules is None else rules.peek_shows
+    if shows is PeekShows.ALL_BIDS:
+        return _("Peek at every bid for {tile}, won by {seat}?").format(tile=tile, seat=seat)
+    if shows is PeekShows.WINNING_AMOUNT:
+        return _("Peek at what {seat} paid for {tile}?").format(seat=seat, tile=tile)
+    return _("Peek at the highest bid for {tile}, won by {seat}?").format(tile=tile, seat=seat)
+
+
 def panel_data(
     view: _View,
     events: Sequence[Event],
@@ -557,9 +576,9 @@ def panel_data(
 ) -> dict[str, Any]:
     """The page's pieces beside the picture, made from ``view`` and ``events`` only (and
     ``away``, the seats an agent plays for their person, by the agent's name): ``status``,
-    ``turn`` (this seat owes a move), ``bid_help`` (:func:`bid_help`), ``summary``
-    (HTML), ``totals`` (HTML), ``board`` (HTML), ``standings`` (HTML, at the end) and
-    ``log_kinds``."""
+    ``turn`` (this seat owes a move), ``bid_help`` (:func:`bid_help`), ``peek_question``
+    (:func:`peek_question`), ``summary`` (HTML), ``totals`` (HTML), ``board`` (HTML),
+    ``standings`` (HTML, at the end) and ``log_kinds``."""
     own = _own(view)
     zero = zero_bids_score(ruleset or view.ruleset, view.players)
     standings = ""
@@ -570,6 +589,7 @@ def panel_data(
         "status": status_text(view, lang, names, away),
         "turn": own is not None and own in view.to_act and not (away and own in away),
         "bid_help": helped,
+        "peek_question": peek_question(view, lang, names, _rules_of(view, ruleset)),
         "summary": _summary(view, lang, names, events, _rules_of(view, ruleset)),
         "totals": _totals(view, lang, names),
         "board": _board(view, lang, names, zero, away),

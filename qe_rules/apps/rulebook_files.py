@@ -15,8 +15,11 @@ help call :func:`write_rulebook` and :func:`rulebook_fragment`::
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Final
 
+from qe_rules._util.i18n import languages
 from qe_rules.components import Company
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.present.svg import tile
@@ -47,7 +50,7 @@ def write_rulebook(
     book = rulebook(ruleset, lang=lang, against=against, cite=cite, edition=edition)
     if format == "md":
         return book.to_markdown()
-    return book.to_html(picture=_small_tile, paper=paper)
+    return book.to_html(picture=_small_tile(lang), paper=paper)
 
 
 def rulebook_fragment(
@@ -67,8 +70,10 @@ def rulebook_fragment(
     script, so it shows under a Content-Security-Policy of ``style-src 'self'``. The
     tile pictures are SVG with presentation attributes, no ``style``."""
     book = rulebook(ruleset, lang=lang, against=against, cite=cite)
-    return book.to_html(fragment=True, picture=_small_tile, stylesheet=stylesheet)
+    return book.to_html(fragment=True, picture=_small_tile(lang), stylesheet=stylesheet)
 
 
-def _small_tile(company: Company) -> str:
-    return tile(company, size=60)
+def _small_tile(lang: str) -> Callable[[Company], str]:
+    """The rulebook's tile picture, its industry named in ``lang`` where the table has a
+    catalog of it (else in English)."""
+    return functools.partial(tile, size=60, lang=lang if lang in languages() else "en")

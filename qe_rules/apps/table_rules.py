@@ -26,6 +26,7 @@ from qe_rules.apps.rulebook_files import rulebook_fragment
 from qe_rules.errors import InvalidArgument, RulesError, shown
 from qe_rules.rules.files import shipped_rulesets
 from qe_rules.rules.model import RULESETS, RuleSet, get_ruleset, load_ruleset
+from qe_rules.texts import catalogs
 from qe_rules.texts.diffs import diff
 from qe_rules.texts.rulebooks import Rulebook, Section, rulebook
 
@@ -34,6 +35,7 @@ __all__ = [
     "RulesHelp",
     "describe_ruleset",
     "load_ruleset_choice",
+    "rulebook_language",
     "rules_help",
     "rules_help_text",
 ]
@@ -115,7 +117,8 @@ class RuleChoices:
 
 
 def describe_ruleset(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
-    """``title · language de · 3-5 players · 2 rules differ from en: ...`` in ``lang``."""
+    """``title · language de · 3-5 players · 2 rules differ from en: ...`` in ``lang``
+    (the rules named as the rulebook of :func:`rulebook_language` names them)."""
     _ = gettext_for(lang)
     counts = ruleset.player_counts
     players = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
@@ -128,7 +131,8 @@ def describe_ruleset(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
     if not changed:
         parts.append(_("the rules of en"))
     else:
-        shown_fields = ", ".join(RuleSet.field_label(f) for f in changed[:3])
+        labels = catalogs.catalog(rulebook_language(lang)).label
+        shown_fields = ", ".join(labels(field) for field in changed[:3])
         more = "…" if len(changed) > 3 else ""
         parts.append(
             _("rules that differ from en ({count}): {fields}").format(
@@ -152,9 +156,17 @@ class RulesHelp:
     """The rule fields that differ from ``en`` (empty for ``en`` itself)."""
 
 
+def rulebook_language(lang: str) -> str:
+    """The language of the rulebook shown at a table in ``lang``: ``lang`` where a
+    rulebook catalog (``qe_rules/data/rulebook/<lang>.toml``) exists, else English, so that
+    a language with only a table catalog still shows its rules."""
+    return lang if lang in catalogs.languages() else DEFAULT_LANGUAGE
+
+
 def rules_help(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> RulesHelp:
-    """The rules help of a table playing ``ruleset``, in ``lang``: its rulebook, with
-    the differences from ``en`` marked when it is not ``en``."""
+    """The rules help of a table playing ``ruleset``, in ``lang``: its rulebook (in
+    :func:`rulebook_language`), with the differences from ``en`` marked when it is not
+    ``en``."""
     _ = gettext_for(lang)
     book = _book(ruleset, lang)
     return RulesHelp(
@@ -188,7 +200,7 @@ def rules_help_text(ruleset: RuleSet, lang: str = DEFAULT_LANGUAGE) -> str:
         *part.to_markdown().splitlines()[4:],
         "",
         _("The whole rulebook: qe-rules rulebook {ruleset} --lang {lang}").format(
-            ruleset=ruleset.id, lang=lang
+            ruleset=ruleset.id, lang=rulebook_language(lang)
         ),
     ]
     return "\n".join(lines)
@@ -198,11 +210,19 @@ def _against(ruleset: RuleSet) -> str | None:
     return None if ruleset == RULESETS[_BASE] else _BASE
 
 
-@functools.lru_cache(maxsize=64)
 def _book(ruleset: RuleSet, lang: str) -> Rulebook:
+    return _rulebook(ruleset, rulebook_language(lang))
+
+
+def _article(ruleset: RuleSet, lang: str) -> str:
+    return _fragment(ruleset, rulebook_language(lang))
+
+
+@functools.lru_cache(maxsize=64)
+def _rulebook(ruleset: RuleSet, lang: str) -> Rulebook:
     return rulebook(ruleset, lang=lang, against=_against(ruleset))
 
 
 @functools.lru_cache(maxsize=64)
-def _article(ruleset: RuleSet, lang: str) -> str:
+def _fragment(ruleset: RuleSet, lang: str) -> str:
     return rulebook_fragment(ruleset, lang=lang, against=_against(ruleset), stylesheet=False)

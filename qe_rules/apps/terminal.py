@@ -13,7 +13,14 @@ from qe_rules.game.engine import Game, new_game
 from qe_rules.game.events import Peeked
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
-from qe_rules.present.text import bid_range, sale_text, score_board_text, view_text
+from qe_rules.present.text import (
+    bid_range,
+    error_text,
+    sale_text,
+    score_board_text,
+    seat_name,
+    view_text,
+)
 from qe_rules.rules.model import PeekTiming, RuleSet
 from qe_rules.simulation.agents import Agent, agent_factory
 
@@ -157,9 +164,10 @@ class TerminalPlayer:
                 )
             )
             return
+        assert sale.winner is not None  # a peek is at a tile that was sold
         self.say(
-            self._("You peeked: seat {seat} paid {amount} for {tile}.").format(
-                seat=sale.winner, amount=sale.amount, tile=sale.company
+            self._("You peeked: {seat} paid {amount} for {tile}.").format(
+                seat=seat_name(sale.winner, lang=self.lang), amount=sale.amount, tile=sale.company
             )
         )
 
@@ -175,8 +183,9 @@ class TerminalPlayer:
             question = self._("Peek at the amount of the latest sale you may see? [y/n] ")
         else:
             last = view.history[-1]
-            question = self._("Peek at sale {sale} ({tile}, won by seat {seat})? [y/n] ").format(
-                sale=last.sale + 1, seat=last.winner, tile=last.company
+            assert last.winner is not None  # a peek is at a tile that was sold
+            question = self._("Peek at sale {sale} ({tile}, won by {seat})? [y/n] ").format(
+                sale=last.sale + 1, seat=seat_name(last.winner, lang=self.lang), tile=last.company
             )
         while True:
             answer = self.ask(question).lower()
@@ -230,7 +239,9 @@ class TerminalPlayer:
             try:
                 self.game.verify_bid(self.seat, amount)
             except RulesError as error:
-                self.say(_("Not allowed: {reason}").format(reason=error))
+                self.say(
+                    _("Not allowed: {reason}").format(reason=error_text(error, lang=self.lang))
+                )
                 continue
             return amount
 

@@ -23,8 +23,8 @@ behind the same guards.
 >>> import qe_rules as qe
 >>> game = qe.new_game("en", 4, seed=1)
 >>> sorted(payload(game.view(2), game.events_for(2), version=0))  # doctest: +NORMALIZE_WHITESPACE
-['away', 'bid_help', 'board', 'lang', 'log', 'log_kinds', 'names', 'picture', 'record',
- 'revision', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
+['away', 'bid_help', 'board', 'lang', 'log', 'log_kinds', 'names', 'peek_question', 'picture',
+ 'record', 'revision', 'standings', 'status', 'summary', 'totals', 'turn', 'version', 'view']
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
-from qe_rules.apps.lobby import GameNight, StaleMove, whole_number
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for, languages, negotiate
+from qe_rules.apps.lobby import GameNight, MoveRefused, StaleMove, whole_number
 from qe_rules.apps.panels import agent_label, panel_data
 from qe_rules.apps.table_rules import RuleChoices, load_ruleset_choice
 from qe_rules.apps.web_connections import (
@@ -69,6 +69,7 @@ from qe_rules.apps.web_connections import (
     connection_budget,
     trusted_networks,
 )
+from qe_rules.apps.web_keys import checked_amount
 from qe_rules.apps.web_store import DatabaseUnusable, StorageUnavailable
 from qe_rules.apps.web_tables import PERSON, LimitReached, Table, TableServer, WebLimits
 from qe_rules.errors import InvalidArgument, RulesError, shown
@@ -76,7 +77,7 @@ from qe_rules.game.events import Event
 from qe_rules.game.views import PlayerView, PublicView
 from qe_rules.limits import MAX_BID, MAX_TEXT_LENGTH
 from qe_rules.present import svg
-from qe_rules.present.text import event_line, zero_bids_score
+from qe_rules.present.text import error_text, event_line, zero_bids_score
 from qe_rules.rules.model import RULESETS, RuleSet
 from qe_rules.texts.rulebooks import rulebook_stylesheet
 
@@ -163,11 +164,21 @@ def _event_line(event: Event, lang: str, names: tuple[str, ...] | None) -> str:
 # --------------------------------------------------------------------------- web
 
 
-def _error(status: int, message: str, *, retry_after: int | None = None) -> JSONResponse:
-    """An error answer: ``{"error": message}``, one line."""
+def _error(
+    status: int,
+    message: str,
+    *,
+    retry_after: int | None = None,
+    error: RulesError | None = None,
+) -> JSONResponse:
+    """An error answer: ``{"error": message}``, one line; with the ``code`` and
+    ``params`` of ``error`` where one is given (an app shows it in its own words)."""
     line = message.splitlines()[0] if message.strip() else "error"
     headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
-    return JSONResponse({"error": line[:500]}, status_code=status, headers=headers)
+    body: dict[str, Any] = {"error": line[:500]}
+    if error is not None:
+        body |= {"code": error.code, "params": dict(error.params)}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _away(table: Table) -> dict[int, str]:
@@ -313,7 +324,7 @@ def _answering(refused: int) -> Callable[[Callable[[Request], Awaitable[Response
             try:
                 return await handler(request)
             except RulesError as error:
-                refusal = _refusal(error, refused)
+                refusal = _refusal(error, refused, _reader_language(request))
             if _unread(request):  # close rather than read the rest of a refused body
                 refusal.headers["connection"] = "close"
             return refusal
@@ -330,15 +341,26 @@ def _unread(request: Request) -> bool:
     return sent and not getattr(request, "_stream_consumed", False)
 
 
-def _refusal(error: RulesError, refused: int) -> Response:
+def _reader_language(request: Request) -> str:
+    """The language the page's reader asked for: ``?lang=``, the cookie, then the
+    browser's ``Accept-Language``."""
+    for asked in (request.query_params.get("lang"), request.cookies.get("qe_lang")):
+        if asked in languages():
+            return str(asked)
+    return negotiate(request.headers.get("accept-language"))
+
+
+def _refusal(error: RulesError, refused: int, lang: str = DEFAULT_LANGUAGE) -> Response:
     """The answer to a refused request: ``refused`` for what the rules or the server
-    refuse, 429 or 503 for the limits, 503 when the database cannot store a change."""
+    refuse (the message in ``lang``, with the error's code and params), 429 or 503 for
+    the limits, 503 when the database cannot store a change."""
     if isinstance(error, LimitReached):
         return _error(error.status, str(error), retry_after=error.retry_after)
     if isinstance(error, StorageUnavailable):
         _log.warning("a change was not stored: %s", error)
         return _error(503, f"{error}; nothing changed, try again", retry_after=5)
-    return _error(refused, str(error))
+    text = str(error) if isinstance(error, MoveRefused) else error_text(error, lang=lang)
+    return _error(refused, text, error=error)  # MoveRefused: already in the reader's words
 
 
 def _hostname(host: str) -> str:
@@ -517,8 +539,7 @@ def create_app(
             what = f"a bid is a whole number from 0 to {MAX_BID}"
             if isinstance(amount, str):
                 amount = whole_number(amount, what)
-            if type(amount) is not int or not 0 <= amount <= MAX_BID:
-                raise InvalidArgument(f"{what}, got {shown(amount)}")
+            amount = checked_amount(seat, amount)
         version = body.get("version")
         if isinstance(version, str):
             version = whole_number(version, "version is the version of the game the move answers")

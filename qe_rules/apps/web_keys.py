@@ -32,6 +32,7 @@ __all__ = [
     "KeyedRandom",
     "agent_choice",
     "agent_move",
+    "checked_amount",
     "deal",
     "new_key",
     "played",
@@ -111,16 +112,34 @@ def agent_choice(
     return "bid", agent.bid(view)
 
 
+def checked_amount(seat: int, amount: Any) -> int:
+    """``amount`` if it is a whole number from 0 to ``MAX_BID``; else raises
+    :class:`~qe_rules.InvalidArgument` with its code (``bid-not-a-whole-number``,
+    ``bid-out-of-range``) before the rules are asked."""
+    what = f"a bid is a whole number from 0 to {MAX_BID}"
+    if type(amount) is not int:
+        raise InvalidArgument(
+            f"{what}, got {shown(amount)}",
+            code="bid-not-a-whole-number",
+            seat=seat,
+            value=shown(amount),
+        )
+    if not 0 <= amount <= MAX_BID:
+        raise InvalidArgument(
+            f"{what}, got {amount}",
+            code="bid-out-of-range",
+            seat=seat,
+            minimum=0,
+            maximum=MAX_BID,
+            amount=amount,
+        )
+    return amount
+
+
 def played(game: Game, seat: int, action: str, amount: Any) -> Game:
     """The game after a move; raises a RulesError naming what is wrong."""
     if action == "bid":
-        if type(amount) is not int:
-            raise InvalidArgument(
-                f"a bid is a whole number from 0 to {MAX_BID}, got {shown(amount)}"
-            )
-        if not 0 <= amount <= MAX_BID:
-            raise InvalidArgument(f"a bid is a whole number from 0 to {MAX_BID}, got {amount}")
-        return game.bid(seat, amount)
+        return game.bid(seat, checked_amount(seat, amount))
     if action == "peek":
         return game.peek(seat)
     if action == "decline-peek":

@@ -204,33 +204,25 @@ def agent_draw(seed: int, *, seat: int, sale: int, number: int, peek: bool = Fal
 def mixed(words: Any) -> Any:
     """:func:`mix` of every element of a numpy ``uint64`` array, in place (the batched
     engine's copy; a test compares the two)."""
+    return _finalized(words, (30, 27, 31), (_MUL1, _MUL2))
+
+
+def mixed32(words: Any) -> Any:
+    """:func:`mix32` of every element of a numpy ``uint32`` array, in place (the batched
+    engine's copy; a test compares the two)."""
+    return _finalized(words, (16, 15, 15), (_MUL32_1, _MUL32_2))
+
+
+def _finalized(words: Any, shifts: tuple[int, int, int], multipliers: tuple[int, int]) -> Any:
+    """``words ^= words >> shift`` then ``words *= multiplier``, twice, then a last
+    xor-shift: the two finalizers' steps on an array, in place, in its own word size."""
     import numpy as np  # only the batched engine calls this: the core needs no numpy
 
+    word = words.dtype.type
     scratch = np.empty_like(words)
-    np.right_shift(words, np.uint64(30), out=scratch)
-    words ^= scratch
-    words *= np.uint64(_MUL1)
-    np.right_shift(words, np.uint64(27), out=scratch)
-    words ^= scratch
-    words *= np.uint64(_MUL2)
-    np.right_shift(words, np.uint64(31), out=scratch)
-    words ^= scratch
-    return words
-
-
-def mixed32(words: Any, scratch: Any = None) -> Any:
-    """:func:`mix32` of every element of a numpy ``uint32`` array, in place (``scratch``:
-    an array of the same shape to work in, or ``None``); the batched engine's copy."""
-    import numpy as np
-
-    if scratch is None:
-        scratch = np.empty_like(words)
-    np.right_shift(words, np.uint32(16), out=scratch)
-    words ^= scratch
-    words *= np.uint32(_MUL32_1)
-    np.right_shift(words, np.uint32(15), out=scratch)
-    words ^= scratch
-    words *= np.uint32(_MUL32_2)
-    np.right_shift(words, np.uint32(15), out=scratch)
-    words ^= scratch
+    for shift, multiplier in zip(shifts, (*multipliers, None), strict=True):
+        np.right_shift(words, word(shift), out=scratch)
+        words ^= scratch
+        if multiplier is not None:
+            words *= word(multiplier)
     return words

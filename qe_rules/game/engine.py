@@ -57,6 +57,7 @@ from qe_rules.errors import (
     shown,
 )
 from qe_rules.game._peeks import check_timed_peek, first_window, peeked_progress, timed_window
+from qe_rules.game._refusals import not_to_act
 from qe_rules.game._secrecy import (
     known_events,
     peek_amount,
@@ -513,61 +514,54 @@ class Game:
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self._setup.players:
             raise InvalidArgument(
-                f"a seat is a whole number from 0 to {self._setup.players - 1}, got {shown(seat)}"
+                f"a seat is a whole number from 0 to {self._setup.players - 1}, got {shown(seat)}",
+                code="not-a-seat",
+                players=self._setup.players,
+                value=shown(seat),
             )
 
     def _check_bid(self, seat: int, amount: int) -> None:
         self._check_seat(seat)
         if type(amount) is not int:
-            raise InvalidArgument(f"a bid is a whole number (int), got {shown(amount)}")
+            raise InvalidArgument(
+                f"a bid is a whole number (int), got {shown(amount)}",
+                code="bid-not-a-whole-number",
+                seat=seat,
+                value=shown(amount),
+            )
         if amount > MAX_BID:
             raise InvalidArgument(
                 f"seat {seat}: a bid may be at most {MAX_BID} (qe_rules.limits.MAX_BID), "
-                f"got {shown(amount)}"
+                f"got {shown(amount)}",
+                code="bid-too-large",
+                seat=seat,
+                maximum=MAX_BID,
             )
         sale = self._sale
         if seat not in self.to_act or sale.phase is _PEEKING:
-            raise IllegalAction(self._why_not_to_act(seat))
+            raise not_to_act(sale, self.to_act, self._open_bids, seat)
         limits = self._due_limits(seat)
         if amount < limits.minimum:
             what = _bid_name(sale, seat)
             raise IllegalAction(
-                f"seat {seat}: {what} must be at least {limits.minimum}, got {shown(amount)}"
+                f"seat {seat}: {what} must be at least {limits.minimum}, got {shown(amount)}",
+                code="bid-below-minimum",
+                seat=seat,
+                bid=what.removeprefix("the ").removeprefix("a "),
+                minimum=limits.minimum,
+                amount=amount,
             )
         if amount == limits.forbidden:
             what = _bid_name(sale, seat)
             raise IllegalAction(
                 f"seat {seat}: {what} may not equal the opening bid ({amount}) under "
-                f"{self._setup.ruleset.id}; bid any other whole number >= {limits.minimum}"
+                f"{self._setup.ruleset.id}; bid any other whole number >= {limits.minimum}",
+                code="bid-equals-opening-bid",
+                seat=seat,
+                bid=what.removeprefix("the ").removeprefix("a "),
+                amount=amount,
+                minimum=limits.minimum,
             )
-
-    def _why_not_to_act(self, seat: int) -> str:
-        sale, awaiting = self._sale, self.to_act
-        if sale.phase is _OVER:
-            return "the game is over; no more moves are possible"
-        where = f"sale {sale.number}"
-        if sale.phase is _PEEKING:
-            target = sale.peek_target
-            assert target is not None
-            waiting = ", ".join(map(str, sorted(awaiting)))
-            return (
-                f"seat {seat} cannot bid now: the bidding of {where} waits until "
-                f"seat{'s' if len(awaiting) > 1 else ''} {waiting} answer the peek at "
-                f"sale {target.sale} (peek or decline_peek)"
-            )
-        if sale.phase is _OPENING:
-            return (
-                f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
-                f"{sale.auctioneer}, the auctioneer"
-            )
-        waiting = ", ".join(map(str, sorted(awaiting)))
-        if sale.phase is _REBIDDING and not any(s == seat for s, _ in self._open_bids):
-            tied = ", ".join(map(str, sale.tie_log[-1]))
-            return f"seat {seat} is not tied in {where}; only seats {tied} rebid (waiting for {waiting})"
-        return (
-            f"seat {seat} has already bid in this bidding round of {where}; waiting for "
-            f"seat{'s' if len(awaiting) > 1 else ''} {waiting}"
-        )
 
     # ----------------------------------------------------------------- peeking
 
@@ -650,7 +644,7 @@ class Game:
         self._check_seat(seat)
         setup, progress, sale = self._setup, self._progress, self._sale
         if sale.phase is _OVER:
-            raise IllegalAction("the game is over; no more moves are possible")
+            raise IllegalAction("the game is over; no more moves are possible", code="game-over")
         if not setup.peek:
             raise IllegalAction(
                 f"{setup.ruleset.id} has no peek with {setup.players} players"

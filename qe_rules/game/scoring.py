@@ -46,7 +46,7 @@ from qe_rules._util.reading import (
     text,
     whole,
 )
-from qe_rules._util.text import table
+from qe_rules._util.tables import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, RulesError, UnknownRuleSet, shown
 from qe_rules.game._tables import (

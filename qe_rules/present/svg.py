@@ -26,7 +26,7 @@ from typing import Any, Final
 import attrs
 
 from qe_rules._util.display import register_svg
-from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
+from qe_rules._util.i18n import DEFAULT_LANGUAGE, check_language, gettext_for, ngettext_for
 from qe_rules.components import Company, Industry, Nation
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.scoring import GameResult, score_board_rows
@@ -299,8 +299,8 @@ def _sorted_tiles(companies: Iterable[Company]) -> list[Company]:
 # --------------------------------------------------------------------------- pictures
 
 
-def tile(company: Company, *, size: float = 90) -> str:
-    """One company tile, ``size`` pixels wide.
+def tile(company: Company, *, size: float = 90, lang: str = DEFAULT_LANGUAGE) -> str:
+    """One company tile, ``size`` pixels wide, its industry named in ``lang``.
 
     >>> from qe_rules import Company
     >>> 'width="90"' in tile(Company.parse("US-FIN-2"))
@@ -308,9 +308,10 @@ def tile(company: Company, *, size: float = 90) -> str:
     """
     _check_type(company, Company, "company", "a Company (Company.parse('US-FIN-2'))")
     size = _check_size(size)
+    check_language(lang)
     margin = 4
     root = _document(size + 2 * margin, size * _TILE_RATIO + 2 * margin)
-    _draw_tile(root, company, margin, margin, size)
+    _draw_tile(root, company, margin, margin, size, lang)
     return _text_of(root)
 
 
@@ -321,9 +322,10 @@ def holdings(
     industry: Industry | None = None,
     title: str | None = None,
     size: float = 44,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> str:
     """The tiles a player won, grouped by nation; ``nation`` and ``industry`` (the
-    player's token), when given, are shown with the title.
+    player's token), when given, are shown with the title; the words are in ``lang``.
 
     >>> from qe_rules import Company, Industry, Nation
     >>> picture = holdings([Company.parse("US-FIN-2")], nation=Nation.US, industry=Industry.FINANCE)
@@ -344,6 +346,7 @@ def holdings(
     if title is not None:
         title = _check_text(title, "title")
     size = _check_size(size)
+    _ = gettext_for(lang)
     tiles = _sorted_tiles(given)
     width = max(_tiles_width(len(tiles), size), 260) + 24
     root = _document(width, size * _TILE_RATIO + 58)
@@ -351,14 +354,14 @@ def holdings(
     if nation is not None:
         x += _draw_chip(root, x, 20, nation.code, NATION_COLOURS[nation]) + 8
     if industry is not None:
-        x += _draw_chip(root, x, 20, industry.label, INDUSTRY_COLOURS[industry], "token") + 8
+        x += _draw_chip(root, x, 20, _(industry.label), INDUSTRY_COLOURS[industry], "token") + 8
     heading = f"{title} · " if title else ""
-    count = f"{len(tiles)} tile{'' if len(tiles) == 1 else 's'}"
-    _label(root, x, 25, heading + count, size=13)
+    count = ngettext_for(lang)("{count} tile", "{count} tiles", len(tiles))
+    _label(root, x, 25, heading + count.format(count=len(tiles)), size=13)
     for index, company in enumerate(tiles):
-        _draw_tile(root, company, 12 + index * (size + _GAP), 42, size)
+        _draw_tile(root, company, 12 + index * (size + _GAP), 42, size, lang)
     if not tiles:
-        _label(root, 12, 42 + size * 0.7, "no tiles yet", size=13, fill=_MUTED)
+        _label(root, 12, 42 + size * 0.7, _("no tiles yet"), size=13, fill=_MUTED)
     return _text_of(root)
 
 
@@ -447,7 +450,7 @@ class _Words:
     def seat(self, seat: int) -> str:
         if self.names is not None and seat < len(self.names) and self.names[seat]:
             return self.names[seat]
-        return gettext_for(self.lang)("seat {seat}").format(seat=seat)
+        return gettext_for(self.lang)("seat {seat}").format(seat=seat + 1)  # people count from 1
 
 
 def _seat_name(v: PlayerView | PublicView, seat: int | None, spectator: bool, ctx: _Words) -> str:

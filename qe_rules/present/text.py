@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qe_rules._util.i18n import DEFAULT_LANGUAGE, gettext_for
-from qe_rules._util.text import table
+from qe_rules._util.tables import table
 from qe_rules.components import Company
 from qe_rules.errors import RulesError
 from qe_rules.game.engine import Game
@@ -38,6 +38,7 @@ from qe_rules.rules.model import Category, RuleSet, get_ruleset
 
 __all__ = [
     "bid_range",
+    "error_text",
     "event_line",
     "game_text",
     "placing",
@@ -58,11 +59,11 @@ def _tile(company: Company, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
-    """What a seat is called: its name from ``names`` if it has one, else ``seat 2``
-    (in ``lang``)."""
+    """What a seat is called for people: its name from ``names`` if it has one, else
+    ``seat 3`` for seat 2 (in ``lang``): people count seats from 1, the library from 0."""
     if names is not None and seat < len(names) and names[seat]:
         return names[seat]
-    return gettext_for(lang)("seat {seat}").format(seat=seat)
+    return gettext_for(lang)("seat {seat}").format(seat=seat + 1)
 
 
 def _seats(
@@ -81,8 +82,8 @@ def event_line(
     """One event as a line of text, as the web table's log shows it (sales counted from 1),
     in ``lang``, seats called by ``names`` where given.
 
-    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
-    'sale 1: seat 2 bids a secret amount'
+    >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))  # seat 2 is the third
+    'sale 1: seat 3 bids a secret amount'
     >>> event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0), lang="de", names=["A", "B", "Cy"])
     'Versteigerung 1: Cy bietet einen geheimen Betrag'
     """
@@ -289,7 +290,10 @@ def score_board_text(
     heads = [seat_name(s, names, lang) for s in range(len(sheets))]
     if you is not None:
         heads[you] += " " + _("(you)")
-    rows = [[_(label), *values] for label, values in score_board_rows(result, scoring_order)]
+    rows = [
+        [_(label), *(_(value) if value == "out" else value for value in values)]
+        for label, values in score_board_rows(result, scoring_order)
+    ]
     text = [
         _("Rule set {ruleset}, {players} players").format(
             ruleset=result.ruleset, players=len(sheets)
@@ -310,7 +314,7 @@ def score_board_text(
         text.append(_("No single winner; still level: {seats}").format(seats=level))
     if you is not None:
         text.append(placing_text(result, you, lang=lang))
-    text.extend(_("Rule gap {gap}").format(gap=gap) for gap in result.gaps)
+    text.extend(_("Rule gap {gap}").format(gap=gap.code) for gap in result.gaps)  # an id
     return "\n".join(text)
 
 
@@ -346,15 +350,24 @@ def placing_text(result: GameResult, seat: int, *, lang: str = DEFAULT_LANGUAGE)
     )
 
 
-def game_text(game: Game) -> str:
-    """A game sale by sale as the referee saw it: every bid, tie, award, zero bid and peek,
-    then the score board once the game is over."""
+def game_text(
+    game: Game, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """A game sale by sale as the referee saw it, in ``lang``: every bid, tie, award,
+    zero bid and peek, then the score board once the game is over."""
+    _ = gettext_for(lang)
+
+    def who(seat: int) -> str:
+        return seat_name(seat, names, lang)
+
     lines = [
-        f"QE · rule set {game.ruleset.id} · {game.players} players",
+        _("QE · rule set {ruleset} · {players} players").format(
+            ruleset=game.ruleset.id, players=game.players
+        ),
         *table(
-            ["", "nation", "token"],
+            ["", _("nation"), _("token")],
             [
-                [f"seat {s}", game.nations[s].code, game.industries[s].label]
+                [who(s), game.nations[s].code, _(game.industries[s].label)]
                 for s in range(game.players)
             ],
             left=3,
@@ -364,42 +377,136 @@ def game_text(game: Game) -> str:
 
     def flush() -> None:
         if bids:
-            lines.append("  bids: " + ", ".join(bids))
+            lines.append("  " + _("bids: {bids}").format(bids=", ".join(bids)))
             bids.clear()
+
+    def say(text: str, **values: object) -> None:
+        lines.append("  " + text.format(**values))
 
     for event in game.events:
         if isinstance(event, SaleOpened):
             auctioneer = (
-                "no auctioneer (last tile)"
+                _("no auctioneer (last tile)")
                 if event.auctioneer is None
-                else f"auctioneer seat {event.auctioneer}"
+                else _("auctioneer {seat}").format(seat=who(event.auctioneer))
             )
-            lines += ["", f"Sale {event.sale + 1}: {_tile(event.company)}, {auctioneer}"]
+            sale = _("Sale {sale}: {tile}, {auctioneer}").format(
+                sale=event.sale + 1, tile=_tile(event.company, lang), auctioneer=auctioneer
+            )
+            lines += ["", sale]
         elif isinstance(event, OpeningBid):
-            lines.append(f"  opening bid {event.amount} by seat {event.seat}")
+            say(_("opening bid {amount} by {seat}"), amount=event.amount, seat=who(event.seat))
         elif isinstance(event, SecretBid):
-            bids.append(f"seat {event.seat} {event.amount}")
+            bids.append(_("{seat} {amount}").format(seat=who(event.seat), amount=event.amount))
         elif isinstance(event, Tie):
             flush()
-            lines.append(f"  tie between {_seats(event.seats)}: they rebid")
+            say(_("tie between {seats}: they rebid"), seats=_seats(event.seats, lang, names))
         elif isinstance(event, Awarded):
             flush()
-            how = "openly" if event.public else "secretly"
-            fallback = " (by the tie fallback)" if event.fallback else ""
-            lines.append(f"  seat {event.seat} wins for {event.amount}, paid {how}{fallback}")
+            paid = {
+                (True, False): _("{seat} wins for {amount}, paid openly"),
+                (False, False): _("{seat} wins for {amount}, paid secretly"),
+                (True, True): _("{seat} wins for {amount}, paid openly (by the tie fallback)"),
+                (False, True): _("{seat} wins for {amount}, paid secretly (by the tie fallback)"),
+            }[event.public, event.fallback]
+            say(paid, seat=who(event.seat), amount=event.amount)
         elif isinstance(event, NotAwarded):
             flush()
-            lines.append(f"  not awarded: {event.reason}")
+            say(_("not awarded: {reason}"), reason=_(event.reason))
         elif isinstance(event, ZeroBids):
-            scoring = f" (scoring: {_seats(event.scoring)})" if event.scoring != event.seats else ""
-            lines.append(f"  zero bids: {_seats(event.seats)}{scoring}")
+            if event.scoring != event.seats:
+                say(
+                    _("zero bids: {seats} (scoring: {scoring})"),
+                    seats=_seats(event.seats, lang, names),
+                    scoring=_seats(event.scoring, lang, names),
+                )
+            else:
+                say(_("zero bids: {seats}"), seats=_seats(event.seats, lang, names))
         elif isinstance(event, Peeked):
-            lines.append(f"  seat {event.seat} peeks at the amount of sale {event.sale + 1}")
+            say(
+                _("{seat} peeks at the amount of sale {sale}"),
+                seat=who(event.seat),
+                sale=event.sale + 1,
+            )
         elif isinstance(event, PeekDeclined):
-            lines.append(f"  seat {event.seat} declines to peek at sale {event.sale + 1}")
+            say(
+                _("{seat} declines to peek at sale {sale}"),
+                seat=who(event.seat),
+                sale=event.sale + 1,
+            )
     flush()
     if game.is_over:
-        lines += ["", str(game.result())]
+        board = score_board_text(
+            game.result(), lang=lang, names=names, scoring_order=game.ruleset.scoring_order
+        )
+        lines += ["", board]
     else:
-        lines += ["", f"The record stops during sale {game.sale + 1}; the game is not over."]
+        lines += [
+            "",
+            _("The record stops during sale {sale}; the game is not over.").format(
+                sale=game.sale + 1
+            ),
+        ]
     return "\n".join(lines)
+
+
+def error_text(
+    error: RulesError, *, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] | None = None
+) -> str:
+    """An error about a move or a seat as a person reads it, in ``lang``: from its
+    ``code`` and ``params`` (seats and sales counted from 1, seats called by ``names``);
+    an error without such a code gives its English message.
+
+    >>> import qe_rules as qe
+    >>> try:
+    ...     qe.new_game("en", 4, seed=1).bid(2, 3)
+    ... except qe.RulesError as error:
+    ...     print(error_text(error, lang="de"))
+    Platz 3 kann jetzt nicht bieten: Versteigerung 1 wartet auf das Eröffnungsgebot von Platz 1, dem Auktionator.
+    """
+    _ = gettext_for(lang)
+    params = dict(error.params)
+    template = {
+        "not-to-act": _(
+            "{seat} cannot bid now: sale {sale} waits for the opening bid of {auctioneer}, "
+            "the auctioneer."
+        ),
+        "waiting-for-peeks": _(
+            "{seat} cannot bid now: sale {sale} waits until {waiting} answer the peek."
+        ),
+        "not-tied": _("{seat} is not tied in sale {sale}; only {tied} rebid."),
+        "already-bid": _(
+            "{seat} has already bid in this round of sale {sale}; waiting for {waiting}."
+        ),
+        "game-over": _("The game is over; no more moves are possible."),
+        "bid-below-minimum": _("{seat}: the {bid} must be at least {minimum}, not {amount}."),
+        "bid-equals-opening-bid": _(
+            "{seat}: the {bid} may not equal the opening bid ({amount}) under these rules; "
+            "bid any other whole number from {minimum}."
+        ),
+        "bid-too-large": _("{seat}: a bid is at most {maximum}."),
+        "bid-out-of-range": _("A bid is a whole number from {minimum} to {maximum}, not {amount}."),
+        "bid-not-a-whole-number": _("A bid is a whole number, not {value}."),
+        "not-a-seat": _("A seat is one of the {players} seats at the table, not {value}."),
+    }.get(error.code)
+    if template is None:
+        return str(error)
+    for key in ("seat", "auctioneer"):
+        if isinstance(params.get(key), int):
+            params[key] = seat_name(params[key], names, lang)
+    for key in ("waiting", "tied"):
+        if isinstance(params.get(key), list):
+            params[key] = _seats(params[key], lang, names)
+    if isinstance(params.get("sale"), int):
+        params["sale"] += 1
+    if "bid" in params:
+        kinds = {
+            "opening bid": _("opening bid"),
+            "secret bid": _("secret bid"),
+            "rebid": _("rebid"),
+        }
+        params["bid"] = kinds.get(params["bid"], params["bid"])
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # params not as the code promises
+        return str(error)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Literal, NamedTuple, overload
+from typing import Any, Final, Literal, overload
 
 import attrs
 
@@ -35,7 +35,7 @@ from qe_rules.game.events import NotAwarded
 from qe_rules.game.records import GameRecord
 from qe_rules.game.scoring import GameResult, score_game
 from qe_rules.rules.model import Category, RuleSet
-from qe_rules.simulation._reading import (
+from qe_rules.simulation._documents import (
     agents_of,
     at_most_each,
     batches_of,
@@ -75,12 +75,14 @@ from qe_rules.simulation.stats import (
     GameRange,
     _add,
     _add_counts,
+    _batch_plays,
     _Batched,
     _batches_text,
     _check_same,
     _coalesce,
     _engine_of,
 )
+from qe_rules.simulation.tallies import CHANGE_CAUSES, _Compared, _PlayedChunk, _rescored
 from qe_rules.texts.reports import table
 
 __all__ = [
@@ -91,15 +93,6 @@ __all__ = [
     "compare",
     "format_comparison",
 ]
-
-CHANGE_CAUSES: Final[tuple[str, ...]] = (
-    *(category.value for category in Category),
-    "elimination",
-    "tie-break",
-)
-"""What a change of winner between two rule sets is put down to: a scoring category
-whose points differ (``spending`` is the lowest-spend bonus), a different elimination,
-or, when neither differs, the tie-break."""
 
 
 def _causes(base: GameResult, other: GameResult) -> tuple[str, ...]:
@@ -354,20 +347,19 @@ def _winners(value: Any, where: str) -> tuple[int, ...]:
     return winners
 
 
-class _Scored(NamedTuple):
-    """One game of a comparison: its winners and the causes of a change, per rule set."""
-
-    winners: tuple[tuple[int, ...], ...]
-    causes: tuple[tuple[str, ...], ...]
-
-
-class _Compared(NamedTuple):
-    """A chunk of a comparison: its games, the first example of each rule set and cause
-    (by rule-set number), and the rows when asked for."""
-
-    scored: list[_Scored]
-    examples: dict[tuple[int, str], tuple[int, dict[str, Any]]]
-    rows: list[GameRow]
+def _scorings(
+    game: Game, rulesets: Sequence[RuleSet]
+) -> tuple[list[GameResult], tuple[tuple[str, ...], ...]]:
+    """A finished game of the first rule set scored under each rule set, and per rule
+    set the causes of its change of winners from the first's (none where they agree)."""
+    records = game.player_records()
+    results = [game.result()]
+    results += [_rescored(rules, rulesets[0], game.players, records) for rules in rulesets[1:]]
+    base = results[0]
+    causes = tuple(
+        () if result.winners == base.winners else _causes(base, result) for result in results
+    )
+    return results, causes
 
 
 def _compare_chunk(task: _Task) -> _Compared:
@@ -375,26 +367,18 @@ def _compare_chunk(task: _Task) -> _Compared:
     first = rulesets[0]
     factories = _factories(task.specs, first)
     labels = [agent_label(spec) for spec in task.specs] if task.rows else []
-    done = _Compared([], {}, [])
+    count = len(rulesets)
+    done = _Compared([], [0] * count, 0, [{} for _ in rulesets], {}, [])
+    any_changes = 0
     for index in range(task.start, task.stop):
         game = _play(first, task.players, factories, task.seed, index)
-        records = game.player_records()
-        results = [game.result()]
-        for rules in rulesets[1:]:
-            try:
-                results.append(score_game(rules, records))
-            except InvalidArgument as error:
-                raise InvalidArgument(
-                    f"rule set {rules.id!r} cannot score the games of {first.id!r} with "
-                    f"{task.players} players: {error}"
-                ) from None
-        base = results[0]
-        causes = tuple(
-            () if result.winners == base.winners else _causes(base, result) for result in results
-        )
-        done.scored.append(_Scored(tuple(result.winners for result in results), causes))
+        results, causes = _scorings(game, rulesets)
+        done.winners.append(tuple(result.winners for result in results))
+        any_changes += any(causes)
         for number, found in enumerate(causes):
+            done.changes[number] += bool(found)
             for cause in found:
+                done.causes[number][cause] = done.causes[number].get(cause, 0) + 1
                 if (number, cause) not in done.examples:
                     done.examples[number, cause] = (index, game.to_record())
         if task.rows:
@@ -404,7 +388,7 @@ def _compare_chunk(task: _Task) -> _Compared:
                         task.seed, index, result, game, labels, found, winner_changed=bool(found)
                     )
                 )
-    return done
+    return done._replace(any_changes=any_changes)
 
 
 def _first_examples(
@@ -450,6 +434,9 @@ class Comparison(_Batched):
     """The first game of each rule set and cause."""
     rows: tuple[GameRow, ...] | None = None
     """One row per game, rule set and seat, in game order, when asked for (``rows=True``)."""
+    engine: str = "reference"
+    """The engine that played the games under the first rule set (see
+    :func:`~qe_rules.simulate`); the rescoring is the same on both."""
 
     @property
     def change_share(self) -> tuple[float, ...]:
@@ -478,6 +465,7 @@ class Comparison(_Batched):
             "rulesets": list(self.rulesets),
             "players": self.players,
             "agents": list(self.agents),
+            "engine": self.engine,
             "games": self.games,
             "seed": self.seed,
             "batches": [list(batch) for batch in self.batches],
@@ -527,7 +515,7 @@ class Comparison(_Batched):
                 "causes",
                 "examples",
             ),
-            ("batches", "seed", "games", "rows", *_COMPARISON_FIGURES),
+            ("batches", "seed", "games", "rows", "engine", *_COMPARISON_FIGURES),
         )
         get = fields.get
         ids = get("rulesets", texts)
@@ -597,6 +585,7 @@ class Comparison(_Batched):
             ),
             examples=examples,
             rows=rows_of(fields, games * players * len(ids)),
+            engine=get("engine", _engine_of, "reference"),
         )
         check_figures(fields, comparison.to_dict(), _COMPARISON_FIGURES)
         _check_compared(comparison, chosen)
@@ -625,6 +614,7 @@ class Comparison(_Batched):
         _check_same("rule sets", self.rulesets, other.rulesets)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)
+        _check_same("engine", self.engine, other.engine)
         batches = _coalesce((*self.batches, *other.batches))
         pieces = sorted(self._winners_by_batch() + other._winners_by_batch())
         return Comparison(
@@ -641,6 +631,7 @@ class Comparison(_Batched):
             ),
             examples=_first_examples((*self.examples, *other.examples), self.rulesets),
             rows=_merged_rows(self.rows, other.rows),
+            engine=self.engine,
         )
 
     def write_rows(self, path: str | os.PathLike[str]) -> None:
@@ -655,7 +646,7 @@ class Comparison(_Batched):
         first = self.rulesets[0]
         lines = [
             f"{self.games} games of {first} with {self.players} players, {_batches_text(self.batches)}, "
-            f"agents {', '.join(self.agents)}",
+            f"agents {', '.join(self.agents)}, played by the {self.engine} engine",
             f"scored under {', '.join(self.rulesets)}",
             "",
         ]
@@ -711,21 +702,21 @@ def _check_comparable(rulesets: Sequence[RuleSet], players: int) -> None:
 
 
 @attrs.frozen(kw_only=True)
-class PlayedComparison:
+class PlayedComparison(_Batched):
     """What :func:`compare` with ``play="each"`` found: the same games (same setups, same
     agent seeds) played under each rule set, not only rescored.
 
     Each tuple has one :class:`~qe_rules.Share` per rule set, in the order of
     ``rulesets``, each with its 95% Wilson interval; the first rule set is the one the
-    others are compared with (its changes are 0 of ``games``).
+    others are compared with (its changes are 0 of ``games``). Comparisons of other games
+    merge exactly (:meth:`merge`).
     """
 
     rulesets: tuple[str, ...]
     players: int
     agents: tuple[str, ...]
-    seed: int
-    start: int
-    games: int
+    batches: tuple[GameRange, ...]
+    """The games compared, as runs of game numbers per seed, in order."""
     winner_changed: tuple[Share, ...]
     """Games whose winners differ from those under the first rule set."""
     awarded_differently: tuple[Share, ...]
@@ -744,6 +735,11 @@ class PlayedComparison:
     between rule sets only where the rules make it differ, so each share is of paired
     games."""
 
+    @property
+    def start(self) -> int:
+        """The first game's number in the (first) run."""
+        return self.batches[0].start
+
     def to_dict(self) -> dict[str, Any]:
         """The comparison as JSON types; each share has ``ci95: [low, high]``."""
         data = {
@@ -755,6 +751,7 @@ class PlayedComparison:
             "seed": self.seed,
             "start": self.start,
             "games": self.games,
+            "batches": [list(batch) for batch in self.batches],
             "winner_changed": [share.to_dict() for share in self.winner_changed],
             "awarded_differently": [share.to_dict() for share in self.awarded_differently],
             "unsold": [share.to_dict() for share in self.unsold],
@@ -784,8 +781,8 @@ class PlayedComparison:
         fields = Fields(
             data,
             "played comparison",
-            ("rulesets", "players", "agents", "seed", "start", "games", *_SHARE_KEYS),
-            ("play", "rows", "engine"),
+            ("rulesets", "players", "agents", *_SHARE_KEYS),
+            ("play", "rows", "engine", "batches", "seed", "start", "games"),
         )
         get = fields.get
         given = rulesets
@@ -794,7 +791,8 @@ class PlayedComparison:
         rulesets = get("rulesets", texts)
         agree(bool(rulesets), "played comparison.rulesets", "needs at least one rule set")
         players = get("players", players_of)
-        games = get("games", games_of)
+        batches = _played_batches(fields)
+        games = sum(stop - start for _, start, stop in batches)
         shares = {}
         for key in _SHARE_KEYS:
             where = f"played comparison.{key}"
@@ -813,12 +811,6 @@ class PlayedComparison:
                 f"played comparison.{key}[0]",
                 "the first rule set does not differ from itself",
             )
-        start = get("start", whole)
-        agree(
-            start + games <= MAX_INTEGER,
-            "played comparison.start",
-            f"the games end beyond {MAX_INTEGER}",
-        )
         chosen = _compared_rules(
             rulesets, players, given_rulesets(given), "played comparison.rulesets"
         )
@@ -826,9 +818,7 @@ class PlayedComparison:
             rulesets=rulesets,
             players=players,
             agents=agents_of(data["agents"], "played comparison.agents", players),
-            seed=get("seed", ARGUMENTS.integer),
-            start=start,
-            games=games,
+            batches=tuple(GameRange(*batch) for batch in batches),
             winner_changed=shares["winner_changed"],
             awarded_differently=shares["awarded_differently"],
             unsold=shares["unsold"],
@@ -837,6 +827,35 @@ class PlayedComparison:
         )
         _check_played(played, chosen)
         return played
+
+    def merge(self, other: PlayedComparison) -> PlayedComparison:
+        """Both comparisons' games together, exactly as one comparison of them all would
+        give: of the same rule sets, players, agents and engine, and of different games.
+
+        >>> args = (["en", "en-early"], 4, "random")
+        >>> halves = [compare(*args, 10, seed=3, start=s, play="each") for s in (0, 10)]
+        >>> halves[0].merge(halves[1]) == compare(*args, 20, seed=3, play="each")
+        True
+        """
+        _check_same("rule sets", self.rulesets, other.rulesets)
+        _check_same("players", self.players, other.players)
+        _check_same("agents", self.agents, other.agents)
+        _check_same("engine", self.engine, other.engine)
+
+        def added(mine: tuple[Share, ...], theirs: tuple[Share, ...]) -> tuple[Share, ...]:
+            return tuple(a + b for a, b in zip(mine, theirs, strict=True))
+
+        return PlayedComparison(
+            rulesets=self.rulesets,
+            players=self.players,
+            agents=self.agents,
+            batches=_coalesce((*self.batches, *other.batches)),
+            winner_changed=added(self.winner_changed, other.winner_changed),
+            awarded_differently=added(self.awarded_differently, other.awarded_differently),
+            unsold=added(self.unsold, other.unsold),
+            rows=_merged_rows(self.rows, other.rows),
+            engine=self.engine,
+        )
 
     def write_rows(self, path: str | os.PathLike[str]) -> None:
         """Write :attr:`rows` as CSV or Parquet (see :func:`write_rows`)."""
@@ -847,10 +866,10 @@ class PlayedComparison:
     def to_text(self) -> str:
         """The comparison as a plain-text report: for each rule set, its three shares with
         their 95% intervals."""
-        played_by = "" if self.engine == "reference" else f" by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.players} players ({', '.join(self.agents)}), "
-            f"played under each rule set{played_by}; compared with {self.rulesets[0]}:"
+            f"{_batches_text(self.batches)}, played under each rule set by the {self.engine} "
+            f"engine; compared with {self.rulesets[0]}:"
         ]
         for number, rid in enumerate(self.rulesets):
             parts = []
@@ -869,6 +888,32 @@ class PlayedComparison:
 
 
 _SHARE_KEYS: Final = ("winner_changed", "awarded_differently", "unsold")
+
+
+def _played_batches(fields: Fields) -> tuple[tuple[int, int, int], ...]:
+    """The batches of a played comparison: ``batches``, or the ``seed``, ``start`` and
+    ``games`` of one run (the form written before comparisons merged); where both are
+    given they must agree."""
+    if "batches" in fields.data:
+        batches = batches_of(fields)  # checks seed and games against them
+        if "start" in fields.data:
+            agree(
+                fields.get("start", whole) == batches[0][1],
+                f"{fields.where}.start",
+                "disagrees with batches",
+            )
+        return batches
+    seed = fields.get("seed", ARGUMENTS.integer)
+    start = fields.get("start", whole)
+    games = fields.get("games", games_of)
+    agree(
+        start + games <= MAX_INTEGER,
+        f"{fields.where}.start",
+        f"the games end beyond {MAX_INTEGER}",
+    )
+    return ((seed, start, start + games),)
+
+
 _COMPARISON_FIGURES: Final = ("change_share", "any_change_share", "ci95")
 
 
@@ -884,17 +929,6 @@ def _causes_counts(value: Any, where: str) -> dict[str, int]:
 
 def _owners(game: Game) -> tuple[frozenset[Any], ...]:
     return tuple(frozenset(record.companies) for record in game.player_records())
-
-
-class _PlayedChunk(NamedTuple):
-    """A chunk of a played comparison, per rule set: the games whose winners changed,
-    whose tiles were awarded differently and with an unsold tile; and the rows when
-    asked for."""
-
-    winners: list[int]
-    awards: list[int]
-    unsold: list[int]
-    rows: list[GameRow]
 
 
 def _played_chunk(task: _Task) -> _PlayedChunk:
@@ -932,14 +966,62 @@ def _compare_played(run: _Run, parts: Sequence[_PlayedChunk]) -> PlayedCompariso
         rulesets=tuple(rules.id for rules in run.rulesets),
         players=run.players,
         agents=tuple(agent_label(spec) for spec in run.specs),
-        seed=run.seed,
-        start=run.start,
-        games=run.games,
+        batches=(GameRange(run.seed, run.start, run.start + run.games),),
         winner_changed=shares(lambda part: part.winners),
         awarded_differently=shares(lambda part: part.awards),
         unsold=shares(lambda part: part.unsold),
         rows=tuple(row for part in parts for row in part.rows) if run.rows else None,
+        engine="batch" if run.batched else "reference",
     )
+
+
+def _compare_first(run: _Run, parts: Sequence[_Compared]) -> Comparison:
+    """The comparison of the chunks' games; an example the batch found has its record
+    made here (the game played again on its own)."""
+    ids = tuple(rules.id for rules in run.rulesets)
+    winners = [game for part in parts for game in part.winners]
+    changes = [sum(found) for found in zip(*(part.changes for part in parts), strict=True)]
+    causes: list[dict[str, int]] = [{} for _ in ids]
+    firsts: dict[tuple[int, str], tuple[int, dict[str, Any] | None]] = {}
+    for part in parts:  # in game order: the first chunk's example of a kind is the first
+        for number, counts in enumerate(part.causes):
+            for cause, count in counts.items():
+                causes[number][cause] = causes[number].get(cause, 0) + count
+        for key, example in part.examples.items():
+            firsts.setdefault(key, example)
+    examples = [
+        ChangeExample(
+            ruleset=ids[number],
+            cause=cause,
+            seed=run.seed,
+            game=game,
+            winners=winners[game - run.start][0],
+            other_winners=winners[game - run.start][number],
+            record=GameRecord.from_dict(record if record is not None else _batch_record(run, game)),
+        )
+        for (number, cause), (game, record) in firsts.items()
+    ]
+    return Comparison(
+        rulesets=ids,
+        players=run.players,
+        agents=tuple(agent_label(spec) for spec in run.specs),
+        batches=(GameRange(run.seed, run.start, run.start + run.games),),
+        winners=tuple(winners),
+        changes=tuple(changes),
+        any_changes=sum(part.any_changes for part in parts),
+        causes=tuple(
+            FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
+        ),
+        examples=_first_examples(examples, ids),
+        rows=tuple(row for part in parts for row in part.rows) if run.rows else None,
+        engine="batch" if run.batched else "reference",
+    )
+
+
+def _batch_record(run: _Run, game: int) -> dict[str, Any]:
+    from qe_rules.simulation.batch.tally import batch_record  # numpy: the batch played
+
+    return batch_record(run, game)
 
 
 @overload
@@ -991,7 +1073,7 @@ def compare(
     rows: bool = False,
     progress: Progress | None = None,
     play: Literal["first", "each"] = "first",
-    engine: str = "reference",
+    engine: str = "auto",
 ) -> Comparison | PlayedComparison:
     """Play ``games`` games under the first rule set and score each one's final holdings
     under every rule set, to see how often and why the winner changes.
@@ -1008,10 +1090,12 @@ def compare(
     (20, 0)
 
     Arguments as for :func:`simulate`; the same ``seed`` plays the same games as
-    :func:`simulate` does under the first rule set. ``engine`` as for :func:`simulate`:
-    the batch plays ``play="each"`` (every rule set from the same draws), and ``"auto"``
-    uses it there when it can; ``play="first"`` is played by the reference engine. A rule set that cannot score the
-    games (another deck, player count, nations or tokens) raises
+    :func:`simulate` does under the first rule set, on the same engine. ``engine`` as
+    for :func:`simulate` (``"auto"`` by default): the batch plays both ways, with
+    ``play="first"`` rescoring its games' holdings under the other rule sets (as
+    :func:`~qe_rules.score_game` does) and with ``play="each"`` playing every rule set from
+    the same draws. A rule set that cannot score the games (another deck, player count,
+    nations or tokens, or fewer zero-bid scorings than a game has) raises
     :class:`~qe_rules.InvalidArgument` naming it.
     """
     if isinstance(rulesets, str | RuleSet) or not isinstance(rulesets, Sequence):
@@ -1030,76 +1114,17 @@ def compare(
     progress = _check_progress(progress)
     if play not in ("first", "each"):
         raise InvalidArgument(f"play is 'first' or 'each', got {shown(play)}")
-    batched = uses_batch(engine, specs, rows=rows, executor=executor)
-    if batched and play != "each":
-        if engine == "batch":
-            raise InvalidArgument("engine='batch' plays compare(..., play='each') only")
-        batched = False
-    if batched:
-        from qe_rules.simulation.batch.tally import compare_each_counts  # numpy: on first use
-
-        names = [str(spec) for spec in specs]
-        found = compare_each_counts(chosen, players, names, games, seed, start, progress)
-        shares = [tuple(Share(n, games) for n in counts) for counts in found]
-        return PlayedComparison(
-            rulesets=tuple(rules.id for rules in chosen),
-            players=players,
-            agents=tuple(names),
-            seed=seed,
-            start=start,
-            games=games,
-            winner_changed=shares[0],
-            awarded_differently=shares[1],
-            unsold=shares[2],
-            engine="batch",
-        )
-    run = _Run(chosen, players, specs, games, seed, start, rows)
+    batched = uses_batch(engine, specs) and _batch_plays(engine, chosen, players)
+    run = _Run(chosen, players, specs, games, seed, start, rows, batched)
     if play == "each":
-        return _compare_played(run, _run(_played_chunk, run, workers, executor, progress))
-    parts: list[_Compared] = _run(_compare_chunk, run, workers, executor, progress)
-    winners: list[tuple[tuple[int, ...], ...]] = []
-    changes = [0] * len(chosen)
-    any_changes = 0
-    causes: list[dict[str, int]] = [{} for _ in chosen]
-    ids = tuple(rules.id for rules in chosen)
-    for part in parts:
-        for row in part.scored:
-            winners.append(row.winners)
-            changed = False
-            for number, reasons in enumerate(row.causes):
-                if reasons:
-                    changed = True
-                    changes[number] += 1
-                    for cause in reasons:
-                        causes[number][cause] = causes[number].get(cause, 0) + 1
-            any_changes += changed
-    examples = [
-        ChangeExample(
-            ruleset=ids[number],
-            cause=cause,
-            seed=seed,
-            game=game,
-            winners=winners[game - start][0],
-            other_winners=winners[game - start][number],
-            record=GameRecord.from_dict(record),
-        )
-        for part in parts
-        for (number, cause), (game, record) in part.examples.items()
-    ]
-    return Comparison(
-        rulesets=ids,
-        players=players,
-        agents=tuple(agent_label(spec) for spec in specs),
-        batches=(GameRange(seed, start, start + games),),
-        winners=tuple(winners),
-        changes=tuple(changes),
-        any_changes=any_changes,
-        causes=tuple(
-            FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
-        ),
-        examples=_first_examples(examples, ids),
-        rows=tuple(row for part in parts for row in part.rows) if rows else None,
-    )
+        work: Callable[[_Task], Any] = _played_chunk
+        if batched:
+            from qe_rules.simulation.batch.tally import played_chunk as work  # numpy: first use
+        return _compare_played(run, _run(work, run, workers, executor, progress))
+    work = _compare_chunk
+    if batched:
+        from qe_rules.simulation.batch.rescore import compare_chunk as work  # numpy: first use
+    return _compare_first(run, _run(work, run, workers, executor, progress))
 
 
 def format_comparison(comparison: Comparison) -> str:

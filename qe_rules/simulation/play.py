@@ -26,6 +26,7 @@ from qe_rules.game.draws import (
     shuffled,
 )
 from qe_rules.game.engine import Game, new_game
+from qe_rules.game.facts import rule_facts
 from qe_rules.game.views import Phase
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import RuleSet, get_ruleset
@@ -234,7 +235,7 @@ def _play_game(
     game = dealt_game(rules, players, seed, index)
     agents = _made_agents(factories, game_key(run_key(seed), index), failure)
     bid_of = [agent.bid for agent in agents]
-    peeks = rules.has_peek(players)
+    peeks = rule_facts(rules, players).peek
     rounds = 0  # bidding rounds since the last opening bid
     while True:
         to_act = game.to_act

@@ -1,5 +1,7 @@
 """The runner: a run's games cut into chunks, played here or by a pool of worker processes
-(or any :class:`concurrent.futures.Executor`), the results back in game order.
+(or any :class:`concurrent.futures.Executor`), the results back in game order. Both
+engines run through it: the reference engine in chunks of up to 1,000 games, the batch in
+larger ones.
 
 Its names serve :mod:`qe_rules.simulation.stats` and :mod:`qe_rules.simulation.comparison`,
 which give each chunk its work; none is public.
@@ -69,8 +71,29 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
+BATCH_CHUNK: Final = 16384
+"""The games the batch plays at a time (``batch.CHUNK``, which a test holds equal)."""
+
+_BATCH_LEAST: Final = 256  # the fewest games of a batch chunk sent to a worker
+
+
+def _batch_chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into ``(start, stop)`` chunks for the batch.
+
+    One worker plays :data:`BATCH_CHUNK` games at a time. Several share the games in
+    about two chunks each, of at least ``_BATCH_LEAST`` games and at most 8 batch chunks:
+    the batch plays a chunk of many games at about the speed of many chunks, so a few
+    large chunks waste little at the end and send little.
+    """
+    size = BATCH_CHUNK
+    if workers > 1:
+        size = min(8 * BATCH_CHUNK, max(_BATCH_LEAST, -(-games // (2 * workers))))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
 class _Run(NamedTuple):
-    """What a run plays: the games ``start`` to ``start + games`` of ``seed``."""
+    """What a run plays: the games ``start`` to ``start + games`` of ``seed``, on the
+    reference engine or, with ``batched``, on the batch."""
 
     rulesets: tuple[RuleSet, ...]
     players: int
@@ -79,6 +102,7 @@ class _Run(NamedTuple):
     seed: int
     start: int
     rows: bool
+    batched: bool = False
 
 
 def _run(
@@ -94,9 +118,10 @@ def _run(
     process pool made for the run; a given executor runs them and is left running.
     """
     sent = tuple(map(_portable, run.rulesets))
+    chunks = _batch_chunks(run.games, workers) if run.batched else _chunks(run.games, workers)
     tasks = [
         _Task(sent, run.players, run.specs, run.seed, run.start + start, run.start + stop, run.rows)
-        for start, stop in _chunks(run.games, workers)
+        for start, stop in chunks
     ]
     results: list[Any] = [None] * len(tasks)
     done = 0

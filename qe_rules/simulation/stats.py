@@ -31,11 +31,10 @@ from qe_rules._util.reading import Fields, agree, per_seat, text, whole
 from qe_rules.components import COMPANIES
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game._tables import most_points
-from qe_rules.game.engine import Game
 from qe_rules.game.scoring import SCORING_GAPS
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet
-from qe_rules.simulation._reading import (
+from qe_rules.simulation._documents import (
     agents_of,
     at_most_each,
     batches_of,
@@ -68,6 +67,7 @@ from qe_rules.simulation.play import (
 )
 from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
+from qe_rules.simulation.tallies import _Tally
 from qe_rules.texts.reports import table
 
 __all__ = ["GameRange", "SimulationStats", "format_stats", "simulate"]
@@ -153,84 +153,34 @@ class _Batched:
         return self.batches[0].seed
 
 
-# --------------------------------------------------------------------------- the tally
-
-
-class _Tally:
-    """Integer sums over games; adding them in any order gives the same statistics."""
-
-    __slots__ = (
-        "gap_codes",
-        "gap_games",
-        "lowest_spender_wins",
-        "no_winner",
-        "rows",
-        "spend_squares",
-        "spend_sums",
-        "total_squares",
-        "total_sums",
-        "unsold",
-        "winning_totals",
-        "wins",
+def _stats_of(
+    tally: _Tally,
+    ruleset: str,
+    agents: Sequence[str],
+    batches: tuple[GameRange, ...],
+    rows: bool,
+    engine: str,
+) -> SimulationStats:
+    """The statistics of the games a tally added."""
+    return SimulationStats(
+        ruleset=ruleset,
+        players=len(tally.wins),
+        agents=tuple(agents),
+        batches=batches,
+        wins=tuple(tally.wins),
+        no_winner_games=tally.no_winner,
+        gap_games=tally.gap_games,
+        gap_codes=FrozenDict(sorted(tally.gap_codes.items())),
+        lowest_spender_wins=tally.lowest_spender_wins,
+        unsold_sales=tally.unsold,
+        winning_totals=tally.winning_totals,
+        total_sums=tuple(tally.total_sums),
+        total_squares=tuple(tally.total_squares),
+        spend_sums=tuple(tally.spend_sums),
+        spend_squares=tuple(tally.spend_squares),
+        rows=tuple(tally.rows) if rows else None,
+        engine=engine,
     )
-
-    def __init__(self, players: int) -> None:
-        self.wins = [0] * players
-        self.no_winner = 0
-        self.gap_games = 0
-        self.gap_codes: dict[str, int] = {}
-        self.lowest_spender_wins = 0
-        self.unsold = 0
-        self.winning_totals = 0
-        self.total_sums = [0] * players
-        self.total_squares = [0] * players
-        self.spend_sums = [0] * players
-        self.spend_squares = [0] * players
-        self.rows: list[GameRow] = []
-
-    def add(self, game: Game) -> None:
-        result = game.result()
-        sheets = result.sheets
-        for seat, sheet in enumerate(sheets):
-            total, spent = sheet.total, sheet.spent
-            self.total_sums[seat] += total
-            self.total_squares[seat] += total * total
-            self.spend_sums[seat] += spent
-            self.spend_squares[seat] += spent * spent
-        winner = result.winner
-        if winner is None:
-            self.no_winner += 1
-        else:
-            self.wins[winner] += 1
-            winning = sheets[winner]
-            self.winning_totals += winning.total
-            if winning.spent == min([sheet.spent for sheet in sheets]):
-                self.lowest_spender_wins += 1
-        gaps = game.gaps
-        if gaps:
-            self.gap_games += 1
-            for code in {gap.code for gap in gaps}:
-                self.gap_codes[code] = self.gap_codes.get(code, 0) + 1
-        self.unsold += game.sale - sum(map(len, game.holdings))
-
-    def merge(self, other: _Tally) -> None:
-        self.no_winner += other.no_winner
-        self.gap_games += other.gap_games
-        self.lowest_spender_wins += other.lowest_spender_wins
-        self.unsold += other.unsold
-        self.winning_totals += other.winning_totals
-        for code, count in other.gap_codes.items():
-            self.gap_codes[code] = self.gap_codes.get(code, 0) + count
-        for mine, theirs in (
-            (self.wins, other.wins),
-            (self.total_sums, other.total_sums),
-            (self.total_squares, other.total_squares),
-            (self.spend_sums, other.spend_sums),
-            (self.spend_squares, other.spend_squares),
-        ):
-            for seat, value in enumerate(theirs):
-                mine[seat] += value
-        self.rows += other.rows
 
 
 def _simulate_chunk(task: _Task) -> _Tally:
@@ -589,10 +539,9 @@ class SimulationStats(_Batched):
     def to_text(self) -> str:
         """The statistics as a plain-text report: a table of seats, a table of agents and
         the shares with their 95% intervals."""
-        played_by = "" if self.engine == "reference" else f", played by the {self.engine} engine"
         lines = [
             f"{self.games} games of {self.ruleset} with {self.players} players, "
-            f"{_batches_text(self.batches)}{played_by}",
+            f"{_batches_text(self.batches)}, played by the {self.engine} engine",
             "",
         ]
         # each per-seat figure computed once (a property computes all seats' at once)
@@ -803,7 +752,7 @@ def simulate(
     executor: concurrent.futures.Executor | None = None,
     rows: bool = False,
     progress: Progress | None = None,
-    engine: str = "reference",
+    engine: str = "auto",
 ) -> SimulationStats:
     """Play ``games`` games and sum them up.
 
@@ -816,12 +765,12 @@ def simulate(
     keeps one :class:`GameRow` per game and seat. ``progress``, if given, is called with
     ``(games done, games)`` as chunks of games finish.
 
-    ``engine`` chooses what plays the games: ``"reference"`` (the game engine, the
-    default), ``"batch"`` (:mod:`qe_rules.batch`: numpy, games in lockstep, the agents
-    ``random`` and ``zero`` by name; it plays in this process and keeps no rows) or
-    ``"auto"`` (the batch where it can play the run, else the reference engine). The
-    statistics say which played (``engine``); both play the same games from a seed
-    (:mod:`qe_rules.game.draws`) and give the same figures.
+    ``engine`` chooses what plays the games: ``"auto"`` (the default: the batch where it
+    can play the run, else the reference engine), ``"batch"`` (:mod:`qe_rules.batch`:
+    numpy, games in lockstep, the agents of ``BATCHED_NAMES`` by name) or
+    ``"reference"`` (the game engine, a view per decision). Both take ``workers``,
+    ``executor`` and ``rows``. The statistics say which played (``engine``); both play
+    the same games from a seed (:mod:`qe_rules.game.draws`) and give the same figures.
     """
     rules = _check_rules(ruleset)
     players = rules.check_players(players)
@@ -832,34 +781,37 @@ def simulate(
     executor = _check_executor(executor)
     rows = _check_rows(rows)
     progress = _check_progress(progress)
-    if uses_batch(engine, specs, rows=rows, executor=executor):
-        from qe_rules.simulation.batch.tally import simulate_fields  # numpy: on first use
-
-        names = [str(spec) for spec in specs]
-        fields = simulate_fields(rules, players, names, games, seed, start, progress)
-        return SimulationStats(**{**fields, "batches": (GameRange(seed, start, start + games),)})
+    batched = uses_batch(engine, specs) and _batch_plays(engine, (rules,), players)
+    run = _Run((rules,), players, specs, games, seed, start, rows, batched)
+    work = _simulate_chunk
+    if batched:
+        from qe_rules.simulation.batch.tally import simulate_chunk as work  # numpy: on first use
     tally = _Tally(players)
-    run = _Run((rules,), players, specs, games, seed, start, rows)
-    for part in _run(_simulate_chunk, run, workers, executor, progress):
+    for part in _run(work, run, workers, executor, progress):
         tally.merge(part)
-    return SimulationStats(
-        ruleset=rules.id,
-        players=players,
-        agents=tuple(agent_label(spec) for spec in specs),
-        batches=(GameRange(seed, start, start + games),),
-        wins=tuple(tally.wins),
-        no_winner_games=tally.no_winner,
-        gap_games=tally.gap_games,
-        gap_codes=FrozenDict(sorted(tally.gap_codes.items())),
-        lowest_spender_wins=tally.lowest_spender_wins,
-        unsold_sales=tally.unsold,
-        winning_totals=tally.winning_totals,
-        total_sums=tuple(tally.total_sums),
-        total_squares=tuple(tally.total_squares),
-        spend_sums=tuple(tally.spend_sums),
-        spend_squares=tuple(tally.spend_squares),
-        rows=tuple(tally.rows) if rows else None,
+    return _stats_of(
+        tally,
+        rules.id,
+        [agent_label(spec) for spec in specs],
+        (GameRange(seed, start, start + games),),
+        rows,
+        "batch" if batched else "reference",
     )
+
+
+def _batch_plays(engine: str, rulesets: Sequence[RuleSet], players: int) -> bool:
+    """Whether the batch can hold the rule sets (its scoring tables fit in memory): with
+    ``engine="auto"``, the reference engine plays where it cannot; ``"batch"`` raises."""
+    from qe_rules.simulation.batch.tally import check_fits  # numpy: on first use
+
+    try:
+        for rules in rulesets:
+            check_fits(rules, players)
+    except InvalidArgument:
+        if engine == "batch":
+            raise
+        return False
+    return True
 
 
 def format_stats(stats: SimulationStats) -> str:

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from qe_rules._util.text import table
+from qe_rules._util.tables import table
 from qe_rules.components import Industry
 from qe_rules.rules.model import RULESETS, SOURCES, Basis, Provenance, RuleSet
 from qe_rules.texts.diffs import RuleSetDiff, diff

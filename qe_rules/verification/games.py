@@ -17,8 +17,8 @@ from qe_rules.game.events import ZeroBids
 from qe_rules.game.facts import rule_facts
 from qe_rules.limits import GAME_ROUNDS_CHECKED
 from qe_rules.rules.model import RuleSet
-from qe_rules.verification.play import past_peeks, random_round, scripted_game, simple_price
 from qe_rules.verification.report import Coverage, Example, Finding, gap_finding, holds, violated
+from qe_rules.verification.scripted import past_peeks, random_round, scripted_game, simple_price
 
 __all__: list[str] = []
 

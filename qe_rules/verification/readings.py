@@ -18,8 +18,8 @@ from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.limits import GAME_ROUNDS_COMPARED
 from qe_rules.rules.model import RuleSet, encode_field
 from qe_rules.texts.questions import open_questions, python_value
-from qe_rules.verification.play import past_peeks, random_round
 from qe_rules.verification.report import Coverage, Example, Finding, Verdict, holds
+from qe_rules.verification.scripted import past_peeks, random_round
 
 __all__: list[str] = []
 

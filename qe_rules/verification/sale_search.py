@@ -26,8 +26,8 @@ from qe_rules.game.facts import rule_facts
 from qe_rules.game.sales import Award, NoAward, Outcome, Rebid, limits_of, settle
 from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet, TieFallback, TieStreak, UniqueBidPool
-from qe_rules.verification.play import base_game, past_peeks, scripted_game, simple_price
 from qe_rules.verification.report import Coverage, Example, Finding, gap_finding, holds, violated
+from qe_rules.verification.scripted import base_game, past_peeks, scripted_game, simple_price
 
 __all__ = ["SALE_SEARCH_PATHS", "THOROUGH_SALE_SEARCH_PATHS"]
 

@@ -196,7 +196,11 @@ def _with_player_counts(rules: RuleSet, counts: Sequence[int]) -> RuleSet:
 
 @st.composite
 def ruleset_variations(
-    draw: st.DrawFn, base: RuleSet | None = None, *, endless: bool = False
+    draw: st.DrawFn,
+    base: RuleSet | None = None,
+    *,
+    endless: bool = False,
+    keep_setup: bool = False,
 ) -> RuleSet:
     """A valid rule set that differs from a built-in (or ``base``) in random rules: each
     field of :data:`VARIED_FIELDS` changes with even chance, to a value its kind allows
@@ -207,10 +211,13 @@ def ruleset_variations(
     The variations keep every game finite unless ``endless``: without it the tie fallback
     is never ``none`` and ``tie_streak`` stays ``any-players``
     (:data:`ENDLESS_READINGS`), under which agents that always tie rebid without end.
+    ``keep_setup`` keeps the player counts, deck, nations and tokens of the rule set varied
+    (a variation that can score the games of ``base``).
     """
     rules = base or draw(builtin_rulesets())
     changed_setup = False
-    if "player_counts" in VARIED_FIELDS and draw(st.booleans()):
+    kept = ("player_counts", *_SETUP_FIELDS) if keep_setup else ()
+    if "player_counts" in VARIED_FIELDS and not keep_setup and draw(st.booleans()):
         counts = draw(st.sets(st.sampled_from(_PLAYER_COUNTS), min_size=1))
         try:
             rules = _with_player_counts(rules, sorted(counts))
@@ -219,7 +226,7 @@ def ruleset_variations(
         changed_setup = True
     changes: dict[str, Any] = {}
     for name in VARIED_FIELDS:
-        if name != "player_counts" and draw(st.booleans(), label=name):
+        if name != "player_counts" and name not in kept and draw(st.booleans(), label=name):
             changes[name] = draw(field_values(rules, name, endless=endless), label=name)
     if changed_setup or any(name in changes for name in _SETUP_FIELDS):
         changes.update(_coherent_deck(rules, changes))

@@ -172,7 +172,7 @@ def test_the_last_sale_panel_shows_the_auctioneer_its_bids_with_ties_marked():
     other = min(game.to_act)
     game = game.bid(other, 8)
     extra = panel_data(game.view(0), game.events_for(0))
-    assert 'class="tied"' in extra["summary"] and "Tie between seat 1, seat 2" in extra["summary"]
+    assert 'class="tied"' in extra["summary"] and "Tie between seat 2, seat 3" in extra["summary"]
     assert "you ran the sale" in extra["summary"]
     outsider = panel_data(game.view(3), game.events_for(3))
     assert "you ran the sale" not in outsider["summary"]

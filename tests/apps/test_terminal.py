@@ -41,7 +41,7 @@ def _own_terminal():
 class Terminal:
     """``qe-rules ARGS`` running on a pseudo-terminal, read and typed into like a person."""
 
-    def __init__(self, *args, cwd=None):
+    def __init__(self, *args, cwd=None, env=None):
         self.master, slave = pty.openpty()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "qe_rules.apps.cli", *args],
@@ -49,6 +49,7 @@ class Terminal:
             stdout=slave,
             stderr=slave,
             cwd=cwd,
+            env=env,
             preexec_fn=_own_terminal,
         )
         os.close(slave)
@@ -134,19 +135,19 @@ PROMPT_DE = re.compile(
 def test_a_game_in_either_language_shows_the_auctioneer_its_bids_and_h_the_rules(lang):
     """Seat 0 runs sale 1 (seed 3): once it is over, the terminal lists every bid of it."""
     terminal = Terminal("play", "--players", "4", "--agents", "value", "--seed", "3",
-                        "--lang", lang)  # fmt: skip
+                        "--lang", lang, "--ruleset", "en")  # fmt: skip
     prompt = PROMPT if lang == "en" else PROMPT_DE
     words = {
         "en": (
             "How to play · rule set en",
-            "bidding round 1: seat 0 bid",
-            "seat 0 (you)",
+            "bidding round 1: seat 1 bid",
+            "seat 1 (you)",
             "Winner: ",
         ),
         "de": (
             "So wird gespielt · Regelwerk en",
-            "Bietrunde 1: Platz 0 bot",
-            "Platz 0 (du)",
+            "Bietrunde 1: Platz 1 bot",
+            "Platz 1 (du)",
             "Gewinner: ",
         ),
     }[lang]
@@ -179,6 +180,33 @@ def test_a_game_in_either_language_shows_the_auctioneer_its_bids_and_h_the_rules
         assert "Your bid" not in text and "Winner:" not in text
 
 
+def test_the_locale_names_the_language_and_the_rules_follow_it():
+    """``LANG=de_DE.UTF-8 qe-rules play`` speaks German and plays the German rules;
+    seats are counted from 1, as people count them."""
+    german = {**os.environ, "LANG": "de_DE.UTF-8"}
+    terminal = Terminal("play", "--seat", "2", "--seed", "3", env=german)
+    terminal.read_until(PROMPT_DE)
+    terminal.type("v")
+    shown = terminal.read_until(PROMPT_DE)
+    text = terminal.text
+    assert "QE · Regelwerk de · 4 Spieler" in text and re.search(r"\nPlatz 2 +[A-Z]{2} +du", text)
+    assert "Platz 0" not in text and "Platz 5" not in text
+    terminal.type(legal_answer(shown))
+    os.write(terminal.master, b"\x04")
+    assert terminal.finish() == EXIT_END_OF_INPUT
+    english = Terminal("play", "--lang", "en", env=german)  # --lang wins over the locale
+    english.read_until(PROMPT)
+    os.write(english.master, b"\x04")
+    assert english.finish() == EXIT_END_OF_INPUT
+
+
+def test_a_seat_is_counted_from_1(capsys):
+    assert main(["play", "--seat", "0"], out=io.StringIO()) == 2
+    assert "--seat is a seat from 1 to 4, got 0" in capsys.readouterr().err
+    assert main(["play", "--players", "3", "--seat", "4"], out=io.StringIO()) == 2
+    assert "--seat is a seat from 1 to 3, got 4" in capsys.readouterr().err
+
+
 def test_three_players_see_no_zero_bid_counts_that_never_score():
     game = qe.new_game("en", 3, seed=1)
     assert "zero-bid rounds" not in view_text(game.view(0))
@@ -188,7 +216,7 @@ def test_three_players_see_no_zero_bid_counts_that_never_score():
 def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
     record = tmp_path / "game.json"
     terminal = Terminal(
-        "play", "--players", "4", "--seat", "0", "--agents", "value", "--seed", "3",
+        "play", "--players", "4", "--seat", "1", "--agents", "value", "--seed", "3",
         "--record", str(record),
     )  # fmt: skip
     play_through(terminal, bad_entries=["-1", "lots", "9" * 5000])
@@ -204,18 +232,25 @@ def test_a_scripted_session_plays_a_full_four_player_game(tmp_path):
     game = qe.replay(json.loads(record.read_text()))
     assert game.is_over and game.players == 4
     board = score_board_text(game.result(), you=0, scoring_order=game.ruleset.scoring_order)
-    assert board in text and "seat 0 (you)" in board
+    assert board in text and "seat 1 (you)" in board
 
 
-def test_the_verify_message_is_shown_for_an_illegal_bid():
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_verify_message_is_shown_for_an_illegal_bid(lang):
     game = qe.new_game("en", 4, seed=3)
     with pytest.raises(qe.RulesError) as error:
         game.verify_bid(0, -1)
-    terminal = Terminal("play", "--seed", "3")
-    terminal.read_until(PROMPT)
+    assert error.value.code == "bid-below-minimum"
+    shown = {
+        "en": "Not allowed: seat 1: the opening bid must be at least 1, not -1.",
+        "de": "Nicht erlaubt: Platz 1: Als Eröffnungsgebot sind mindestens 1 zu bieten, nicht -1.",
+    }[lang]
+    terminal = Terminal("play", "--seed", "3", "--ruleset", "en", "--lang", lang)
+    prompt = PROMPT if lang == "en" else PROMPT_DE
+    terminal.read_until(prompt)
     terminal.type("-1")
-    terminal.read_until(re.compile(re.escape(f"Not allowed: {error.value}")))
-    terminal.read_until(PROMPT)  # and it asks again
+    terminal.read_until(re.compile(re.escape(shown)))
+    terminal.read_until(prompt)  # and it asks again
     os.write(terminal.master, b"\x04")  # Ctrl-D
     assert terminal.finish() == EXIT_END_OF_INPUT
 
@@ -276,7 +311,8 @@ def test_show_prints_every_sale_with_every_bid(tmp_path, finished):
     assert sum(line.count(" seat ") for line in text.splitlines() if line[:7] == "  bids:") == len(
         secret_bids
     )
-    assert str(finished.result()) in text
+    assert score_board_text(finished.result(), scoring_order=finished.ruleset.scoring_order) in text
+    assert "seat 0" not in text  # people count seats from 1
 
 
 def test_show_of_an_unfinished_game_says_so(tmp_path, finished):
@@ -294,7 +330,8 @@ def test_score_accepts_a_finished_game_record(tmp_path, finished):
     path.write_text(json.dumps(finished.to_record()))
     status, text = run("score", str(path))
     assert status == 0
-    assert text == str(finished.result()) + "\n"
+    assert text == score_board_text(finished.result()) + "\n"  # seat 1, seat 2, ...
+    assert run("score", str(path), "--lang", "de")[1].startswith("Regelwerk en, 5 Spieler")
     status, text = run("score", str(path), "--format", "json")
     assert json.loads(text) == finished.result().to_dict()
 

@@ -98,7 +98,7 @@ def test_a_bid_that_is_not_ascii_digits_is_refused_and_changes_nothing(tmp_path,
             else {"json": {"amount": amount, "version": 0}}
         )
         response = client.post(f"/api/seat/{key(links['seats'][0])}/bid", **body)
-        assert "a bid is a whole number" in _error_of(response, 409)
+        assert "a bid is a whole number" in _error_of(response, 409).lower()
         assert table.game is before and _stored(tmp_path / "t.db", table.id)["moves"] == []
 
 

@@ -346,8 +346,8 @@ def test_the_standings_say_what_broke_a_tie_at_the_top():
     first, second = (sheet.seat for sheet in level)
     standings = panels.panel_data(game.view(0), game.events_for(0))["standings"]
     assert (
-        f"seat {first}, seat {second} are level on {level[0].total} VP; the lower spending "
-        f"breaks the tie: seat {winner.seat} spent {winner.spent}." in standings
+        f"seat {first + 1}, seat {second + 1} are level on {level[0].total} VP; the lower "
+        f"spending breaks the tie: seat {winner.seat + 1} spent {winner.spent}." in standings
     )
     names = ["Ann", "Bo", "Cy", "Di"]
     named = web.payload(game.view(0), game.events_for(0), version=0, names=names)
@@ -402,3 +402,21 @@ def test_trust_proxy_trusts_only_named_addresses(value, words, capsys):
     assert main(["serve", "--trust-proxy", value, "--port", "9"]) == 2
     assert words in capsys.readouterr().err
     assert main(["serve", "--trust-proxy"]) == 2  # a value is required
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "lang", "question"),
+    [
+        ("en", "en", "Peek at what seat 2 paid for UK-FIN-4?"),
+        ("de", "en", "Peek at the highest bid for UK-FIN-4, won by seat 2?"),
+        ("de", "de", "Das Höchstgebot für UK-FIN-4 ansehen (gewonnen von Platz 2)?"),
+        ("en:peek_shows=all-bids", "en", "Peek at every bid for UK-FIN-4, won by seat 2?"),
+    ],
+)
+def test_the_peek_question_says_what_the_peek_shows(ruleset, lang, question):
+    game = qe.new_game(ruleset, 5, seed=1).bid(0, 3).bid_many({1: 5, 2: 1, 3: 0, 4: 2})
+    seat = min(game.to_act)
+    assert game.view(seat).can_peek
+    data = panels.panel_data(game.view(seat), game.events_for(seat), lang=lang)
+    assert data["peek_question"] == question
+    assert panels.panel_data(game.view(1), game.events_for(1))["peek_question"] is None

@@ -1,126 +1,131 @@
-"""The table's languages (``qe_rules._util.i18n``): the German catalog is complete, compiled,
-and speaks the glossary's game terms."""
+"""The table's languages (``qe_rules._util.i18n``): found from the catalogs on disk; each
+catalog is complete against the template, compiled, and (German) speaks the glossary's
+game terms. Catalogs are read with Babel, as a translator's tools write them (wrapped
+lines, flags, comments)."""
 
-import ast
 import gettext
 import pathlib
 import re
 
+import pytest
+from babel.messages.pofile import read_po
 from hypothesis import given
 from hypothesis import strategies as st
-from jinja2.ext import babel_extract
 
-import qe_rules as qe
-from qe_rules._util.i18n import LANGUAGES, LOCALE_FOLDER, gettext_for, negotiate
-from qe_rules.apps.lobby import AGENT_LEVELS
-from qe_rules.game.scoring import score_board_rows
-from qe_rules.game.views import Phase
-from qe_rules.simulation.play import play_game
+from qe_rules._util.i18n import (
+    LOCALE_FOLDER,
+    environment_language,
+    gettext_for,
+    languages,
+    negotiate,
+)
+from qe_rules.errors import InvalidArgument
 from qe_rules.texts.glossary import GLOSSARY
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-PO = pathlib.Path(LOCALE_FOLDER) / "de" / "LC_MESSAGES" / "qe_rules.po"
-MO = PO.with_suffix(".mo")
-SPEAKING = [
-    "present/text.py",
-    "present/svg.py",
-    "apps/terminal.py",
-    "apps/panels.py",
-    "apps/lobby.py",
-    "apps/web.py",
-    "apps/table_rules.py",
-]
+TEMPLATE = pathlib.Path(LOCALE_FOLDER) / "qe_rules.pot"
+TRANSLATED = [code for code in languages() if code != "en"]
 
 
-def read_po(path):
-    """The catalog of a .po file as {msgid: msgstr} (single-line entries, as ours are)."""
-    entries, msgid = {}, None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("msgid "):
-            msgid = ast.literal_eval(line[6:])
-        elif line.startswith("msgstr ") and msgid is not None:
-            entries[msgid] = ast.literal_eval(line[7:])
-            msgid = None
-    entries.pop("", None)
-    return entries
+def po_path(language):
+    return pathlib.Path(LOCALE_FOLDER) / language / "LC_MESSAGES" / "qe_rules.po"
 
 
-def used_msgids():
-    """Every msgid the code and the page templates ask for, and those made at run time."""
-    found = set()
-    for name in SPEAKING:
-        tree = ast.parse((ROOT / "qe_rules" / name).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "_"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                found.add(node.args[0].value)
-    for page in (ROOT / "qe_rules" / "apps" / "web_static").glob("*.html"):
-        with page.open("rb") as template:  # the pages' _("...") texts, as Jinja2 finds them
-            for _line, _function, message, _comments in babel_extract(template, ["_"], [], {}):
-                found.add(message)
-    found |= {industry.label for industry in qe.Industry}
-    found |= {phase.value for phase in Phase}
-    found |= {line for _name, line in AGENT_LEVELS}
-    result = play_game("en", 5, "value", seed=1).result()
-    found |= {label for label, _values in score_board_rows(result)} | {"out", "last-tile-tie"}
-    return found
+def read_catalog(path):
+    """A .po or .pot file as Babel reads it."""
+    with path.open("rb") as handle:
+        return read_po(handle)
 
 
-def test_the_compiled_catalog_is_the_po_file():
-    catalog = read_po(PO)
-    with MO.open("rb") as handle:
+def translations(language):
+    """The catalog of ``language`` as {msgid: msgstr}: its translated entries, as msgfmt
+    compiles them (no fuzzy entry, no empty one). A text with a plural is
+    ``(msgid, msgid_plural)``: ``(msgstr[0], msgstr[1], ...)``."""
+    return {
+        message.id: message.string
+        for message in read_catalog(po_path(language))
+        if message.id and message.string and all(message.string) and not message.fuzzy
+    }
+
+
+def template_ids():
+    return {message.id for message in read_catalog(TEMPLATE) if message.id}
+
+
+def placeholders(text):
+    texts = text if isinstance(text, tuple) else (text,)
+    return {name for one in texts for name in re.findall(r"\{(\w+)\}", one)}
+
+
+def test_the_languages_are_english_and_every_compiled_catalog():
+    on_disk = sorted(
+        path.parent.parent.name for path in pathlib.Path(LOCALE_FOLDER).glob("*/LC_MESSAGES/*.mo")
+    )
+    assert languages() == ("en", *on_disk)
+    assert "de" in on_disk
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalog_is_the_po_file(language):
+    catalog = translations(language)
+    with po_path(language).with_suffix(".mo").open("rb") as handle:
         compiled = gettext.GNUTranslations(handle)
     assert catalog
+    stale = f"{language}: qe_rules.mo is stale: compile qe_rules.po with msgfmt"
+    entries = 0
     for msgid, msgstr in catalog.items():
-        assert compiled.gettext(msgid) == msgstr, f"{MO} is stale: compile {PO} with msgfmt"
-    assert len(compiled._catalog) - 1 == len(catalog)  # the header is the one more
+        if isinstance(msgid, tuple):  # a plural: one compiled entry per form
+            forms = {compiled.ngettext(*msgid, count) for count in range(30)}
+            assert forms == set(msgstr), stale
+            entries += len(msgstr)
+        else:
+            assert compiled.gettext(msgid) == msgstr, stale
+            entries += 1
+    assert len(compiled._catalog) - 1 == entries, stale  # the header is the one more
 
 
-def test_every_text_the_table_shows_has_a_german_translation():
-    catalog = read_po(PO)
-    missing = sorted(used_msgids() - catalog.keys())
-    assert not missing, missing
-    assert all(catalog.values())
-    for msgid, msgstr in catalog.items():  # the placeholders survive translation
-        assert set(re.findall(r"\{(\w+)\}", msgid)) == set(re.findall(r"\{(\w+)\}", msgstr)), msgid
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_text_of_the_template_is_translated_with_its_placeholders(language):
+    template = template_ids()
+    catalog = translations(language)
+    missing = sorted(template - catalog.keys())
+    assert not missing, f"{language} lacks: {missing}"
+    stale = sorted(catalog.keys() - template)
+    assert not stale, f"{language} translates texts no longer asked for: {stale}"
+    for msgid, msgstr in catalog.items():
+        assert placeholders(msgid) == placeholders(msgstr), (language, msgid)
 
 
 def test_game_terms_are_the_glossarys():
     """A msgid that is a glossary term's English form is translated by its German form,
     and a longer text naming an industry names it in German as the glossary does."""
-    catalog = read_po(PO)
+    catalog = translations("de")
     german = {}  # an English form: the German forms of every term that has it
     for term in GLOSSARY:
         for english in term.en_forms:
             german.setdefault(english.lower(), set()).update(f.lower() for f in term.de_forms)
     checked = 0
     for msgid, msgstr in catalog.items():
-        if msgid.lower() in german:
+        if isinstance(msgid, str) and msgid.lower() in german:
             checked += 1
             assert msgstr.lower() in german[msgid.lower()], msgid
     assert checked >= 10
     industries = [t for t in GLOSSARY if t.kind == "industry" and t.en != "Industry"]
     for msgid, msgstr in catalog.items():
         for term in industries:
-            if re.search(rf"\b{term.en}\b", msgid):
-                assert term.de in msgstr, (msgid, term.de)
+            if re.search(rf"\b{term.en}\b", str(msgid)):
+                assert term.de in str(msgstr), (msgid, term.de)
 
 
 def test_english_is_the_msgid_and_german_is_read_from_the_catalog():
     assert gettext_for("en")("On sale") == "On sale"
     assert gettext_for("de")("On sale") == "Versteigert wird"
-    assert LANGUAGES == ("en", "de")
+    with pytest.raises(InvalidArgument, match="unknown language 'xx'; languages are en, de"):
+        gettext_for("xx")
 
 
 @given(st.text(max_size=300))
 def test_negotiate_always_answers_a_language(header):
-    assert negotiate(header) in LANGUAGES
+    assert negotiate(header) in languages()
 
 
 def test_negotiate_follows_the_weights():
@@ -131,11 +136,38 @@ def test_negotiate_follows_the_weights():
     assert negotiate("de;q=x, en") == "en"
 
 
+@pytest.mark.parametrize(
+    ("environment", "language"),
+    [
+        ({}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "de_AT"}, "de"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "POSIX", "LANGUAGE": ""}, "en"),
+        ({"LANG": "en_GB.UTF-8", "LC_MESSAGES": "de_CH.UTF-8"}, "de"),
+        ({"LANG": "de_DE.UTF-8", "LC_ALL": "C"}, "en"),
+        ({"LANG": "de_DE.UTF-8", "LANGUAGE": "fr:de"}, "de"),
+        ({"LANG": "de_DE.UTF-8", "LANGUAGE": "en_US:de"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LC_ALL": "de_DE@euro"}, "de"),
+    ],
+)
+def test_the_environment_names_the_language_as_gettext_reads_it(environment, language):
+    assert environment_language(environment) == language
+
+
+@given(st.dictionaries(st.sampled_from(["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]), st.text()))
+def test_any_environment_gives_a_language(environment):
+    assert environment_language(environment) in languages()
+
+
 def test_a_german_picture_and_text_hold_no_english_table_words():
+    import qe_rules as qe
+    from qe_rules.present import svg, text
+    from qe_rules.simulation.play import play_game
+
     game = play_game("en", 4, "value", seed=2)
     middle = qe.replay({**game.to_record(), "moves": game.to_record()["moves"][:20]})
-    from qe_rules.present import svg, text
-
     for view in (middle.view(1), game.view(1)):
         picture = svg.view(view, lang="de")
         words = text.view_text(view, lang="de")

@@ -126,7 +126,7 @@ def test_the_score_board_marks_the_winner_and_the_eliminated(finished):
     result = finished.result()
     root = parsed(svg.score_board(result))
     texts = [node.text for node in root.iter(f"{SVG}text")]
-    assert f"Winner: seat {result.winner} ({result.sheets[result.winner].nation.code})" in texts
+    assert f"Winner: seat {result.winner + 1} ({result.sheets[result.winner].nation.code})" in texts
     struck = [
         node.text
         for node in root.iter(f"{SVG}text")

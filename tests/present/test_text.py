@@ -5,7 +5,14 @@ import pytest
 
 import qe_rules as qe
 from qe_rules.game.events import SecretBid
-from qe_rules.present.text import bid_range, event_line, game_text, sale_text, view_text
+from qe_rules.present.text import (
+    bid_range,
+    event_line,
+    game_text,
+    sale_text,
+    score_board_text,
+    view_text,
+)
 from qe_rules.simulation.play import play_game
 
 
@@ -17,7 +24,7 @@ def finished():
 def test_view_text_shows_only_what_the_seat_knows(finished):
     for seat in range(5):
         text = view_text(finished.view(seat))
-        assert f"You: seat {seat}, token {finished.industries[seat].label}" in text
+        assert f"You: seat {seat + 1}, token {finished.industries[seat].label}" in text
     early = qe.replay({**finished.to_record(), "moves": finished.to_record()["moves"][:9]})
     labels = [industry.label for industry in qe.Industry]
     for seat in range(5):
@@ -42,7 +49,8 @@ def test_game_text_names_every_sale_and_ends_with_the_score_board(finished):
     text = game_text(finished)
     for number in range(1, finished.view(0).sales + 1):
         assert f"\nSale {number}: " in text
-    assert text.endswith(str(finished.result()))
+    board = score_board_text(finished.result(), scoring_order=finished.ruleset.scoring_order)
+    assert text.endswith(board) and "seat 0" not in text
 
 
 def test_bid_range_names_the_limits_of_the_seat_to_bid():
@@ -54,3 +62,13 @@ def test_bid_range_names_the_limits_of_the_seat_to_bid():
 
 def test_event_line_never_shows_a_hidden_amount():
     assert "None" not in event_line(SecretBid(sale=0, seat=2, amount=None, rebid=0))
+
+
+def test_a_german_game_and_score_board_name_the_eliminated_seat_in_german(finished):
+    text = game_text(finished, lang="de", names=["Ann", "Bo", "Cy", "Di", "Ed"])
+    assert "\nVersteigerung 1: " in text and "Null-Gebote: " in text and "Gebote: " in text
+    out = [seat for seat, sheet in enumerate(finished.result().sheets) if sheet.eliminated]
+    assert out  # the highest spender is eliminated
+    board = text[text.index("Regelwerk en, 5 Spieler") :]
+    assert " aus" in board and " out" not in board
+    assert "Sale" not in text and "seat " not in text and "wins" not in text

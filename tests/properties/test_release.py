@@ -2,6 +2,7 @@
 every guide page is on the docs site, the README's links work on a package index, and the
 package metadata is written once."""
 
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -26,6 +27,27 @@ def toctree_entries(page):
 def test_the_api_reference_lists_every_public_name_once():
     listed = re.findall(r"\{py:obj\}`~?qe_rules\.(\w+)`", (DOCS / "api/index.md").read_text())
     assert sorted(listed) == sorted(set(qe.__all__) - {"__version__"})
+
+
+PUBLIC_PATHS = ["batch", "rl", "gymnasium_env", "openspiel", "strategies", "svg"]
+
+
+def test_every_public_path_has_its_section_listing_its_names():
+    page = (DOCS / "api/paths.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"## `qe_rules\.(\w+)`\n(.*?)(?=\n## |\Z)", page, re.DOTALL))
+    assert sorted(sections) == sorted(PUBLIC_PATHS)
+    for path, section in sections.items():
+        module = importlib.import_module(f"qe_rules.{path}")
+        listed = re.findall(r"^   (\w+)$", section, re.MULTILINE)
+        listed += re.findall(rf":py:data:`~qe_rules\.{path}\.(\w+)`", section)
+        assert sorted(listed) == sorted(module.__all__), path
+
+
+def test_the_example_rulebooks_in_german_say_so_to_the_browser():
+    from qe_rules.apps.pages import page_languages  # docs/conf.py writes <html lang> by it
+
+    assert page_languages() == {"rulebooks/de.md": "de", "rulebooks/en-early.de.md": "de"}
+    assert "page_languages().get(" in (DOCS / "conf.py").read_text(encoding="utf-8")
 
 
 def test_every_subpackage_has_its_page_in_the_api_reference():

@@ -13,22 +13,25 @@ import qe_rules as qe
 from qe_rules.game.scoring import score_game
 from qe_rules.simulation.comparison import CHANGE_CAUSES, Comparison, PlayedComparison, compare
 from qe_rules.simulation.intervals import wilson_interval
-from qe_rules.simulation.play import play_game
 from qe_rules.simulation.stats import simulate
 from tests.support import cli, examples, is_json
-from tests.support.simulation import MIXED
+from tests.support.simulation import ENGINES, MIXED, engine_game
 
 # ----------------------------------------------------------------- compare
 
 
 @functools.cache
-def early_comparison():
-    return compare(["en", "en-early", "de", "de-summary"], 4, MIXED, 80, seed=7)
+def early_comparison(engine):
+    return compare(["en", "en-early", "de", "de-summary"], 4, MIXED, 80, seed=7, engine=engine)
 
 
-def test_compare_counts_match_the_per_game_winners():
-    c = early_comparison()
+@pytest.mark.parametrize("engine", ENGINES)
+def test_compare_counts_match_the_per_game_winners(engine):
+    c = early_comparison(engine)
     assert isinstance(c, Comparison) and len(c.winners) == c.games == 80
+    assert c.engine == engine
+    # both engines play the same games: the same comparison
+    assert attrs.evolve(c, engine="reference") == early_comparison("reference")
     for number in range(len(c.rulesets)):
         changed = sum(w[number] != w[0] for w in c.winners)
         assert c.changes[number] == changed
@@ -42,14 +45,16 @@ def test_compare_counts_match_the_per_game_winners():
     assert is_json(data) and json.loads(json.dumps(data)) == data
 
 
-def test_compare_plays_the_games_simulate_plays():
-    c = early_comparison()
-    stats = simulate("en", 4, MIXED, 80, seed=7)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_compare_plays_the_games_simulate_plays(engine):
+    c = early_comparison(engine)
+    stats = simulate("en", 4, MIXED, 80, seed=7, engine=engine)
     assert stats.wins == tuple(sum(w[0] == (s,) for w in c.winners) for s in range(4))
 
 
-def test_compare_examples_replay_and_show_the_change():
-    c = early_comparison()
+@pytest.mark.parametrize("engine", ENGINES)
+def test_compare_examples_replay_and_show_the_change(engine):
+    c = early_comparison(engine)
     assert c.examples
     assert len({(e.ruleset, e.cause) for e in c.examples}) == len(c.examples)
     for example in c.examples:
@@ -150,11 +155,12 @@ def test_two_halves_of_a_comparison_merged_are_the_whole(games, data, seed):
     assert second.merge(first) == whole == first.merge(second)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("rows", [False, True])
-def test_comparisons_come_back_from_their_dicts(rows):
-    c = compare(["en", "en-early"], 4, MIXED, 60, seed=7, rows=rows)
+def test_comparisons_come_back_from_their_dicts(rows, engine):
+    c = compare(["en", "en-early"], 4, MIXED, 60, seed=7, rows=rows, engine=engine)
     data = json.loads(json.dumps(c.to_dict()))
-    assert is_json(data)
+    assert is_json(data) and data["engine"] == engine
     assert Comparison.from_dict(data) == c
     assert c.examples and Comparison.from_dict(data).examples[0].record == c.examples[0].record
 
@@ -167,18 +173,21 @@ def test_a_dict_that_is_not_a_comparison_is_refused():
 # ----------------------------------------------------------------- compare, play each, anywhere
 
 
-def test_compare_each_gives_the_same_numbers_and_rows_whatever_plays_the_games(tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_compare_each_gives_the_same_numbers_and_rows_whatever_plays_the_games(tmp_path, engine):
     from concurrent.futures import ThreadPoolExecutor
 
     specs = ["en-early", "en-early:unique_bid_pool=standing-bids", "en"]
     args = (specs, 4, ["value", "random", "random", "zero"], 24)
     calls = []
-    one = compare(*args, seed=5, play="each", rows=True, progress=lambda d, t: calls.append(d))
-    assert calls[0] == 0 and calls[-1] == 24
-    assert compare(*args, seed=5, play="each", rows=True, workers=2) == one
+    one = compare(
+        *args, seed=5, play="each", rows=True, progress=lambda d, t: calls.append(d), engine=engine
+    )
+    assert calls[0] == 0 and calls[-1] == 24 and one.engine == engine
+    assert compare(*args, seed=5, play="each", rows=True, workers=2, engine=engine) == one
     with ThreadPoolExecutor(max_workers=2) as pool:
-        assert compare(*args, seed=5, play="each", rows=True, executor=pool) == one
-    assert compare(*args, seed=5, play="each") == attrs.evolve(one, rows=None)
+        assert compare(*args, seed=5, play="each", rows=True, executor=pool, engine=engine) == one
+    assert compare(*args, seed=5, play="each", engine=engine) == attrs.evolve(one, rows=None)
     assert PlayedComparison.from_dict(one.to_dict()) == one
     # one row per game, rule set and seat, in game order, each from the game as played
     assert len(one.rows) == 24 * 3 * 4
@@ -187,7 +196,7 @@ def test_compare_each_gives_the_same_numbers_and_rows_whatever_plays_the_games(t
         changed = {row.game for row in one.rows if row.ruleset == spec and row.winner_changed}
         assert len(changed) == one.winner_changed[number].count
     row = next(row for row in one.rows if row.ruleset == specs[1] and row.seat == 2)
-    game = play_game(specs[1], 4, args[2], seed=5, index=row.game)
+    game = engine_game(specs[1], 4, args[2], seed=5, index=row.game, engine=engine)
     assert row.total == game.result().sheets[2].total and row.causes == ""
     one.write_rows(tmp_path / "rows.csv")
     assert len((tmp_path / "rows.csv").read_text().splitlines()) == len(one.rows) + 1

@@ -30,7 +30,8 @@ def figures(stats):
     return data
 
 
-@pytest.mark.parametrize("table", sorted(TABLES))
+# the trained agents alone are slow to play by the reference engine; "mixed" seats one
+@pytest.mark.parametrize("table", slow_except(sorted(TABLES), "random", "value", "mixed"))
 @pytest.mark.parametrize("players", slow_except([3, 4, 5], 4))
 @pytest.mark.parametrize("ruleset", slow_except(sorted(RULESETS), "en"))
 def test_both_engines_give_equal_statistics(ruleset, players, table):
@@ -48,7 +49,7 @@ def test_both_engines_give_equal_statistics(ruleset, players, table):
 def test_both_engines_compare_played_under_each_rule_set_equally(rulesets, players):
     rulesets = rulesets.split(",")
     agents = ["value", "random", "zero", "trained", "random"][:players]
-    games = GAMES // 2
+    games = GAMES
     reference = qe.compare(
         rulesets, players, agents, games, seed=5, play="each", engine="reference"
     )

@@ -29,7 +29,7 @@ def test_play_game_is_the_game_simulate_plays():
 
 
 def test_factories_and_names_play_the_same_games():
-    named = simulate("en", 4, "random", 20, seed=3)
+    named = simulate("en", 4, "random", 20, seed=3, engine="reference")
     assert simulate("en", 4, RandomAgent, 20, seed=3) == attrs.evolve(named, agents=named.agents)
     partial = functools.partial(RandomAgent, spread=12)
     assert simulate("en", 4, partial, 20, seed=3, workers=2).wins == named.wins

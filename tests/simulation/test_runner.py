@@ -4,7 +4,9 @@ and a failing game that stops the run."""
 import concurrent.futures
 import itertools
 import math
+import re
 
+import attrs
 import pytest
 
 import qe_rules as qe
@@ -58,7 +60,7 @@ def test_cli_progress_bar_only_when_asked_or_on_a_terminal(capsys):
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     cli("simulate", "--games", "10", "--progress", "always")
     err = capsys.readouterr().err
-    assert "simulating [" in err and err.endswith("10/10\n")
+    assert "simulating [" in err and re.search(r" 10/10 · \d+s *\n$", err)
 
 
 # ----------------------------------------------------------------- executors
@@ -93,18 +95,31 @@ def _failing_agent(seed):
     raise qe.InvalidArgument(f"agent {seed} refuses to play")
 
 
-def test_a_dask_cluster_gives_the_same_numbers_as_one_worker():
+@pytest.mark.slow  # a cluster of worker processes
+def test_a_dask_cluster_gives_the_figures_of_one_process_on_either_engine():
     distributed = pytest.importorskip(
         "distributed", reason="Dask runs only with the dask extra (installed by .ci/run)"
     )
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
         executor = client.get_executor()
-        stats = simulate("en", 4, MIXED, 40, seed=11, executor=executor, workers=2)
-        assert stats == mixed_stats(40)
-        args = (["en", "en-early", "de"], 5, "random", 30)
-        assert compare(*args, seed=4, executor=executor) == compare(*args, seed=4)
+        # the batch, on two processes
+        games, table = 1200, ["random", "zero", "random", "random"]
+        one = simulate("en", 4, table, games, seed=11, start=16000)
+        assert one.engine == "batch"
+        spread = simulate("en", 4, table, games, seed=11, start=16000, executor=executor, workers=2)
+        assert spread == one
+        args = (["en", "en-early", "de"], 4, "random", games)
+        for play in ("first", "each"):
+            spread = compare(*args, seed=4, executor=executor, workers=2, play=play)
+            assert spread == compare(*args, seed=4, play=play) and spread.engine == "batch"
+        # the reference engine on the workers: the same games, the batch's figures
+        stats = simulate(
+            "en", 4, MIXED, 40, seed=11, executor=executor, workers=2, engine="reference"
+        )
+        assert stats == simulate("en", 4, MIXED, 40, seed=11, engine="reference")
+        assert attrs.evolve(stats, engine="batch") == simulate("en", 4, MIXED, 40, seed=11)

@@ -19,7 +19,9 @@ def test_str_is_the_text_of_statistics_and_both_comparisons():
         assert text.startswith(f"{result.games} games of ")
     assert "no single winner" in str(stats)
     assert "winner changes" in str(first)
-    assert "played under each rule set; compared with en:" in str(each)
+    assert "seed 2, played under each rule set by the batch engine; compared with en:" in str(each)
+    for result in (stats, first):
+        assert result.to_text().splitlines()[0].endswith(f"played by the {result.engine} engine")
 
 
 def test_the_deprecated_functions_give_the_same_text():
@@ -35,8 +37,8 @@ def test_a_played_comparison_reads_as_before():
     each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
     lines = each.to_text().splitlines()
     assert lines[0] == (
-        "4 games of 3 players (random, random, random), played under each rule set; "
-        "compared with en:"
+        "4 games of 3 players (random, random, random), seed 1, played under each rule set "
+        "by the batch engine; compared with en:"
     )
     assert lines[1].startswith("  en: winner changed 0.0% [0.0%, ")
     assert len(lines) == 3 and lines[2].startswith("  en:beyond_table=zero: winner changed ")

@@ -21,7 +21,7 @@ from qe_rules.game import engine as engine_module
 from qe_rules.game.events import Awarded, NotAwarded, ZeroBids
 from qe_rules.game.sales import Award, Rebid, limits_of, settle
 from qe_rules.texts.questions import open_questions
-from qe_rules.verification import games, play, readings, sale_search
+from qe_rules.verification import games, readings, sale_search, scripted
 from qe_rules.verification.report import Example, Finding, VerificationReport
 
 EN = RULESETS["en"]
@@ -384,7 +384,7 @@ def played_rounds(monkeypatch):
     """Make every random bid the same, and keep each random bidding round: the game it
     started from and the game after it."""
     rounds = []
-    real = play.random_round
+    real = scripted.random_round
 
     def random_round(game, rng, spread):
         after = real(game, rng, spread)

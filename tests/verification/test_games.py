@@ -7,7 +7,7 @@ import pytest
 import qe_rules as qe
 from qe_rules import RULESETS, Verdict
 from qe_rules.game.events import Awarded, PeekDeclined
-from qe_rules.verification import games, play
+from qe_rules.verification import games, scripted
 from tests.support.verification import ENDLESS, played_rounds, shows_its_check, with_thresholds
 
 EN = RULESETS["en"]
@@ -60,10 +60,10 @@ def test_a_scripted_game_ends_after_the_peek_window_of_the_last_sale():
     """Under peek_after_last_sale a window opens after the last sale; the scripted game
     declines it and ends, instead of being refused as unfinished."""
     rules = qe.get_ruleset("en:peek_after_last_sale=true")
-    sales, price = rules.sales(5), play.simple_price(rules)
+    sales, price = rules.sales(5), scripted.simple_price(rules)
     plan = [(sale % 5, price) for sale in range(sales)]  # each auctioneer wins: no window
     plan[-1] = ((sales - 1 + 1) % 5, price + 1)  # the last sale won by a bidder: secret
-    game = play.scripted_game(rules, 5, plan)
+    game = scripted.scripted_game(rules, 5, plan)
     assert game is not None and game.is_over
     assert {e.sale for e in game.events if isinstance(e, PeekDeclined)} == {sales - 1}
 

@@ -149,9 +149,9 @@ function draw(payload, force) {
   const peeking = mode === "seat" && view.can_peek && !ownAway(payload);
   $("peek").hidden = !peeking;
   if (peeking) {
-    const sale = view.history[view.history.length - 1];
-    const question = $("peek-question");
-    question.textContent = fill(question.dataset.text, { seat: seatName(sale.winner), tile: sale.company });
+    // the server words the question as the rule set's peek shows it (the amount paid,
+    // the highest bid, every bid)
+    $("peek-question").textContent = payload.peek_question || "";
   }
   drawWaiting();
   const kinds = payload.log_kinds || [];

@@ -30,12 +30,11 @@ def batch_available() -> bool:
     return importlib.util.find_spec("numpy") is not None
 
 
-def uses_batch(
-    engine: object, specs: Sequence[object], *, rows: bool = False, executor: object = None
-) -> bool:
+def uses_batch(engine: object, specs: Sequence[object]) -> bool:
     """Whether a run with these agents plays on the batch: ``"batch"`` always (raising
-    when it cannot), ``"auto"`` when numpy is installed, every agent is named and has a
-    batched form, and no per-game rows or executor are asked for."""
+    when it cannot), ``"auto"`` when numpy is installed and every agent is named and has
+    a batched form. (Per-game rows, worker processes and executors work on either
+    engine.)"""
     if engine not in ENGINES:
         raise InvalidArgument(
             f"engine is one of {', '.join(map(repr, ENGINES))}, got {shown(engine)}"
@@ -44,17 +43,12 @@ def uses_batch(
         return False
     batched = all(isinstance(spec, str) and spec in BATCHED_NAMES for spec in specs)
     if engine == "auto":
-        return batched and not rows and executor is None and batch_available()
+        return batched and batch_available()
     if not batch_available():
         raise InvalidArgument("engine='batch' needs numpy: pip install 'qe-rules[batch]'")
     if not batched:
         raise InvalidArgument(
             f"engine='batch' plays only the agents {', '.join(BATCHED_NAMES)}; got "
             f"{', '.join(map(shown, specs))} (engine='auto' falls back to the reference engine)"
-        )
-    if rows or executor is not None:
-        raise InvalidArgument(
-            "engine='batch' keeps no per-game rows and runs in this process (no executor); "
-            "use engine='reference' for those"
         )
     return True

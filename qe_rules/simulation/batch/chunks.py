@@ -7,7 +7,7 @@ Its names serve :mod:`~qe_rules.simulation.batch.outcome` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -16,6 +16,7 @@ import numpy.typing as npt
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord, Move
+from qe_rules.game.scoring import PlayerRecord
 from qe_rules.simulation.batch.agents import BatchAgent, batch_agent
 from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
@@ -28,8 +29,11 @@ __all__ = [
     "check_whole",
     "chunk_arrays",
     "chunk_record",
+    "game_record",
     "label",
     "played_chunks",
+    "player_records",
+    "seat_nations",
 ]
 
 CHUNK: Final = 16384
@@ -78,10 +82,14 @@ def label(agent: BatchAgent) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
 
-def chunk_arrays(chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS) -> dict[str, npt.NDArray[Any]]:
+def chunk_arrays(
+    chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS, scored: Mapping[str, Ints] | None = None
+) -> dict[str, npt.NDArray[Any]]:
     """A played chunk's outcome: per game and seat (in table order) the arrays ``names``
-    (``totals`` always), and per game the arrays of ``GAME_ARRAYS``."""
-    scored = chunk.score()
+    (``totals`` always), and per game the arrays of ``GAME_ARRAYS``; from ``scored`` (its
+    holdings scored by column) where given, else from ``chunk.score()``."""
+    if scored is None:
+        scored = chunk.score()
     players, games = chunk.players, chunk.games
     # each seat's column in each game, as a flat index into a (columns, games) array
     flat = ((np.arange(players)[:, None] - chunk.first) % players) * games + np.arange(games)
@@ -98,6 +106,48 @@ def chunk_arrays(chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS) -> dict[str, 
     arrays["gaps"] = scored["gaps"]
     arrays["first_auctioneer"] = chunk.first
     return arrays
+
+
+def seat_nations(chunk: Chunk) -> list[list[str]]:
+    """Per game, each seat's nation (its code), in table order."""
+    rules, players = chunk.rules, chunk.players
+    codes = np.array([NATIONS[index].code for index in rules.nations], dtype=object)
+    seats = np.arange(players)[None, :]
+    column = (seats - chunk.first[:, None]) % players
+    dealt: list[list[str]] = codes[np.take_along_axis(chunk.nations, column, axis=1)].tolist()
+    return dealt
+
+
+def player_records(chunk: Chunk, row: int) -> tuple[PlayerRecord, ...]:
+    """Game ``row`` of a played chunk as each seat's scoring input, as
+    ``Game.player_records()`` gives it: nation, token, tiles in the order won, spend and
+    zero-bid rounds."""
+    rules, players = chunk.rules, chunk.players
+    first = int(chunk.first[row])
+    companies = rules.ruleset.companies(players)
+    records = []
+    for seat in range(players):
+        column = (seat - first) % players
+        sales = np.flatnonzero(chunk.winners[:, row] == column)
+        records.append(
+            PlayerRecord(
+                NATIONS[rules.nations[chunk.nations[row, column]]],
+                INDUSTRIES[rules.industries[chunk.tokens[row, column]]],
+                tuple(companies[chunk.deck[row, sale]] for sale in sales),
+                int(chunk.amounts[sales, row].sum()),
+                int(chunk.zero_counts[column, row]),
+            )
+        )
+    return tuple(records)
+
+
+def game_record(
+    rules: CompiledRules, agents: Sequence[BatchAgent], seed: int, game: int
+) -> GameRecord:
+    """Game ``game`` of the run with ``seed``, played again on its own, as a record."""
+    log = MoveLog()
+    played = play_chunk(rules, Draws(seed, game, 1, rules.players, rules.sales), agents, log)
+    return chunk_record(played, log, 0)
 
 
 def check_whole(value: object, what: str, least: int) -> int:

@@ -42,9 +42,9 @@ class Knowledge:
         self.spent = np.zeros((players, games), dtype=np.int32)
         self.seen_sum = np.zeros((players, games), dtype=np.int32)
         self.seen_count = np.zeros((players, games), dtype=np.int32)
-        # per viewer, other seat and game: the amounts the viewer knows the other paid,
-        # and for the tiles the other won at an amount the viewer does not know, the sum
-        # of their opening bids plus one and their number
+        # per seat, viewer and game: the amounts the viewer knows the seat paid, and for
+        # the tiles the seat won at an amount the viewer does not know, the sum of their
+        # opening bids plus one and their number (a seat's own row is left at 0)
         self.known_paid = np.zeros((players, players, games), dtype=np.int32)
         self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
         self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
@@ -86,20 +86,14 @@ class Knowledge:
         sold = winner >= 0
         seats = np.arange(players)[:, None]
         wins = seats == winner
-        rows = np.flatnonzero(sold)
-        won = winner[rows]
         paid = np.where(sold, amount, 0).astype(np.int32)
-        paid_rows = paid[rows]
-        seat_flat = won * games + rows  # each winner's place in a (seats, games) array
-        self.spent.reshape(-1)[seat_flat] += paid_rows
-        tile = np.take(chunk.deck[:, sale], rows)
+        self.spent += wins * paid
+        tile = chunk.deck[:, sale]  # unsold games change nothing below: wins is all False
         shift = (BITS * np.take(rules.tile_industry, tile)).astype(np.int32)
-        held = self.held.reshape(-1)
-        before = np.take(held, seat_flat)
-        self.kinds.reshape(-1)[seat_flat] += (before >> shift) & ((1 << BITS) - 1) == 0
-        held[seat_flat] = before + (np.int32(1) << shift)
-        nation = np.take(self.pieces(chunk)[0], seat_flat)
-        self.own.reshape(-1)[seat_flat] += np.take(rules.tile_nation, tile) == nation
+        new_kind = (self.held >> shift) & ((1 << BITS) - 1) == 0
+        self.kinds += wins & new_kind
+        self.held += wins * (np.int32(1) << shift)
+        self.own += wins & (np.take(rules.tile_nation, tile) == self.pieces(chunk)[0])
         # the winner, and the auctioneer (it writes the amount on the tile), know it, and
         # every seat where it is public (CompiledRules.public: facts.amount_is_public)
         knows = wins | rules.public(winner, auctioneer)
@@ -113,13 +107,16 @@ class Knowledge:
         floor = np.zeros(games, dtype=np.int32) if opening is None else opening + 1
         self.known[:, sale] = np.where(seen, paid, np.nan)
         self.unknown[:, sale] = np.where(unseen, floor, np.nan)
-        # each viewer's sums for the winner of each game sold: (viewers, games sold)
-        pair = seats * (players * games) + seat_flat
-        seen_rows = seen[:, rows]
-        unseen_rows = unseen[:, rows]
-        self.known_paid.reshape(-1)[pair] += paid_rows * seen_rows
-        self.floor_sum.reshape(-1)[pair] += floor[rows].astype(np.int32) * unseen_rows
-        self.unknown_count.reshape(-1)[pair] += unseen_rows
+        # each winner's sums as each viewer sees them (dense by winner: several times
+        # faster than adding at scattered places)
+        floor = floor.astype(np.int32)
+        for seat in range(players):
+            won_here = wins[seat]
+            told = seen & won_here
+            self.known_paid[seat] += told * paid
+            blind = unseen & won_here
+            self.floor_sum[seat] += blind * floor
+            self.unknown_count[seat] += blind
         self.winners.append(winner)
         if rules.zero_bids:
             self.zero_bidders += standing == 0
@@ -154,9 +151,9 @@ class Knowledge:
         self.seen_sum[column, rows] += paid
         self.seen_count[column, rows] += 1
         won = self.winners[sale][rows]
-        self.known_paid[column, won, rows] += paid
-        self.floor_sum[column, won, rows] -= self.unknown[column, sale, rows].astype(np.int32)
-        self.unknown_count[column, won, rows] -= 1
+        self.known_paid[won, column, rows] += paid
+        self.floor_sum[won, column, rows] -= self.unknown[column, sale, rows].astype(np.int32)
+        self.unknown_count[won, column, rows] -= 1
         self.known[column, sale, rows] = paid
         self.unknown[column, sale, rows] = np.nan
 
@@ -174,9 +171,9 @@ class Knowledge:
         top: Floats = np.full(typical.shape, -np.inf)
         estimate = np.empty(typical.shape)
         for seat in range(players):
-            np.multiply(self.unknown_count[:, seat], typical, out=estimate)
-            np.maximum(estimate, self.floor_sum[:, seat], out=estimate)
-            estimate += self.known_paid[:, seat]
+            np.multiply(self.unknown_count[seat], typical, out=estimate)
+            np.maximum(estimate, self.floor_sum[seat], out=estimate)
+            estimate += self.known_paid[seat]
             estimate[seat] = -np.inf  # a seat's own spend is not another's
             np.maximum(top, estimate, out=top)
         return top
@@ -187,9 +184,9 @@ class Knowledge:
         is exact): what it knows the seat paid, plus the larger of the typical price
         times the tiles whose amount it does not know and their floors' sum."""
         estimate = self._estimate
-        np.multiply(self.unknown_count, typical[:, None, :], out=estimate)
-        np.maximum(estimate, self.floor_sum, out=estimate)
-        estimate += self.known_paid
+        np.multiply(self.unknown_count.transpose(1, 0, 2), typical[:, None, :], out=estimate)
+        np.maximum(estimate, self.floor_sum.transpose(1, 0, 2), out=estimate)
+        estimate += self.known_paid.transpose(1, 0, 2)
         seats = np.arange(self.rules.players)
         estimate[seats, seats] = self.spent
         return estimate

@@ -46,7 +46,7 @@ from qe_rules.simulation.batch.knowledge import Knowledge
 
 Bits32 = npt.NDArray[np.uint32]
 
-__all__ = ["Chunk", "Draws", "MoveLog", "play_chunk"]
+__all__ = ["PLAY_GAPS", "Chunk", "Draws", "MoveLog", "play_chunk", "score_columns"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
@@ -72,6 +72,8 @@ _BYTES: Final = np.array(
     _TIE_AFTER,
     _FALLBACK_TIED,
 ) = (1 << bit for bit in range(8))
+PLAY_GAPS: Final = _NO_UNTIED | _NO_UNIQUE | _FALLBACK_TIED
+"""The gap bits met in play (a sale no fallback decides), not in scoring."""
 # why a sale went unsold (the move log's and the gaps' codes)
 UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
 
@@ -766,85 +768,104 @@ class Chunk:
 
     def score(self) -> dict[str, Ints]:
         """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
-        rules, players, games = self.rules, self.players, self.games
-        size = players * games
-        # each sale's tile summed into its winner's bucket (column, game); unsold ones
-        # into one more bucket, left out
-        key = self.winners * games + np.arange(games)
-        key[self.winners < 0] = size
-        key = key.ravel()
-        deck = np.ascontiguousarray(self.deck.T)  # (sales, games)
-        packing = _packing(rules)
-        packed_tiles, nation_shift, nation_width, offset_shift = packing
+        return score_columns(
+            self.rules, self.winners, self.amounts, self.deck, self.nations, self.tokens,
+            self.zero_counts, self.unsold_reason,
+        )  # fmt: skip
 
-        def summed(weights: npt.NDArray[Any]) -> Ints:
-            found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
-            return found[:size].astype(np.int64).reshape(players, games)
 
-        # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
-        packed = summed(packed_tiles[deck])
-        spent = summed(self.amounts)
-        vp = packed & 127
-        held = packed >> 7 & 31
-        nation_of = np.array(rules.nations)[self.nations.T]  # (columns, games)
-        own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
-        index = np.array(rules.industries)[self.tokens.T] * (rules.monopolization.size // 5)
-        index += packed >> offset_shift
-        monopolization = rules.monopolization[index]
-        diversification = rules.diversification[index]
-        beyond = rules.industry_beyond[index]
-        nationalization = rules.nationalization[own]
-        zero_points = self.zero_counts.astype(np.int64) * rules.zero_bid_points
-        subtotal = vp + zero_points + nationalization + monopolization + diversification
-        lowest = spent.min(axis=0)
-        highest = spent.max(axis=0)
-        at_lowest = spent == lowest
-        at_highest = spent == highest
-        bonus = at_lowest * rules.bonus
-        if not rules.bonus_to_all_tied:
-            bonus *= at_lowest.sum(axis=0) == 1
-        if rules.eliminate:
-            eliminated = at_highest.copy()
-            if not rules.eliminate_all_tied:
-                eliminated &= at_highest.sum(axis=0) == 1
-            if rules.none_out_when_all_tied:
-                eliminated &= ~at_highest.all(axis=0)
-        else:
-            eliminated = np.zeros_like(at_highest)
-        total = subtotal + bonus
-        standing = np.where(eliminated, -1, total)
-        best = standing.max(axis=0)
-        leaders = ~eliminated & (total == best)
-        several = leaders.sum(axis=0) > 1
-        if rules.lower_spend_tiebreak and several.any():
-            level = np.flatnonzero(several)  # the games with several leaders
-            among = leaders[:, level]
-            least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
-            leaders[:, level] = among & (spent[:, level] == least)
-        gaps = self.unsold_reason.copy()
-        gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
-        gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
-        gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
-        gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
-        still_tied = leaders.sum(axis=0) > 1
-        gaps |= np.where(still_tied, _TIE_AFTER, 0)
-        if rules.no_winner_when_tied:
-            leaders &= ~still_tied
-        return {
-            "company_points": vp,
-            "zero_bids": zero_points,
-            "nationalization": nationalization,
-            "monopolization": monopolization,
-            "diversification": diversification,
-            "lowest_spend_bonus": bonus,
-            "total": total,
-            "spent": spent,
-            "eliminated": eliminated,
-            "winners": leaders,
-            "tiles": held,
-            "gaps": gaps,
-            "unsold": rules.sales - held.sum(axis=0),
-        }
+def score_columns(
+    rules: CompiledRules,
+    winners: Ints,
+    amounts: Ints,
+    deck: Ints,
+    nations: Ints,
+    tokens: Ints,
+    zero_counts: npt.NDArray[np.int32],
+    unsold_reason: Ints,
+) -> dict[str, Ints]:
+    """The final scoring of games under ``rules``, by column: ``(columns, games)`` arrays
+    and per-game ones. ``winners`` and ``amounts`` are ``(sales, games)`` (the column
+    that won each sale, -1 for none, and what it paid); ``deck`` holds ``(games, sales)``
+    indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
+    columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits."""
+    players = rules.players
+    sales, games = winners.shape
+    size = players * games
+    # each sale's tile summed into its winner's bucket (column, game); unsold ones
+    # into one more bucket, left out
+    key = np.where(winners >= 0, winners * games + np.arange(games), size).ravel()
+    packing = _packing(rules)
+    packed_tiles, nation_shift, nation_width, offset_shift = packing
+
+    def summed(weights: npt.NDArray[Any]) -> Ints:
+        found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
+        return found[:size].astype(np.int64).reshape(players, games)
+
+    # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
+    packed = summed(np.take(packed_tiles, deck.T))  # deck.T: (sales, games)
+    spent = summed(amounts)
+    vp = packed & 127
+    held = packed >> 7 & 31
+    nation_of = np.take(np.array(rules.nations), nations.T)  # (columns, games)
+    own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
+    index = np.take(np.array(rules.industries), tokens.T) * (rules.monopolization.size // 5)
+    index += packed >> offset_shift
+    monopolization = np.take(rules.monopolization, index)
+    diversification = np.take(rules.diversification, index)
+    beyond = np.take(rules.industry_beyond, index)
+    nationalization = np.take(rules.nationalization, own)
+    zero_points = zero_counts.astype(np.int64) * rules.zero_bid_points
+    subtotal = vp + zero_points + nationalization + monopolization + diversification
+    lowest = spent.min(axis=0)
+    highest = spent.max(axis=0)
+    at_lowest = spent == lowest
+    at_highest = spent == highest
+    bonus = at_lowest * rules.bonus
+    if not rules.bonus_to_all_tied:
+        bonus *= at_lowest.sum(axis=0) == 1
+    if rules.eliminate:
+        eliminated = at_highest.copy()
+        if not rules.eliminate_all_tied:
+            eliminated &= at_highest.sum(axis=0) == 1
+        if rules.none_out_when_all_tied:
+            eliminated &= ~at_highest.all(axis=0)
+    else:
+        eliminated = np.zeros_like(at_highest)
+    total = subtotal + bonus
+    standing = np.where(eliminated, -1, total)
+    best = standing.max(axis=0)
+    leaders = ~eliminated & (total == best)
+    several = leaders.sum(axis=0) > 1
+    if rules.lower_spend_tiebreak and several.any():
+        level = np.flatnonzero(several)  # the games with several leaders
+        among = leaders[:, level]
+        least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
+        leaders[:, level] = among & (spent[:, level] == least)
+    gaps = unsold_reason.copy()
+    gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
+    gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
+    gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
+    gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
+    still_tied = leaders.sum(axis=0) > 1
+    gaps |= np.where(still_tied, _TIE_AFTER, 0)
+    if rules.no_winner_when_tied:
+        leaders &= ~still_tied
+    return {
+        "company_points": vp,
+        "zero_bids": zero_points,
+        "nationalization": nationalization,
+        "monopolization": monopolization,
+        "diversification": diversification,
+        "lowest_spend_bonus": bonus,
+        "total": total,
+        "spent": spent,
+        "eliminated": eliminated,
+        "winners": leaders,
+        "tiles": held,
+        "gaps": gaps,
+        "unsold": sales - held.sum(axis=0),
+    }
 
 
 def play_chunk(

@@ -38,14 +38,16 @@ from qe_rules.simulation.batch.chunks import (
     check_whole,
     chunk_arrays,
     chunk_record,
+    game_record,
     label,
     played_chunks,
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, compile_rules
-from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
-from qe_rules.simulation.batch.tally import Sums
+from qe_rules.simulation.batch.lockstep import Chunk, MoveLog
+from qe_rules.simulation.batch.tally import add_arrays
 from qe_rules.simulation.play import _check_games, _check_seed
-from qe_rules.simulation.stats import GameRange, SimulationStats
+from qe_rules.simulation.stats import GameRange, SimulationStats, _stats_of
+from qe_rules.simulation.tallies import _Tally
 
 __all__ = ["Batch", "play"]
 
@@ -113,9 +115,7 @@ class Batch:
             if first <= game < first + chunk.games:
                 return chunk_record(chunk, log, game - first)
         rules = compile_rules(self.ruleset, self.players)
-        draws = Draws(self.seed, self.start + game, 1, self.players, rules.sales)
-        log = MoveLog()
-        return chunk_record(play_chunk(rules, draws, self._players, log), log, 0)
+        return game_record(rules, self._players, self.seed, self.start + game)
 
     def records(self) -> Iterator[GameRecord]:
         """Every game's record, in order (fast when the batch kept its moves)."""
@@ -125,12 +125,13 @@ class Batch:
     def stats(self) -> SimulationStats:
         """The statistics :func:`~qe_rules.simulate` gives, of these games (a
         :class:`~qe_rules.SimulationStats` whose ``engine`` is ``"batch"``)."""
-        sums = Sums(self.players)
-        sums.add(
-            {name: getattr(self, name) for name in ("totals", "spent", "winner", "gaps", "unsold")}
-        )
+        tally = _Tally(self.players)
+        add_arrays(tally, {name: getattr(self, name) for name in _TALLIED})
         games = GameRange(self.seed, self.start, self.start + self.games)
-        return SimulationStats(**sums.fields(self.ruleset, self.players, self.agents, games))
+        return _stats_of(tally, self.ruleset.id, self.agents, (games,), False, "batch")
+
+
+_TALLIED = ("totals", "spent", "winner", "gaps", "unsold")
 
 
 def play(

@@ -1,0 +1,65 @@
+"""Why the engine refuses a bid that is not awaited: the error, with its code and params
+(see :data:`qe_rules.errors.ERROR_CODES`). Seats and sales are counted from 0, as the
+library counts them."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+from qe_rules.errors import IllegalAction
+from qe_rules.game._state import _OPENING, _OVER, _PEEKING, _REBIDDING, _Sale
+
+__all__ = ["not_to_act"]
+
+
+def not_to_act(
+    sale: _Sale, awaiting: Set[int], open_bids: tuple[tuple[int, int], ...], seat: int
+) -> IllegalAction:
+    """Why ``seat``'s bid is not awaited in ``sale`` (``awaiting`` are the seats to act,
+    ``open_bids`` the bids of the bidding round so far)."""
+    if sale.phase is _OVER:
+        return IllegalAction("the game is over; no more moves are possible", code="game-over")
+    where = f"sale {sale.number}"
+    waiting = sorted(awaiting)
+    shown_waiting = ", ".join(map(str, waiting))
+    if sale.phase is _PEEKING:
+        target = sale.peek_target
+        assert target is not None
+        return IllegalAction(
+            f"seat {seat} cannot bid now: the bidding of {where} waits until "
+            f"seat{'s' if len(awaiting) > 1 else ''} {shown_waiting} answer the peek at "
+            f"sale {target.sale} (peek or decline_peek)",
+            code="waiting-for-peeks",
+            seat=seat,
+            sale=sale.number,
+            waiting=waiting,
+            peek_sale=target.sale,
+        )
+    if sale.phase is _OPENING:
+        return IllegalAction(
+            f"seat {seat} cannot bid now: {where} waits for the opening bid of seat "
+            f"{sale.auctioneer}, the auctioneer",
+            code="not-to-act",
+            seat=seat,
+            sale=sale.number,
+            auctioneer=sale.auctioneer,
+        )
+    if sale.phase is _REBIDDING and not any(s == seat for s, _ in open_bids):
+        tied = list(sale.tie_log[-1])
+        return IllegalAction(
+            f"seat {seat} is not tied in {where}; only seats {', '.join(map(str, tied))} "
+            f"rebid (waiting for {shown_waiting})",
+            code="not-tied",
+            seat=seat,
+            sale=sale.number,
+            tied=tied,
+            waiting=waiting,
+        )
+    return IllegalAction(
+        f"seat {seat} has already bid in this bidding round of {where}; waiting for "
+        f"seat{'s' if len(awaiting) > 1 else ''} {shown_waiting}",
+        code="already-bid",
+        seat=seat,
+        sale=sale.number,
+        waiting=waiting,
+    )
