@@ -903,6 +903,11 @@ def _played_batches(fields: Fields) -> tuple[tuple[int, int, int], ...]:
                 "disagrees with batches",
             )
         return batches
+    agree(
+        all(key in fields.data for key in ("seed", "start", "games")),
+        fields.where,
+        "needs batches, or seed, start and games",
+    )
     seed = fields.get("seed", ARGUMENTS.integer)
     start = fields.get("start", whole)
     games = fields.get("games", games_of)
