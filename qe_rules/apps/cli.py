@@ -75,6 +75,7 @@ from qe_rules.apps.project import project_url
 from qe_rules.apps.rulebook_files import FORMATS, write_rulebook
 from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
+from qe_rules.components import Nation
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
 from qe_rules.game.records import RECORD_FORMAT
@@ -210,6 +211,11 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
     if not isinstance(players, list):
         raise _InputError(
             f"{where}: expected a list of player records, or an object with a 'players' list"
+        )
+    if len(players) > len(Nation):  # counted before any record is read
+        raise _InputError(
+            f"{where}: a game has at most {len(Nation)} players (one a nation), "
+            f"got {len(players)} player records"
         )
     records, names = [], []
     for seat, entry in enumerate(players):

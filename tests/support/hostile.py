@@ -45,6 +45,8 @@ def _read_score_file(data: Any) -> Any:
     try:
         ruleset, records, _ = cli._parse_score_file(data, "score file")
     except cli._InputError as error:
+        if is_disagreement(error.__context__):  # a record's fields (or text no file holds)
+            raise ARGUMENTS.disagree("score file", str(error)) from None
         raise qe.InvalidArgument(str(error)) from None
     try:
         return qe.score_game(ruleset or "en", records)
