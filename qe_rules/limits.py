@@ -17,14 +17,18 @@ from typing import Final
 __all__ = [
     "GAME_ROUNDS_CHECKED",
     "GAME_ROUNDS_COMPARED",
+    "MAX_BATCH_GAMES",
     "MAX_BID",
+    "MAX_ENV_ROUNDS",
     "MAX_EXTENDS_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_MOVES",
     "MAX_NESTING",
+    "MAX_SEED_BITS",
     "MAX_TABLE_COUNT",
     "MAX_TEXT_LENGTH",
     "MAX_TIES_BEFORE_FALLBACK",
+    "MAX_VECTOR_ENVS",
     "ROUNDS_PER_SALE",
 ]
 
@@ -55,6 +59,22 @@ MAX_NESTING: Final = 64
 MAX_TEXT_LENGTH: Final = 10_000
 """The longest string accepted in a field of input data (an id, a title, a citation)."""
 
+MAX_SEED_BITS: Final = 1024
+"""The most bits of a whole-number seed of a game's deal (``new_game``), either way (far
+more than a seed needs; a run's seed is at most 2**63 - 1 either way)."""
+
+
+# Sizes of what is made at once: checked before the arrays are made.
+
+MAX_BATCH_GAMES: Final = 10_000_000
+"""The most games one ``qe_rules.batch.play`` returns arrays for (about 210 bytes a game,
+so about 2 GB at most); ``simulate(..., engine="batch")`` sums any number of games
+without keeping them."""
+
+MAX_VECTOR_ENVS: Final = 65_536
+"""The most games one ``BatchVectorEnv`` steps together (about 27 kB a game of 5 players,
+so about 1.8 GB at most)."""
+
 
 # Round caps: a rule set without a tie fallback can tie forever, so every loop that plays
 # games for the caller stops after a bounded number of bidding rounds.
@@ -62,6 +82,9 @@ MAX_TEXT_LENGTH: Final = 10_000
 ROUNDS_PER_SALE: Final = 100
 """The bidding rounds one sale may take before a simulated game is given up; the learning
 environments truncate after as many by default."""
+
+MAX_ENV_ROUNDS: Final = 100 * ROUNDS_PER_SALE
+"""The largest ``max_rounds`` (bidding rounds of one sale) a learning environment takes."""
 
 GAME_ROUNDS_CHECKED: Final = 200
 """The bidding rounds (an opening bid counts as one) a random game of the verifier's

@@ -81,7 +81,7 @@ def languages() -> tuple[str, ...]:
 def forget_catalogs() -> None:
     """Look for the catalogs again on next use (after one was added or compiled)."""
     languages.cache_clear()
-    translation.cache_clear()
+    _translation.cache_clear()
 
 
 def check_language(language: object) -> str:
@@ -95,10 +95,13 @@ def check_language(language: object) -> str:
     return language
 
 
-@functools.cache
 def translation(language: str) -> gettext.NullTranslations:
     """The catalog of ``language`` (read once); English is the identity."""
-    check_language(language)
+    return _translation(check_language(language))
+
+
+@functools.cache
+def _translation(language: str) -> gettext.NullTranslations:
     if language == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_FOLDER, languages=[language])

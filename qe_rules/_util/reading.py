@@ -340,6 +340,8 @@ class Fields:
         readers: Readers = ARGUMENTS,
         keys: KeyPhrasing = LISTED_KEYS,
     ) -> None:
+        if not isinstance(where, str):
+            raise InvalidArgument(f"where names the document in messages, got {shown(where)}")
         if not isinstance(data, Mapping):
             raise readers.fail(where, "an object", data)
         needed = list(required)

@@ -44,7 +44,6 @@ import functools
 import importlib.metadata
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -66,6 +65,8 @@ from qe_rules.apps.console import (
     end_progress_lines,
     forget_progress_bars,
 )
+from qe_rules.apps.output_files import OutputError as _OutputError
+from qe_rules.apps.output_files import check_output_path, check_writable, write_file, writing
 from qe_rules.apps.pages import (
     generated_pages,
     measure_open_questions,
@@ -77,6 +78,7 @@ from qe_rules.apps.research import add_research_parsers
 from qe_rules.apps.rulebook_files import FORMATS, write_rulebook
 from qe_rules.apps.serving import add_serve_arguments, serve_from_arguments
 from qe_rules.apps.terminal import GameStopped, play_in_terminal
+from qe_rules.components import Nation
 from qe_rules.errors import RulesError, shown
 from qe_rules.game.engine import Game, replay
 from qe_rules.game.records import RECORD_FORMAT
@@ -119,10 +121,6 @@ _Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 class _InputError(Exception):
     """An input problem to report in one line."""
-
-
-class _OutputError(Exception):
-    """The output could not be written; reported in one line."""
 
 
 # --------------------------------------------------------------------------- variants
@@ -216,6 +214,11 @@ def _parse_score_file(data: Any, where: str) -> tuple[str | None, list[PlayerRec
     if not isinstance(players, list):
         raise _InputError(
             f"{where}: expected a list of player records, or an object with a 'players' list"
+        )
+    if len(players) > len(Nation):  # counted before any record is read
+        raise _InputError(
+            f"{where}: a game has at most {len(Nation)} players (one a nation), "
+            f"got {len(players)} player records"
         )
     records, names = [], []
     for seat, entry in enumerate(players):
@@ -413,14 +416,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _save_record(game: Game, path: str) -> None:
-    try:
-        with open_output(path) as handle:
-            json.dump(game.to_record(), handle)
-            handle.write("\n")
-    except OSError as error:
-        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
-        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
+    with writing(path), open_output(path) as handle:
+        json.dump(game.to_record(), handle)
+        handle.write("\n")
 
 
 def _add_show_parser(commands: _Commands) -> None:
@@ -705,21 +703,9 @@ def _write_extras(
     ):
         if not path:
             continue
-        try:
-            _check_output_path(path)
+        with writing(path):
+            check_output_path(path)
             write(path)
-        except OSError as error:
-            raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-
-
-def _check_output_path(path: str) -> None:
-    """Refuse a path that names a FIFO (writing it would wait for a reader) or a folder."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return  # no such file yet: writing it says what is wrong, if anything
-    if stat.S_ISFIFO(mode) or stat.S_ISDIR(mode):
-        raise _OutputError(f"cannot write {path}: it is a folder or a FIFO, not a file")
 
 
 def _add_play_options(command: argparse.ArgumentParser) -> None:
@@ -860,7 +846,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     if args.examples and comparison.examples:
         for example in comparison.examples:
             name = f"{example.ruleset}-{example.cause}-game-{example.game}.json"
-            _write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
+            write_file(os.path.join(args.examples, name), json.dumps(example.record.to_dict()))
     if args.format == "json":
         _emit(out, attrs.evolve(comparison, rows=None).to_dict())
         return EXIT_OK
@@ -927,24 +913,13 @@ def _cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
         edition=args.edition,
     )
     if args.output:
-        _write_file(args.output, text)
+        write_file(args.output, text)
     else:
         out.write(text)
     return EXIT_OK
 
 
 # --------------------------------------------------------------------------- docs
-
-
-def _write_file(path: str, text: str) -> None:
-    try:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open_output(path) as handle:
-            handle.write(text)
-    except OSError as error:
-        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
-    except ValueError as error:  # a path no file can have: a NUL, a lone surrogate
-        raise _OutputError(f"cannot write {shown(path)}: {error}") from None
 
 
 def _add_docs_parser(commands: _Commands) -> None:
@@ -990,7 +965,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             "The measured shares of docs/open-questions.md: written by qe-rules docs "
             "--measure\n(qe_rules.apps.pages.measure_open_questions). Do not edit."
         )
-        _write_file(path, _toml.dumps(data, header=header))
+        write_file(path, _toml.dumps(data, header=header))
         print(f"wrote {path}", file=out)
     names = list(page_makers())
     if os.path.exists(args.folder) and not os.path.isdir(args.folder):
@@ -1003,6 +978,8 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             f"{shown(args.folder)} is not a folder that holds generated pages (such as "
             f"{names[0]}); give --force to write them there anyway"
         )
+    if not args.check:
+        check_writable(args.folder)
     stale = []
     for name, text in generated_pages().items():
         path = os.path.join(args.folder, name)
@@ -1019,7 +996,7 @@ def _cmd_docs(args: argparse.Namespace, out: TextIO) -> int:
             continue
         stale.append(path)
         if not args.check:
-            _write_file(path, text)
+            write_file(path, text, folders=True)
             print(f"wrote {path}", file=out)
     if args.check and stale:
         print("stale: " + ", ".join(stale), file=out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import socket
 from typing import Final, TextIO
 
 from qe_rules.errors import InvalidArgument, shown
@@ -248,7 +249,9 @@ def trusted_proxies(text: str | None) -> list[str]:
 def check_serve_arguments(args: argparse.Namespace) -> None:
     """Refuse what the server would fail on, before it starts: a port outside 0-65535, a
     host that is not a name or an address, a delay that is not a number of seconds, a
-    database path in a folder that does not exist or naming a folder or a FIFO."""
+    database path in a folder that does not exist or naming a folder or a FIFO, a host
+    and port it cannot listen on (a name that resolves to nothing, an address of another
+    machine, a port in use)."""
     if not 0 <= args.port <= 65535:
         raise InvalidArgument(f"--port is a port number from 0 to 65535, got {args.port}")
     host = args.host
@@ -262,11 +265,33 @@ def check_serve_arguments(args: argparse.Namespace) -> None:
     database = args.db
     folder = os.path.dirname(database) or "."
     try:
-        if not os.path.isdir(folder):
-            raise InvalidArgument(f"--db: the folder {folder!r} of {database!r} does not exist")
-        if os.path.exists(database) and not os.path.isfile(database):
-            raise InvalidArgument(f"--db: {database!r} is not a file")
-    except InvalidArgument:
-        raise
+        is_folder = os.path.isdir(folder)
+        not_a_file = os.path.exists(database) and not os.path.isfile(database)
     except ValueError as error:  # a path no file can have: a NUL
         raise InvalidArgument(f"--db: {shown(database)}: {error}") from None
+    if not is_folder:
+        raise InvalidArgument(f"--db: the folder {folder!r} of {database!r} does not exist")
+    if not_a_file:
+        raise InvalidArgument(f"--db: {database!r} is not a file")
+    _check_listening(host, args.port)
+
+
+def _check_listening(host: str, port: int) -> None:
+    """Refuse a host and port the server could not listen on (a name that resolves to no
+    address, an address of another machine, a port in use), by binding a socket to them
+    once, as the server will."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        raise InvalidArgument(
+            f"--host: cannot listen on {shown(host)}: {getattr(error, 'strerror', None) or error}"
+        ) from None
+    family, kind, protocol, _, address = found[0]
+    try:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        raise InvalidArgument(
+            f"--host, --port: cannot listen on {shown(host)} port {port}: {error.strerror or error}"
+        ) from None

@@ -735,7 +735,8 @@ def _public_part(
     part.phase = sale.phase
     part.auctioneer = sale.auctioneer
     part.company = _company_of(setup, sale)
-    part.remaining = 0 if over else setup.sales - sale.number - 1
+    # nothing remains at the end, nor in a peek window after the last sale
+    part.remaining = 0 if sale.number >= setup.sales else setup.sales - sale.number - 1
     part.to_act = to_act
     part.opening_bid = sale.opening
     part.tied = sale.tie_log[-1] if sale.phase is _REBIDDING else ()
@@ -779,13 +780,13 @@ def _shared_sales(constants: _Constants, players: int, first: int) -> tuple[_Sal
         sale = _Sale()
         sale.number = index
         sale.round = constants.round_of[min(index, constants.sales - 1)]
-        sale.auctioneer = (first + index) % players
+        sale.auctioneer = constants.facts.rules.auctioneer_of_sale(players, first, index)
         sale.phase = _OPENING
         sale.after_opening = {}
         if index == constants.sales:  # the end of the game
-            sale.auctioneer, sale.phase, sale.after_opening = None, _OVER, None
-        elif constants.last_tile and index == constants.sales - 1:
-            sale.auctioneer, sale.phase, sale.after_opening = None, _BIDDING, None
+            sale.phase, sale.after_opening = _OVER, None
+        elif sale.auctioneer is None:  # the last tile, sold without auctioneer
+            sale.phase, sale.after_opening = _BIDDING, None
         sale.opening = None
         sale.standing = constants.no_bids
         sale.rebid = 0

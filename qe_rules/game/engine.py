@@ -124,7 +124,7 @@ from qe_rules.game.views import (
     make_player_view,
     make_public_view,
 )
-from qe_rules.limits import MAX_BID
+from qe_rules.limits import MAX_BID, MAX_SEED_BITS, MAX_TEXT_LENGTH
 from qe_rules.rules.model import PeekShows, PeekTiming, RuleSet, get_ruleset
 
 __all__ = ["Game", "new_game", "replay"]
@@ -1127,14 +1127,23 @@ def new_game(
     ``nations`` or ``industries`` these are dealt at random from ``seed`` (the same seed
     gives the same game); given, they are checked and used as they are: ``deck`` is the
     order of sale (a permutation of ``ruleset.companies(players)``), ``nations`` and
-    ``industries`` hold one per seat.
+    ``industries`` hold one per seat. A seed is a whole number of at most 1024 bits either
+    way, or a string (the verifier deals its games from names such as ``"en-4-17"``).
     """
     rules = get_ruleset(ruleset)
     if type(players) is not int or players not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
         raise InvalidArgument(f"{rules.id} is played by {counts} players, not {shown(players)}")
-    if seed is not None and type(seed) is not int and not isinstance(seed, int | str):
-        raise InvalidArgument(f"a seed is an int or a str, got {shown(seed)}")
+    if seed is not None and not (
+        (type(seed) is int and seed.bit_length() <= MAX_SEED_BITS)
+        or (type(seed) is str and len(seed) <= MAX_TEXT_LENGTH)
+    ):
+        raise InvalidArgument(
+            f"a seed is a whole number (int) of at most {MAX_SEED_BITS} bits either way "
+            "(qe_rules.limits.MAX_SEED_BITS), or a str of at "
+            f"most {MAX_TEXT_LENGTH} characters (qe_rules.limits.MAX_TEXT_LENGTH), got "
+            f"{shown(seed)}"
+        )
     if type(first_auctioneer) is not int or not 0 <= first_auctioneer < players:
         raise InvalidArgument(
             f"first_auctioneer is a seat from 0 to {players - 1}, got {shown(first_auctioneer)}"

@@ -17,6 +17,7 @@ import attrs
 from qe_rules._util.reading import (
     MAX_PLAYERS,
     Fields,
+    agree,
     at_most,
     fail,
     flag,
@@ -26,6 +27,7 @@ from qe_rules._util.reading import (
     whole,
 )
 from qe_rules.components import COMPANIES, Company
+from qe_rules.game.sales import UNSOLD_REASONS
 from qe_rules.limits import MAX_BID
 
 __all__ = [
@@ -77,7 +79,9 @@ class Event:
         names = [field.name for field in attrs.fields(cls)]
         fields = Fields(data, f"{kind} event", ["kind", *names])
         readers = _READERS_OF.get(cls.kind, _READERS)
-        return cls(**{name: fields.get(name, readers[name]) for name in names})
+        event = cls(**{name: fields.get(name, readers[name]) for name in names})
+        _check_event(event, f"{kind} event")
+        return event
 
 
 @attrs.frozen
@@ -241,3 +245,37 @@ _READERS: Final[dict[str, Callable[[Any, str], Any]]] = {
 
 _READERS_OF: Final = {OpeningBid.kind: {**_READERS, "amount": _amount}}
 """The kinds that read a field otherwise: an opening bid's amount is always known."""
+
+
+def _check_event(event: Event, where: str) -> None:
+    """Check that an event read from data agrees with itself, as the engine writes it:
+    seats named once each and in order, a tie of ties in a row, a public amount known,
+    an unsold tile's reason one of the engine's."""
+    for name in ("seats", "scoring"):
+        seats = getattr(event, name, None)
+        if seats is not None:
+            agree(
+                list(seats) == sorted(set(seats)),
+                f"{where}.{name}",
+                "names each seat once, in order",
+            )
+    if isinstance(event, Tie):
+        agree(bool(event.seats) and event.ties >= 1, where, "a tie has seats and counts itself")
+    elif isinstance(event, ZeroBids):
+        agree(
+            set(event.scoring) <= set(event.seats),
+            f"{where}.scoring",
+            "the seats that score are among the seats that bid zero",
+        )
+    elif isinstance(event, Awarded):
+        agree(
+            not event.public or event.amount is not None,
+            f"{where}.amount",
+            "a public amount is known to everyone",
+        )
+    elif isinstance(event, NotAwarded):
+        agree(
+            event.reason in UNSOLD_REASONS,
+            f"{where}.reason",
+            f"is one of {', '.join(UNSOLD_REASONS)}, got {event.reason!r}",
+        )

@@ -305,7 +305,7 @@ def _facts(rules: RuleSet, players: int) -> RuleFacts:
         players=players,
         sales=sales,
         rounds=rounds,
-        round_of=tuple(max(0, min(index // players, rounds - 1)) for index in range(sales)),
+        round_of=tuple(rules.round_of_sale(players, index) for index in range(sales)),
         last_tile=rules.has_last_tile_rule(players),
         companies=rules.companies(players),
         nations=rules.nations(players),

@@ -30,6 +30,7 @@ Every problem raises :class:`~qe_rules.InvalidRecord`.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -422,8 +423,15 @@ def dump_records(
     True
     """
     _check_iterable(records, "records", "a list (or any iterable) of records")
-    if not callable(getattr(file, "write", None)):
-        raise InvalidArgument(f"file must be a text file open for writing, got {shown(file)}")
+    if (
+        not callable(getattr(file, "write", None))
+        or isinstance(file, io.RawIOBase | io.BufferedIOBase)
+        or getattr(file, "closed", False) is True
+    ):
+        raise InvalidArgument(
+            f"file must be a text file open for writing (not a binary or closed one), "
+            f"got {shown(file)}"
+        )
     count = 0
     for item in records:
         if isinstance(item, GameRecord):
@@ -508,7 +516,7 @@ def json_schema(name: str) -> dict[str, Any]:
     >>> json_schema("player-view")["title"]
     'qe-rules player view'
     """
-    if name not in SCHEMAS:
+    if type(name) is not str or name not in SCHEMAS:
         raise InvalidArgument(f"unknown schema {shown(name)}; schemas: {', '.join(SCHEMAS)}")
     path = resources.files("qe_rules").joinpath(f"schemas/{name}.schema.json")
     schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 import attrs
 
@@ -38,6 +39,7 @@ from qe_rules.rules.model import (
 )
 
 __all__ = [
+    "UNSOLD_REASONS",
     "Award",
     "BidLimits",
     "NoAward",
@@ -82,6 +84,10 @@ class NoAward:
 
 
 Outcome = Award | Rebid | NoAward
+
+UNSOLD_REASONS: Final = ("last-tile-tie", "no-unique-bid", "no-untied-bid", "fallback-bid-tied")
+"""Every ``reason`` of a :class:`NoAward`: a rule of the text, or the gap code of a
+fallback that found no single bid."""
 
 
 @attrs.frozen

@@ -24,8 +24,7 @@ game engine calls at the end::
 from __future__ import annotations
 
 import functools
-import itertools
-import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, Protocol
 
@@ -34,6 +33,7 @@ import attrs
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.display import svg_of
 from qe_rules._util.reading import (
+    ARGUMENTS,
     FIRST_KEY,
     MAX_PLAYERS,
     Fields,
@@ -48,13 +48,19 @@ from qe_rules._util.reading import (
 )
 from qe_rules._util.tables import table
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules.errors import InvalidArgument, RulesError, UnknownRuleSet, shown
+from qe_rules.game._tables import (
+    TILE_LIMIT,
+    ScoringTables,
+    diversification,
+    most_points,
+    scoring_tables,
+)
 from qe_rules.limits import MAX_BID, MAX_TABLE_COUNT
 from qe_rules.rules.model import (
+    GAP_CODES,
     RULESETS,
-    BeyondTable,
     Category,
-    DiversificationSets,
     EveryoneTiedForMostSpent,
     FinalTieBreak,
     RuleSet,
@@ -221,11 +227,17 @@ class Gap:
     def from_dict(cls, data: Any, where: str = "gap") -> Gap:
         """Read the output of :meth:`to_dict` (raises :class:`~qe_rules.InvalidArgument`)."""
         fields = Fields(data, where, ("code", "message", "seats"))
-        return cls(
-            fields.get("code", text),
+        gap = cls(
+            fields.get("code", _gap_code),
             fields.get("message", text),
             fields.get("seats", lambda v, at: listed(v, at, _result_seat)),
         )
+        agree(
+            list(gap.seats) == sorted(set(gap.seats)),
+            f"{where}.seats",
+            "names each seat once, in order",
+        )
+        return gap
 
 
 @attrs.frozen(slots=False, repr=False)
@@ -296,11 +308,13 @@ class ScoreSheet:
             for key, name in _SHEET_FIELDS
             if key in _SHEET_COUNTS
         }
-        return cls(
+        sheet = cls(
             **values,
             nation=fields.get("nation", _exact_nation),
             eliminated=fields.get("eliminated", flag),
         )
+        _check_sheet_sums(sheet, where)
+        return sheet
 
 
 @attrs.frozen(slots=False)  # a dict-backed frozen class is made faster than a slotted one
@@ -374,9 +388,20 @@ class GameResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "result") -> GameResult:
+    def from_dict(
+        cls, data: Any, where: str = "result", *, ruleset: RuleSet | str | None = None
+    ) -> GameResult:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong."""
+        naming the key that is missing, unknown or wrong, or the figures that disagree.
+
+        A result is accepted only where scoring would have decided it so: each sheet's
+        subtotal and total are the sums of its points, and the eliminations, lowest-spend
+        bonuses, winners and tie gaps are those the rule set decides from the sheets'
+        spends and totals. The rule set is the one the document names (a built-in id or a
+        spec string); a result of another rule set (one loaded from a file) is read with
+        that rule set given as ``ruleset``.
+        """
+        rules = given_rules(ruleset)
         fields = Fields(data, where, ("ruleset", "sheets", "winners", "gaps"))
         result = cls(
             ruleset=fields.get("ruleset", text),
@@ -385,6 +410,7 @@ class GameResult:
             gaps=fields.get("gaps", lambda v, at: listed(v, at, Gap.from_dict)),
         )
         _check_result(result, where)
+        _check_decided(result, named_rules(result.ruleset, rules, f"{where}.ruleset"), where)
         return result
 
 
@@ -402,6 +428,205 @@ def _check_result(result: GameResult, where: str) -> None:
     for index, gap in enumerate(result.gaps):
         seats(gap.seats, players, f"{where}.gaps[{index}].seats")
 
+
+def _check_sheet_sums(sheet: ScoreSheet, where: str) -> None:
+    """Check that a sheet's subtotal sums its five point categories and its total adds
+    the lowest-spend bonus."""
+    parts = (
+        sheet.company_points
+        + sheet.zero_bids
+        + sheet.nationalization
+        + sheet.monopolization
+        + sheet.diversification
+    )
+    agree(
+        sheet.subtotal == parts,
+        f"{where}.subtotal",
+        f"is {sheet.subtotal}, but the five point categories add up to {parts}",
+    )
+    agree(
+        sheet.total == sheet.subtotal + sheet.lowest_spend_bonus,
+        f"{where}.total",
+        f"is {sheet.total}, but the subtotal and the lowest-spend bonus add up to "
+        f"{sheet.subtotal + sheet.lowest_spend_bonus}",
+    )
+
+
+def given_rules(ruleset: object) -> RuleSet | None:
+    """The ``ruleset`` argument of a reader: ``None``, a rule set, or an id."""
+    if ruleset is None or isinstance(ruleset, RuleSet):
+        return ruleset
+    if not isinstance(ruleset, str):
+        raise InvalidArgument(f"ruleset is a RuleSet, a rule set id or None, got {shown(ruleset)}")
+    return get_ruleset(ruleset)
+
+
+def named_rules(rid: str, given: RuleSet | None, where: str) -> RuleSet:
+    """The rule set a document names by ``rid``: ``given`` (whose id it must be), or the
+    built-in or spec string ``rid`` names. Raises :class:`~qe_rules.InvalidArgument`
+    saying how to read a document of another rule set."""
+    if given is not None:
+        agree(
+            rid == given.id,
+            where,
+            f"names {shown(rid)}, but the rule set given is {shown(given.id)}",
+        )
+        return given
+    try:
+        return get_ruleset(rid)
+    except UnknownRuleSet as error:
+        raise ARGUMENTS.disagree(
+            where,
+            f"{error}; a document of a rule set loaded from a file is read with that rule "
+            "set given (ruleset=...)",
+        ) from None
+    except RulesError as error:
+        raise ARGUMENTS.disagree(where, str(error)) from None
+
+
+DECIDED_GAPS: Final = frozenset({"everyone-eliminated", "tie-after-tiebreak"})
+"""The codes of the rule gaps scoring reports when it decides the winners (a tie)."""
+SCORING_GAPS: Final = DECIDED_GAPS | {
+    f"{category}-beyond-table"
+    for category in ("nationalization", "monopolization", "diversification")
+}
+"""The codes of every rule gap scoring reports: a tie's, and a count beyond a table."""
+_BEYOND = re.compile(
+    r"seat (\d) reaches (\d{1,3})(?: (\w+))? in (\w+), but the table stops at (\d{1,3})"
+)
+
+
+def _check_decided(result: GameResult, rules: RuleSet, where: str) -> None:
+    """Check that ``result`` is what scoring under ``rules`` decides from its sheets
+    (:func:`decided_winners`), and that its rule gaps are of the kinds scoring reports,
+    in its order: the tables' gaps seat by seat, then a tie's."""
+    winners, decided = decided_winners(result.sheets, rules, f"{where}.sheets")
+    agree(
+        result.winners == winners,
+        f"{where}.winners",
+        f"are {list(result.winners)}, but the totals, eliminations and tie-break of "
+        f"{rules.id} give {list(winners)}",
+    )
+    beyond = [gap for gap in result.gaps if gap.code not in DECIDED_GAPS]
+    agree(
+        result.gaps == (*beyond, *decided),
+        f"{where}.gaps",
+        "differ from the gaps scoring reports: the tables' gaps seat by seat, then "
+        + (", ".join(f"{gap.code} of seats {list(gap.seats)}" for gap in decided) or "no tie"),
+    )
+    tables = scoring_tables(rules, len(result.sheets))
+    seen: list[int] = []
+    for index, gap in enumerate(beyond):
+        _check_beyond(gap, tables, f"{where}.gaps[{index}]")
+        seen.append(gap.seats[0])
+    agree(seen == sorted(seen), f"{where}.gaps", "are not in seat order")
+
+
+def decided_winners(
+    sheets: Sequence[ScoreSheet], rules: RuleSet, where: str
+) -> tuple[tuple[int, ...], tuple[Gap, ...]]:
+    """The winners and tie gaps scoring under ``rules`` decides from ``sheets`` (one per
+    seat, in seat order), once each sheet is checked against what the game's tables can
+    give and its lowest-spend bonus and elimination against the spends. Raises
+    :class:`~qe_rules.InvalidArgument` (a disagreement) naming the first sheet that
+    scoring could not have written."""
+    players = len(sheets)
+    agree(
+        players in rules.player_counts,
+        where,
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"got {players} sheets",
+    )
+    tables = scoring_tables(rules, players)
+    spending = _spending(rules, tables, [sheet.spent for sheet in sheets])
+    for seat, sheet in enumerate(sheets):
+        _check_points(sheet, rules, players, tables, spending, f"{where}[{seat}]")
+    decided: list[Gap] = []
+    winners = _winners(rules, list(sheets), decided)
+    return winners, tuple(decided)
+
+
+def _check_points(
+    sheet: ScoreSheet,
+    rules: RuleSet,
+    players: int,
+    tables: ScoringTables,
+    spending: _Spending,
+    where: str,
+) -> None:
+    """Check one sheet's points against what the tables can give and its bonus and
+    elimination against the spends."""
+    agree(
+        sheet.nation in tables.nations,
+        f"{where}.nation",
+        f"{sheet.nation.code} is not in play with {players} players under {rules.id}",
+    )
+    per_zero = tables.zero_bid_points
+    rounds, extra = divmod(sheet.zero_bids, per_zero) if per_zero else (0, sheet.zero_bids)
+    agree(
+        not extra and rounds <= tables.max_zero_bid_rounds,
+        f"{where}.zero_bids",
+        f"is {sheet.zero_bids}, not {per_zero} points for each of at most "
+        f"{tables.max_zero_bid_rounds} zero-bid rounds",
+    )
+    agree(
+        sheet.nationalization in tables.nationalization,
+        f"{where}.nationalization",
+        f"{sheet.nationalization} is not a value of the nationalization table",
+    )
+    bounds = most_points(rules, players)
+    for name in ("company_points", "monopolization", "diversification"):
+        points, most = getattr(sheet, name), bounds[name]
+        agree(
+            points <= most,
+            f"{where}.{'companies' if name == 'company_points' else name}",
+            f"{points} is more than a game of {rules.id} can give ({most})",
+        )
+    bonus = spending.bonus if sheet.spent == spending.lowest else 0
+    agree(
+        sheet.lowest_spend_bonus == bonus,
+        f"{where}.lowest_spend_bonus",
+        f"is {sheet.lowest_spend_bonus}, but the spends give {bonus}",
+    )
+    eliminated = spending.eliminates and sheet.spent == spending.highest
+    agree(
+        sheet.eliminated is eliminated,
+        f"{where}.eliminated",
+        f"is {str(sheet.eliminated).lower()}, but the spends and {rules.id} give "
+        f"{str(eliminated).lower()}",
+    )
+
+
+def _check_beyond(gap: Gap, tables: ScoringTables, where: str) -> None:
+    """Check a gap of a count beyond a scoring table: the message scoring writes for one
+    seat, a count past the table's end."""
+    match = _BEYOND.fullmatch(gap.message)
+    category = gap.code.removesuffix("-beyond-table")
+    top = {
+        "nationalization": tables.nationalization_max,
+        "monopolization": tables.monopolization_max,
+        "diversification": tables.diversification_max,
+    }.get(category)
+    agree(
+        top is not None
+        and match is not None
+        and len(gap.seats) == 1
+        and match[1] == str(gap.seats[0])
+        and match[4] == category
+        and int(match[5]) == top
+        and top < int(match[2]) <= TILE_LIMIT
+        and (match[3] is None) is (category != "monopolization")
+        and (match[3] is None or match[3] in _INDUSTRY_LABELS),
+        where,
+        "is not a gap scoring reports: a count beyond a scoring table "
+        "(seat <s> reaches <count> in <category>, but the table stops at <top>) or a tie",
+    )
+
+
+_INDUSTRY_LABELS: Final = frozenset(industry.label for industry in Industry)
+
+
+_gap_code = one_of({code: code for code in GAP_CODES}, "a rule-gap code (qe_rules.GAP_CODES)")
 
 # (plain-data key, field): the keys keep the category name "companies" for company_points
 _SHEET_FIELDS: Final = tuple(
@@ -426,9 +651,11 @@ def _seat_names(result: GameResult, names: Sequence[str] | None) -> list[str]:
     count = len(result.sheets)
     if names is None:
         return [f"seat {seat}" for seat in range(count)]
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise InvalidArgument(f"names is a list of strings, one per seat, got {shown(names)}")
     if len(names) != count:
         raise InvalidArgument(f"give one name per seat ({count}), got {len(names)}")
-    return [str(name) for name in names]
+    return list(names)
 
 
 def score_board_rows(
@@ -441,6 +668,15 @@ def score_board_rows(
     if scoring_order is None:
         builtin = RULESETS.get(result.ruleset)
         scoring_order = builtin.scoring_order if builtin is not None else tuple(Category)
+    elif (
+        not isinstance(scoring_order, list | tuple)
+        or not all(isinstance(c, Category) for c in scoring_order)
+        or len(set(scoring_order)) != len(scoring_order)
+    ):
+        raise InvalidArgument(
+            f"scoring_order is a list of Category members, each at most once, got "
+            f"{shown(scoring_order)}"
+        )
     sheets = result.sheets
     rows: list[tuple[str, list[str]]] = [("nation", [s.nation.code for s in sheets])]
 
@@ -464,191 +700,10 @@ def score_board_rows(
     return rows
 
 
-# --------------------------------------------------------------------------- tables
+# --------------------------------------------------------------------------- diversification
 
 
-@attrs.frozen
-class ScoringTables:
-    """One rule set's scoring data for one player count, ready for lookups."""
-
-    nations: frozenset[Nation]
-    industries: frozenset[Industry]
-    deck: frozenset[Company]
-    nationalization: tuple[int, ...]  # points by count, beyond-table policy applied
-    nationalization_max: int
-    monopolization: tuple[int, ...]
-    monopolization_max: int
-    set_points: tuple[int, ...]  # diversification points by set size
-    diversification_max: int
-    token_in_monopolization: bool
-    token_in_diversification: bool
-    diversification_sets: DiversificationSets
-    tiles_once_per_category: bool
-    max_zero_bid_rounds: int
-    zero_bid_points: int
-    bonus: int
-    # (tiles by industry in Industry order, the token's index) -> points; filled on use
-    industry_memo: dict[tuple[tuple[int, ...], int], _IndustryPoints] = attrs.field(
-        factory=dict, eq=False
-    )
-
-    def industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
-        """Monopolization and diversification of a seat holding ``counts`` tiles of each
-        industry (in :class:`Industry` order) and the token of industry number ``token``."""
-        found = self.industry_memo.get((counts, token))
-        if found is None:
-            found = self.industry_memo[counts, token] = self._industry_points(counts, token)
-        return found
-
-    def _industry_points(self, counts: tuple[int, ...], token: int) -> _IndustryPoints:
-        in_monopolization = list(counts)
-        if self.token_in_monopolization:
-            in_monopolization[token] += 1
-        in_diversification = list(counts)
-        if self.token_in_diversification:
-            in_diversification[token] += 1
-        present = sorted((count for count in in_diversification if count > 0), reverse=True)
-        return _IndustryPoints(
-            monopolization=sum(self.monopolization[count] for count in in_monopolization),
-            diversification=_diversification(self, present),
-            beyond_monopolization=tuple(
-                (industry, count)
-                for industry, count in zip(Industry, in_monopolization, strict=True)
-                if count > self.monopolization_max
-            ),
-            distinct=len(present),
-        )
-
-
-class _IndustryPoints(NamedTuple):
-    """One seat's points for its tiles by industry and its token."""
-
-    monopolization: int
-    diversification: int
-    beyond_monopolization: tuple[tuple[Industry, int], ...]  # counts past the table's end
-    distinct: int  # industries counted in diversification
-
-
-def points_by_count(table: Mapping[int, int], size: int, policy: BeyondTable) -> tuple[int, ...]:
-    """A points table as a tuple indexed by count, 0 to ``size``, past its end as ``policy``
-    says: ``CAP`` keeps the last value, ``CONTINUE_PATTERN`` goes on with steps one larger
-    each time (a table of one entry, or one whose last step does not rise, is capped: no
-    pattern of growing steps to continue), ``ZERO`` scores 0.
-
-    >>> points_by_count({2: 3, 3: 6, 4: 10}, 6, BeyondTable.CONTINUE_PATTERN)
-    (0, 0, 3, 6, 10, 15, 21)
-    >>> points_by_count({2: 3, 3: 6, 4: 10}, 5, BeyondTable.CAP)
-    (0, 0, 3, 6, 10, 10)
-    >>> points_by_count({1: 100, 2: 1}, 4, BeyondTable.CONTINUE_PATTERN)
-    (0, 100, 1, 1, 1)
-    """
-    top = max(table)
-    points = [table.get(count, 0) for count in range(min(top, size) + 1)]
-    last = table[top]
-    step = table[top] - table[top - 1] if top - 1 in table else None
-    if step is not None and step <= 0:
-        step = None
-    for _ in range(top + 1, size + 1):
-        if policy is BeyondTable.ZERO:
-            points.append(0)
-        elif policy is BeyondTable.CONTINUE_PATTERN and step is not None:
-            step += 1
-            last += step
-            points.append(last)
-        else:
-            points.append(table[top])
-    return tuple(points)
-
-
-_CACHE: Final[dict[tuple[RuleSet, int], ScoringTables]] = {}
-TILE_LIMIT: Final = 22  # more than any count a player can reach (21 tiles + a token)
-
-
-def scoring_tables(ruleset: RuleSet, players: int) -> ScoringTables:
-    """What scoring needs of ``ruleset`` at ``players`` players, made once and kept."""
-    key = (ruleset, players)
-    found = _CACHE.get(key)
-    if found is not None:
-        return found
-    policy = ruleset.beyond_table
-    tables = ScoringTables(
-        nations=frozenset(ruleset.nations(players)),
-        industries=frozenset(ruleset.industries(players)),
-        deck=frozenset(ruleset.companies(players)),
-        nationalization=points_by_count(ruleset.nationalization[players], TILE_LIMIT, policy),
-        nationalization_max=max(ruleset.nationalization[players]),
-        monopolization=points_by_count(ruleset.monopolization[players], TILE_LIMIT, policy),
-        monopolization_max=max(ruleset.monopolization[players]),
-        set_points=points_by_count(ruleset.diversification[players], len(Industry), policy),
-        diversification_max=max(ruleset.diversification[players]),
-        token_in_monopolization=Category.MONOPOLIZATION in ruleset.token_categories,
-        token_in_diversification=Category.DIVERSIFICATION in ruleset.token_categories,
-        diversification_sets=ruleset.diversification_sets,
-        tiles_once_per_category=ruleset.tiles_once_per_category,
-        max_zero_bid_rounds=ruleset.max_zero_bid_scorings(players),
-        zero_bid_points=ruleset.zero_bid_points,
-        bonus=ruleset.lowest_spend_bonus[players],
-    )
-    _CACHE[key] = tables
-    return tables
-
-
-@functools.lru_cache(maxsize=65536)
-def _best_diversification(counts: tuple[int, ...], set_points: tuple[int, ...]) -> int:
-    """The most diversification points from items with these per-industry ``counts``.
-
-    Each item (a tile or the token) may be used in at most one set; a set holds items of
-    distinct industries and scores ``set_points[size]``. This is an exact search over
-    every choice of sets, not a greedy one:
-
-    >>> _best_diversification((2, 2, 1, 1), (0, 0, 0, 8, 12, 17))
-    16
-    """
-    present = tuple(sorted((c for c in counts if c > 0), reverse=True))
-    if present != counts:
-        return _best_diversification(present, set_points)
-    best = 0
-    width = len(present)
-    for size in range(1, width + 1):
-        points = set_points[size]
-        if points <= 0:
-            continue
-        for chosen in itertools.combinations(range(width), size):
-            rest = list(present)
-            for index in chosen:
-                rest[index] -= 1
-            best = max(best, points + _best_diversification(tuple(rest), set_points))
-    return best
-
-
-def _largest_first(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
-    """Diversification as people score it by hand: a set of one item of every industry
-    present, scored and removed, again until nothing is left.
-
-    >>> _largest_first((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
-    17
-    """
-    left = [c for c in counts if c > 0]
-    points = 0
-    while left:
-        points += set_points[len(left)]
-        left = [c - 1 for c in left if c > 1]
-    return points
-
-
-def _every_full_set(counts: Sequence[int], set_points: tuple[int, ...]) -> int:
-    """Diversification where a tile may count in several sets (``tiles_once_per_category``
-    false): every set of one item of each industry present scores, and no two such sets
-    hold the same items, so there are as many sets as the product of the counts.
-
-    >>> _every_full_set((2, 2, 1, 1, 1), (0, 0, 0, 8, 12, 17))
-    68
-    """
-    present = [c for c in counts if c > 0]
-    return math.prod(present) * set_points[len(present)] if present else 0
-
-
-def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) -> int:
+def diversification_points(rules: RuleSet | str, players: int, counts: Sequence[int]) -> int:
     """The diversification points of items (tiles, and the token where it counts) with
     these per-industry ``counts``, by the rule set's ``diversification_sets`` and
     ``tiles_once_per_category``.
@@ -659,16 +714,36 @@ def diversification_points(rules: RuleSet, players: int, counts: Sequence[int]) 
     20
     >>> diversification_points(qe.get_ruleset("en:diversification_sets=largest-first"), 5, counts)
     17
+
+    ``counts`` holds at most one whole number per industry (five), together at most the
+    22 items a seat can hold (21 tiles and its token); anything else raises
+    :class:`~qe_rules.InvalidArgument`.
     """
-    return _diversification(scoring_tables(rules, players), counts)
+    if not isinstance(rules, RuleSet | str):
+        raise InvalidArgument(f"rules is a RuleSet or a rule set id, got {shown(rules)}")
+    rules = get_ruleset(rules)
+    players = rules.check_players(players)
+    return diversification(scoring_tables(rules, players), _item_counts(counts))
 
 
-def _diversification(tables: ScoringTables, counts: Sequence[int]) -> int:
-    if not tables.tiles_once_per_category:
-        return _every_full_set(counts, tables.set_points)
-    if tables.diversification_sets is DiversificationSets.LARGEST_FIRST:
-        return _largest_first(counts, tables.set_points)
-    return _best_diversification(tuple(sorted(counts, reverse=True)), tables.set_points)
+def _item_counts(counts: object) -> tuple[int, ...]:
+    """``counts`` of :func:`diversification_points`, checked."""
+    if not isinstance(counts, list | tuple) or len(counts) > len(Industry):
+        raise InvalidArgument(
+            f"counts is a list of at most {len(Industry)} counts, one per industry, "
+            f"got {shown(counts)}"
+        )
+    for count in counts:
+        if type(count) is not int or not 0 <= count <= TILE_LIMIT:
+            raise InvalidArgument(
+                f"a count of items of one industry is a whole number (int) from 0 to "
+                f"{TILE_LIMIT}, got {shown(count)}"
+            )
+    if sum(counts) > TILE_LIMIT:
+        raise InvalidArgument(
+            f"counts add up to at most {TILE_LIMIT} (21 tiles and a token), got {sum(counts)}"
+        )
+    return tuple(counts)
 
 
 # --------------------------------------------------------------------------- scoring
@@ -739,8 +814,17 @@ def score_holdings(
 _INDUSTRY_INDEX: Final = {industry: index for index, industry in enumerate(Industry)}
 
 
-def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
-    spends = [holding.spent for holding in seats]
+class _Spending(NamedTuple):
+    """What the spends of a game decide: the highest and lowest spend, whether the highest
+    spenders are eliminated, and the bonus of a lowest spender."""
+
+    highest: int
+    lowest: int
+    eliminates: bool
+    bonus: int
+
+
+def _spending(rules: RuleSet, tables: ScoringTables, spends: Sequence[int]) -> _Spending:
     highest, lowest = max(spends), min(spends)
     tied_highest = spends.count(highest)
     eliminates = rules.eliminate_highest_spender and (
@@ -752,6 +836,13 @@ def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> 
     ):
         eliminates = False
     bonus = tables.bonus if spends.count(lowest) == 1 or rules.lowest_spend_bonus_to_all_tied else 0
+    return _Spending(highest, lowest, eliminates, bonus)
+
+
+def _score(rules: RuleSet, tables: ScoringTables, seats: Sequence[_Holding]) -> GameResult:
+    highest, lowest, eliminates, bonus = _spending(
+        rules, tables, [holding.spent for holding in seats]
+    )
     index = _INDUSTRY_INDEX
     gaps: list[Gap] = []
     sheets: list[ScoreSheet] = []

@@ -38,9 +38,10 @@ from qe_rules._util.reading import (
     whole,
 )
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.game.sales import BidLimits
-from qe_rules.game.scoring import GameResult
+from qe_rules.game.sales import UNSOLD_REASONS, BidLimits
+from qe_rules.game.scoring import GameResult, given_rules, named_rules, score_holdings
 from qe_rules.limits import MAX_BID
+from qe_rules.rules.model import RuleSet
 
 __all__ = ["Phase", "PlayerView", "PublicView", "SaleView"]
 
@@ -112,7 +113,7 @@ class SaleView(NamedTuple):
         naming the key that is missing, unknown or wrong."""
         fields = Fields(data, where, _SALE_KEYS)
         get, optional = fields.get, fields.optional
-        return cls(
+        sale = cls(
             sale=get("sale", _sale_number),
             round=get("round", _sale_number),
             company=get("company", _company),
@@ -127,6 +128,42 @@ class SaleView(NamedTuple):
             bids=get("bids", _bidding_rounds),
             peeked=get("peeked", flag),
             peeked_amount=optional("peeked_amount", _amount),
+        )
+        sale._check_outcome(where)
+        return sale
+
+    def _check_outcome(self, where: str) -> None:
+        """Check that the sale's outcome agrees with itself: a reason exactly when nobody
+        won (one of the engine's), an amount only when someone did, each tie a set of
+        seats named once, no more bidding rounds than ties allow."""
+        sold = self.winner is not None
+        agree(
+            (self.reason is None) is sold,
+            f"{where}.reason",
+            "a sale has a reason exactly when nobody won it",
+        )
+        agree(
+            self.reason is None or self.reason in UNSOLD_REASONS,
+            f"{where}.reason",
+            f"is one of {', '.join(UNSOLD_REASONS)}, got {self.reason!r}",
+        )
+        agree(sold or self.amount is None, f"{where}.amount", "a tile nobody won has no amount")
+        for index, tie in enumerate(self.ties):
+            agree(
+                bool(tie) and list(tie) == sorted(set(tie)),
+                f"{where}.ties[{index}]",
+                "a tie names its seats once each, in order",
+            )
+        agree(
+            list(self.zero_bidders) == sorted(set(self.zero_bidders)),
+            f"{where}.zero_bidders",
+            "names each seat once, in order",
+        )
+        rounds = len(self.ties) + 1
+        agree(
+            len(self.my_bids) <= rounds and len(self.bids) <= rounds,
+            f"{where}.bids",
+            f"a sale with {len(self.ties)} ties has at most {rounds} bidding rounds",
         )
 
     def _check_seats(self, players: int, where: str) -> None:
@@ -179,10 +216,6 @@ def _limits(value: Any, where: str) -> BidLimits:
     fields = Fields(value, where, ("minimum", "forbidden"))
     # the smallest legal amount may be one above MAX_BID only in a game nobody can move on
     return BidLimits(fields.get("minimum", _amount), fields.optional("forbidden", _amount))
-
-
-def _result(value: Any, where: str) -> GameResult:
-    return GameResult.from_dict(value, where)
 
 
 _phase = one_of({p.value: p for p in Phase}, "one of " + ", ".join(repr(p.value) for p in Phase))
@@ -263,9 +296,13 @@ class PlayerView(NamedTuple):
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> PlayerView:
+    def from_dict(cls, data: Any, *, ruleset: RuleSet | str | None = None) -> PlayerView:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong.
+        naming the key that is missing, unknown or wrong, or the fields that disagree.
+
+        A view is accepted only where it is a state the engine could be in under its
+        rule set (``docs/limits.md`` lists what is checked): the rule set the document
+        names, or, for a rule set loaded from a file, the one given as ``ruleset``.
 
         >>> import qe_rules as qe
         >>> view = qe.new_game("en", 4, seed=1).view(2)
@@ -274,8 +311,9 @@ class PlayerView(NamedTuple):
         """
         fields = Fields(data, "view", _VIEW_KEYS)
         get, optional = fields.get, fields.optional
+        rules = _rules_of(fields, ruleset)
         view = cls(
-            **_public_fields(fields),
+            **_public_fields(fields, rules),
             seat=get("seat", _seat),
             industry=get("industry", _industry),
             spent=get("spent", _spent),
@@ -294,6 +332,7 @@ class PlayerView(NamedTuple):
                 "view.industry",
                 "differs from the seat's token in view.industries",
             )
+        _check_game(view, rules, "view")
         return view
 
 
@@ -334,12 +373,15 @@ class PublicView(NamedTuple):
         return {**_public_dict(self), "history": [sale.to_dict() for sale in self.history]}
 
     @classmethod
-    def from_dict(cls, data: Any) -> PublicView:
+    def from_dict(cls, data: Any, *, ruleset: RuleSet | str | None = None) -> PublicView:
         """Read the output of :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong."""
+        naming the key that is missing, unknown or wrong, or the fields that disagree
+        (as :meth:`PlayerView.from_dict` does)."""
         fields = Fields(data, "public view", _PUBLIC_VIEW_KEYS)
-        view = cls(**_public_fields(fields), history=fields.get("history", _history))
+        rules = _rules_of(fields, ruleset)
+        view = cls(**_public_fields(fields, rules), history=fields.get("history", _history))
         _check_public(view, "public view")
+        _check_game(view, rules, "public view")
         return view
 
 
@@ -369,8 +411,14 @@ def _public_dict(view: PlayerView | PublicView) -> dict[str, Any]:
     }
 
 
-def _public_fields(fields: Fields) -> dict[str, Any]:
-    """The public fields of a view read from JSON, by name."""
+def _rules_of(fields: Fields, ruleset: object) -> RuleSet:
+    """The rule set of a view document: the one it names, or the one given."""
+    return named_rules(fields.get("ruleset", text), given_rules(ruleset), f"{fields.where}.ruleset")
+
+
+def _public_fields(fields: Fields, rules: RuleSet) -> dict[str, Any]:
+    """The public fields of a view read from JSON, by name (its result scored under
+    ``rules``)."""
     get, optional = fields.get, fields.optional
     return {
         "ruleset": get("ruleset", text),
@@ -394,7 +442,7 @@ def _public_fields(fields: Fields) -> dict[str, Any]:
         "zero_bid_rounds": get("zero_bid_rounds", _sale_number_list),
         "peeks_used": get("peeks_used", _sale_number_list),
         "industries": optional("industries", lambda v, at: listed(v, at, _industry)),
-        "result": optional("result", _result),
+        "result": optional("result", lambda v, at: GameResult.from_dict(v, at, ruleset=rules)),
     }
 
 
@@ -427,6 +475,248 @@ def _check_public(view: PlayerView | PublicView, where: str) -> None:
         per_seat(view.result.sheets, players, f"{where}.result.sheets")
     for index, sale in enumerate(view.history):
         sale._check_seats(players, f"{where}.history[{index}]")
+
+
+# --------------------------------------------------------------------------- a state of a game
+#
+# What a view read from data must agree with, beyond the shape of each field: a state of a
+# game the engine could be in under its rule set: the phase and the result in agreement,
+# the sales so far in order (each with its round and auctioneer), each seat's holdings the
+# tiles the history shows it winning, the tile on sale held by nobody, counts within what
+# the sales so far allow, and at the end a result equal to the scoring of what is shown.
+
+_ACTING: Final = frozenset({Phase.OPENING, Phase.BIDDING, Phase.REBIDDING})
+
+
+def _check_game(view: PlayerView | PublicView, rules: RuleSet, where: str) -> None:
+    """Raise :class:`~qe_rules.InvalidArgument` (a disagreement) where ``view`` is no
+    state of a game of ``rules`` that the engine could be in."""
+    players = view.players
+    agree(
+        players in rules.player_counts,
+        f"{where}.players",
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"not {players}",
+    )
+    sales = rules.sales(players)
+    agree(
+        view.sales == sales, f"{where}.sales", f"a {players}-player game of {rules.id} has {sales}"
+    )
+    tokens = rules.industries(players)
+    for seat, nation in enumerate(view.nations):
+        agree(
+            nation in rules.nations(players),
+            f"{where}.nations[{seat}]",
+            f"{nation.code} is not in play with {players} players",
+        )
+    if view.industries is not None:
+        for seat, industry in enumerate(view.industries):
+            _check_token(industry, tokens, f"{where}.industries[{seat}]")
+        agree(len(set(view.industries)) == players, f"{where}.industries", "repeat a token")
+    _check_phase(view, sales, where)
+    _check_sales(view, rules, where)
+    _check_counts(view, rules, where)
+    if isinstance(view, PlayerView):
+        _check_seat(view, tokens, where)
+    if view.result is not None and view.industries is not None:
+        scored = score_holdings(
+            rules,
+            view.nations,
+            view.industries,
+            view.holdings,
+            [sheet.spent for sheet in view.result.sheets],
+            view.zero_bid_rounds,
+        )
+        agree(
+            view.result == scored,
+            f"{where}.result",
+            "differs from the scoring of the holdings, tokens, spends and zero bids shown",
+        )
+
+
+def _check_token(industry: object, in_play: tuple[object, ...], where: str) -> None:
+    agree(industry in in_play, where, "is not a token in play")
+
+
+def _check_phase(view: PlayerView | PublicView, sales: int, where: str) -> None:
+    """The phase, the seats to act and the sale in agreement."""
+    phase, to_act = view.phase, view.to_act
+    over = phase is Phase.OVER
+    agree(
+        (view.result is not None) is over and (view.industries is not None) is over,
+        f"{where}.phase",
+        f"is {phase.value!r}, but the result and every token are shown exactly when the "
+        "game is over",
+    )
+    agree(
+        view.sale <= sales and (view.sale < sales or phase in (Phase.OVER, Phase.PEEKING)),
+        f"{where}.sale",
+        f"sale {view.sale} of {sales} is under way in phase {phase.value!r}",
+    )
+    agree(
+        (view.sale == sales) is (view.company is None),
+        f"{where}.company",
+        "a tile is on sale exactly until the deck is sold",
+    )
+    remaining = 0 if over or view.sale == sales else sales - view.sale - 1
+    agree(view.remaining == remaining, f"{where}.remaining", f"the sales so far leave {remaining}")
+    agree(bool(to_act) is not over, f"{where}.to_act", "seats act exactly until the game is over")
+    if phase is not Phase.REBIDDING:
+        agree(not view.tied, f"{where}.tied", "a tie is rebid only in phase 'rebidding'")
+    if phase in (Phase.OVER, Phase.PEEKING, Phase.OPENING):
+        agree(
+            view.opening_bid is None,
+            f"{where}.opening_bid",
+            f"no opening bid is made yet in phase {phase.value!r}",
+        )
+    if phase is Phase.OPENING:
+        agree(
+            view.auctioneer is not None and to_act == {view.auctioneer},
+            f"{where}.to_act",
+            "only the auctioneer acts before the opening bid",
+        )
+    elif phase in (Phase.BIDDING, Phase.REBIDDING):
+        agree(
+            (view.opening_bid is None) is (view.auctioneer is None),
+            f"{where}.opening_bid",
+            "a sale with an auctioneer has an opening bid once secret bids are made",
+        )
+    if phase is Phase.BIDDING:
+        agree(
+            view.auctioneer not in to_act,
+            f"{where}.to_act",
+            "the auctioneer has made its bid, the opening bid",
+        )
+    if phase is Phase.REBIDDING:
+        agree(bool(view.tied) and view.ties >= 1, f"{where}.tied", "a rebid follows a tie")
+
+
+def _check_sales(view: PlayerView | PublicView, rules: RuleSet, where: str) -> None:
+    """The finished sales in order, each with its round and auctioneer; the holdings the
+    tiles the history shows each seat winning; the tile on sale not sold before."""
+    players, first = view.players, view.first_auctioneer
+    deck = frozenset(rules.companies(players))
+    history = view.history
+    agree(
+        len(history) == view.sale,
+        f"{where}.history",
+        f"sale {view.sale} follows {view.sale} finished sales, got {len(history)}",
+    )
+    seen = set()
+    won: list[list[object]] = [[] for _ in range(players)]
+    for number, sale in enumerate(history):
+        at = f"{where}.history[{number}]"
+        _check_sale(
+            sale,
+            number,
+            rules.round_of_sale(players, number),
+            rules.auctioneer_of_sale(players, first, number),
+            at,
+        )
+        agree(sale.company in deck, f"{at}.company", f"{sale.company} is not in the deck")
+        agree(sale.company not in seen, f"{at}.company", f"{sale.company} was sold before")
+        seen.add(sale.company)
+        if sale.winner is not None:
+            won[sale.winner].append(sale.company)
+    for seat in range(players):
+        agree(
+            list(view.holdings[seat]) == won[seat],
+            f"{where}.holdings[{seat}]",
+            "differ from the tiles the history shows the seat winning",
+        )
+    sales = rules.sales(players)
+    round_ = rules.round_of_sale(players, min(view.sale, sales - 1))
+    agree(view.round == round_, f"{where}.round", f"sale {view.sale} is of round {round_}")
+    auctioneer = rules.auctioneer_of_sale(players, first, view.sale)
+    agree(
+        view.auctioneer == auctioneer,
+        f"{where}.auctioneer",
+        f"sale {view.sale} is run by {'nobody' if auctioneer is None else f'seat {auctioneer}'}",
+    )
+    if view.company is not None:
+        agree(view.company in deck, f"{where}.company", f"{view.company} is not in the deck")
+        agree(view.company not in seen, f"{where}.company", f"{view.company} was sold before")
+
+
+def _check_sale(
+    sale: SaleView, number: int, round_: int, auctioneer: int | None, where: str
+) -> None:
+    agree(sale.sale == number, f"{where}.sale", f"is {sale.sale}, not {number}")
+    agree(sale.round == round_, f"{where}.round", f"sale {number} is of round {round_}")
+    agree(
+        sale.auctioneer == auctioneer,
+        f"{where}.auctioneer",
+        f"sale {number} is run by {'nobody' if auctioneer is None else f'seat {auctioneer}'}",
+    )
+    agree(
+        (sale.opening_bid is None) is (auctioneer is None),
+        f"{where}.opening_bid",
+        "a sale has an opening bid exactly when it has an auctioneer",
+    )
+    agree(
+        sale.winner is not None or sale.amount is None,
+        f"{where}.amount",
+        "a tile nobody won has no amount",
+    )
+    agree(
+        sale.winner is not None or sale.reason is not None,
+        f"{where}.reason",
+        "a tile nobody won says why",
+    )
+
+
+def _check_counts(view: PlayerView | PublicView, rules: RuleSet, where: str) -> None:
+    """Zero-bid scorings and peeks within what the rules and the sales so far allow."""
+    players = view.players
+    zeros = min(rules.max_zero_bid_scorings(players), len(view.history))
+    for seat, count in enumerate(view.zero_bid_rounds):
+        agree(
+            count <= zeros,
+            f"{where}.zero_bid_rounds[{seat}]",
+            f"{count} is more than the {zeros} zero-bid scorings {len(view.history)} sales allow",
+        )
+    peeks = rules.peeks_per_player if rules.has_peek(players) else 0
+    for seat, count in enumerate(view.peeks_used):
+        agree(
+            count <= peeks,
+            f"{where}.peeks_used[{seat}]",
+            f"{count} is more than the {peeks} peeks a seat has",
+        )
+
+
+def _check_seat(view: PlayerView, in_play: tuple[object, ...], where: str) -> None:
+    """A seat's own fields: its token in play, its spend the amounts of the tiles it won
+    (it knows each), its limits exactly when it is to bid."""
+    _check_token(view.industry, in_play, f"{where}.industry")
+    amounts = [sale.amount for sale in view.history if sale.winner == view.seat]
+    agree(
+        None not in amounts,
+        f"{where}.history",
+        "a seat knows the amount of every tile it won",
+    )
+    spent = sum(amount for amount in amounts if amount is not None)
+    agree(
+        view.spent == spent,
+        f"{where}.spent",
+        f"is {view.spent}, but the tiles the seat won cost {spent}",
+    )
+    if view.result is not None:
+        agree(
+            view.result.sheets[view.seat].spent == view.spent,
+            f"{where}.spent",
+            "differs from the seat's sheet in the result",
+        )
+    bids = view.seat in view.to_act and view.phase in _ACTING
+    agree(
+        (view.limits is not None) is bids,
+        f"{where}.limits",
+        "are given exactly when the seat is to bid",
+    )
+    agree(
+        not view.can_peek or (view.phase is Phase.PEEKING and view.seat in view.to_act),
+        f"{where}.can_peek",
+        "a seat may peek only in the peek window, when it is to act",
+    )
 
 
 def _history(value: Any, where: str) -> tuple[SaleView, ...]:

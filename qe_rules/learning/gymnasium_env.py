@@ -46,7 +46,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules.errors import InvalidArgument, shown
+from qe_rules.errors import AgentError, InvalidArgument, shown
 from qe_rules.game.engine import new_game
 from qe_rules.game.views import Phase
 from qe_rules.learning import encode
@@ -61,7 +61,7 @@ from qe_rules.learning.pettingzoo_env import (
 from qe_rules.learning.rewards import RewardFunction, check_reward, end_info
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import RuleSet
-from qe_rules.simulation.agents import Agent, AgentFactory, agent_factory
+from qe_rules.simulation.agents import Agent, AgentFactory, agent_factory, agent_label
 
 __all__ = ["ENV_ID", "QESeatEnv"]
 
@@ -111,6 +111,8 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._encoder = encode.Encoder()
         self.game = new_game(self.rules, players, seed=0)
         self.agents: list[Agent | None] = []
+        self.episodes = 0  # the games reset() has dealt
+        self._agent_seeds: list[int] = []  # each seat's agent's seed, this episode
         self._turn = Turn(self.game)
 
     def reset(
@@ -131,13 +133,39 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seed=int(draw.integers(2**63)),
             first_auctioneer=int(draw.integers(self.players)),
         )
+        self.episodes += 1
+        self._agent_seeds = [int(draw.integers(2**31)) for _ in range(self.players)]
         self.agents = [
-            None if seat == self.seat else self.factory(int(draw.integers(2**31)))
+            None if seat == self.seat else self._made(seat, self._agent_seeds[seat])
             for seat in range(self.players)
         ]
         self._turn = Turn(self.game)
         self._advance()
         return self._observation(), self._info(illegal=False)
+
+    def _made(self, seat: int, seed: int) -> Agent:
+        """The agent of ``seat``, made by the opponents' factory; an
+        :class:`~qe_rules.AgentError` where the factory fails or makes no agent."""
+        try:
+            agent = self.factory(seed)
+        except Exception as error:  # the factory's own code
+            raise self._agent_error(seat, seed, f"{type(error).__name__}: {error}") from error
+        if not callable(getattr(agent, "bid", None)):
+            raise self._agent_error(
+                seat, seed, f"the factory made {shown(agent)}, which has no bid(view) method"
+            )
+        return agent
+
+    def _agent_error(self, seat: int, seed: int, problem: str) -> AgentError:
+        label = agent_label(self.factory)
+        return AgentError(
+            f"opponent {label!r} at seat {seat}, episode {self.episodes} (agent seed {seed}): "
+            f"{shown(problem) if len(problem) > 200 else problem}",
+            agent=label,
+            seat=seat,
+            seed=seed,
+            game=self.episodes,
+        )
 
     def _apply(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - {"seat", "opponents"})
@@ -170,7 +198,11 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Play this seat's action, then the other seats until this seat acts again or
         the game ends."""
-        if not isinstance(action, int | np.integer) or not 0 <= action < encode.ACTIONS:
+        if (
+            not isinstance(action, int | np.integer)
+            or isinstance(action, bool)
+            or not 0 <= action < encode.ACTIONS
+        ):
             raise InvalidArgument(
                 f"an action is a whole number from 0 to {encode.ACTIONS - 1}, got {shown(action)}"
             )
@@ -209,10 +241,23 @@ class QESeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             if agent is None:
                 continue
             view = game.view(seat)
-            if peeking:
-                turn.actions[seat] = encode.PEEK if agent.wants_peek(view) else encode.DECLINE_PEEK
-            else:
-                turn.actions[seat] = agent.bid(view)
+            try:
+                if peeking:
+                    wants = agent.wants_peek(view)
+                    if type(wants) is not bool:
+                        raise TypeError(f"wants_peek(view) returned {shown(wants)}, not a bool")
+                    turn.actions[seat] = encode.PEEK if wants else encode.DECLINE_PEEK
+                else:
+                    amount = agent.bid(view)
+                    if type(amount) is not int or not game.can_bid(seat, amount):
+                        raise ValueError(
+                            f"bid(view) returned {shown(amount)}, which the rules refuse"
+                        )
+                    turn.actions[seat] = amount
+            except Exception as error:  # the agent's own code, or what it returned
+                raise self._agent_error(
+                    seat, self._agent_seeds[seat], f"{type(error).__name__}: {error}"
+                ) from error
         return turn
 
     def _play(self, turn: Turn) -> bool:

@@ -39,22 +39,22 @@ What a seat may know, and what search may use:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
 
 from qe_rules.components import COMPANIES, Company, Industry, Nation
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import IllegalAction, InvalidArgument, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase
 from qe_rules.learning import encode
 from qe_rules.learning.determinize import determinize
-from qe_rules.learning.pettingzoo_env import Turn
+from qe_rules.learning.pettingzoo_env import Turn, check_table, engine_allows
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.present import text
-from qe_rules.rules.model import RuleSet, TieFallback, get_ruleset
+from qe_rules.rules.model import RuleSet, TieFallback
 from qe_rules.simulation.agents import ValueAgent
 
 __all__ = ["GAME_TYPE", "QEGame", "QEState", "resampler"]
@@ -88,9 +88,25 @@ class QEGame(pyspiel.Game):  # type: ignore[misc]  # open_spiel ships no type in
     """The game for the parameters ``players``, ``ruleset`` and ``max_rounds``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        if params is not None and not isinstance(params, Mapping):
+            raise InvalidArgument(f"params is a dict of parameters or None, got {shown(params)}")
+        unknown = sorted(shown(key) for key in params or {} if key not in _DEFAULTS)
+        if unknown:
+            raise InvalidArgument(
+                f"unknown parameters {', '.join(unknown)}; the parameters are "
+                f"{', '.join(_DEFAULTS)}"
+            )
         params = {**_DEFAULTS, **(params or {})}
-        self.rules: RuleSet = get_ruleset(params["ruleset"])
-        self.players: int = self.rules.check_players(params["players"])
+        if not isinstance(params["ruleset"], str):
+            raise InvalidArgument(f"ruleset is a rule set id, got {shown(params['ruleset'])}")
+        self.rules, self.players = check_table(
+            params["ruleset"], params["players"], params["max_rounds"]
+        )
+        if self.players < GAME_TYPE.min_num_players:
+            raise InvalidArgument(
+                f"python_qe is played by {GAME_TYPE.min_num_players} to "
+                f"{GAME_TYPE.max_num_players} players, not {self.players}"
+            )
         self.max_rounds: int = params["max_rounds"]
         rules, players = self.rules, self.players
         if rules.tie_fallback is TieFallback.NONE:
@@ -177,7 +193,8 @@ class QEState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of the next deal, all equally likely."""
         dealing = self._dealing()
-        assert dealing is not None
+        if dealing is None:
+            raise InvalidArgument("the deal is over: this is not a chance node")
         kind, left = dealing
         return [(self._code(kind, item), 1.0 / len(left)) for item in left]
 
@@ -220,7 +237,40 @@ class QEState(pyspiel.State):  # type: ignore[misc]
         mask = encode.action_mask(self.game.view(player))
         return [int(action) for action in np.flatnonzero(mask)]
 
+    def apply_action(self, action: Any) -> None:
+        """Play ``action`` (OpenSpiel's ``apply_action``), checked first here, so that a
+        number no C++ int holds is refused as any other illegal action is."""
+        self._check_action(action)
+        super().apply_action(int(action))
+
+    def _check_action(self, action: Any) -> int:
+        """``action`` as an int if it is legal now: an outcome of the deal, or an action of
+        the seat to act; else :class:`~qe_rules.IllegalAction` (or
+        :class:`~qe_rules.InvalidArgument` for what is no whole number)."""
+        if not isinstance(action, int | np.integer) or isinstance(action, bool):
+            raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
+        number = int(action)
+        if self.game is None:
+            if number not in {code for code, _ in self.chance_outcomes()}:
+                raise IllegalAction(
+                    f"{shown(number)} is not an outcome of this deal; chance_outcomes() lists them"
+                )
+            return number
+        if self.is_terminal():
+            raise IllegalAction(f"the game is over: no action is legal, got {shown(number)}")
+        assert self.turn is not None
+        if not engine_allows(self.game, self.turn.waiting[0], number):
+            raise IllegalAction(
+                f"seat {self.turn.waiting[0]} cannot take action {shown(number)} now; "
+                "legal_actions() lists the legal ones"
+            )
+        return number
+
     def _apply_action(self, action: int) -> None:
+        """Play ``action``: a deal, or the action of the seat to act. An action that is
+        not one of the legal ones raises :class:`~qe_rules.IllegalAction` and changes
+        nothing."""
+        action = self._check_action(action)
         if self.game is None:
             self._deal(action)
             return

@@ -175,7 +175,8 @@ class QEParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no t
         if not isinstance(actions, Mapping):
             raise InvalidArgument(f"actions is a dict from agent to action, got {shown(actions)}")
         turn = self._turn
-        for seat in turn.waiting:
+        chosen = {}
+        for seat in turn.waiting:  # every action checked before any is held
             agent = self.possible_agents[seat]
             action = actions.get(agent)
             if not isinstance(action, int | np.integer) or isinstance(action, bool):
@@ -185,10 +186,11 @@ class QEParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no t
             mask = self._observations[agent]["action_mask"]
             if not 0 <= action < encode.ACTIONS or not mask[action]:
                 raise IllegalAction(
-                    f"{agent} cannot take action {action} now; the mask in its observation "
-                    "allows exactly the legal ones"
+                    f"{agent} cannot take action {shown(action)} now; the mask in its "
+                    "observation allows exactly the legal ones"
                 )
-            turn.actions[seat] = int(action)
+            chosen[seat] = int(action)
+        turn.actions.update(chosen)
         before = self.game
         self.game = game = turn.play(before)
         rewards = dict.fromkeys(self.agents, 0.0)

@@ -50,7 +50,7 @@ from qe_rules.game.engine import Game, new_game
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.learning import encode
 from qe_rules.learning.rewards import RewardFunction, check_reward, end_info
-from qe_rules.limits import MAX_BID, ROUNDS_PER_SALE
+from qe_rules.limits import MAX_BID, MAX_ENV_ROUNDS, ROUNDS_PER_SALE
 from qe_rules.present import svg, text
 from qe_rules.rules.model import RuleSet, get_ruleset
 
@@ -62,6 +62,7 @@ __all__ = [
     "agent_name",
     "check_render_mode",
     "check_table",
+    "engine_allows",
     "env",
     "observation_space",
     "render",
@@ -148,8 +149,11 @@ def check_table(ruleset: RuleSet | str, players: int, max_rounds: int) -> tuple[
     players = rules.check_players(players)
     if players > encode.MAX_SEATS:
         raise InvalidArgument(f"the encoding has room for {encode.MAX_SEATS} seats")
-    if type(max_rounds) is not int or max_rounds < 1:
-        raise InvalidArgument(f"max_rounds is a whole number >= 1, got {shown(max_rounds)}")
+    if type(max_rounds) is not int or not 1 <= max_rounds <= MAX_ENV_ROUNDS:
+        raise InvalidArgument(
+            f"max_rounds is a whole number from 1 to {MAX_ENV_ROUNDS} "
+            f"(qe_rules.limits.MAX_ENV_ROUNDS), got {shown(max_rounds)}"
+        )
     return rules, players
 
 
@@ -301,12 +305,17 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` for an agent that is done)."""
         if self._ended:
+            if action is not None:
+                raise IllegalAction(
+                    f"the game is over: {self.agent_selection} is done, and its only action "
+                    f"is None, got {shown(action)}"
+                )
             self._was_dead_step(action)
             return
         agent = self.agent_selection
         seat = self._seats[agent]
         if type(action) is not int:
-            if action is None or not isinstance(action, int | np.integer):
+            if not isinstance(action, int | np.integer) or isinstance(action, bool):
                 raise InvalidArgument(f"an action is a whole number, got {shown(action)}")
             action = int(action)
         turn = self._turn
@@ -315,10 +324,10 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         if game is self.game and viewed == seat:
             allowed = 0 <= action < _ACTIONS and mask[action] == 1
         else:
-            allowed = seat not in turn.actions and _engine_allows(self.game, seat, action)
+            allowed = seat not in turn.actions and engine_allows(self.game, seat, action)
         if not allowed:
             raise IllegalAction(
-                f"{agent} cannot take action {action} now; the mask in its observation "
+                f"{agent} cannot take action {shown(action)} now; the mask in its observation "
                 "allows exactly the legal ones"
             )
         # every reward is 0 until the game ends, so the acting agent's sum is already 0
@@ -360,7 +369,7 @@ class QEEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informati
         """Nothing to release."""
 
 
-def _engine_allows(game: Game, seat: int, action: int) -> bool:
+def engine_allows(game: Game, seat: int, action: int) -> bool:
     """Whether ``seat`` may take ``action`` in ``game`` (the mask's rule, asked of the
     engine)."""
     if game.phase is Phase.PEEKING:

@@ -60,10 +60,12 @@ import numpy.typing as npt
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, moment_key
+from qe_rules.limits import MAX_VECTOR_ENVS
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.agents import BidAsk, PeekAsk, legal
 from qe_rules.simulation.batch.compiled import compile_rules
 from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog
+from qe_rules.simulation.play import _check_seed
 
 __all__ = ["VECTOR_ENV_ID", "BatchVectorEnv"]
 
@@ -105,14 +107,21 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         *,
         copy: bool = True,
     ) -> None:
-        if type(num_envs) is not int or num_envs < 1:
-            raise InvalidArgument(f"num_envs is a whole number >= 1, got {shown(num_envs)}")
+        if type(num_envs) is not int or not 1 <= num_envs <= MAX_VECTOR_ENVS:
+            raise InvalidArgument(
+                f"num_envs is a whole number from 1 to {MAX_VECTOR_ENVS} "
+                f"(qe_rules.limits.MAX_VECTOR_ENVS), got {shown(num_envs)}"
+            )
+        if not isinstance(ruleset, RuleSet | str):
+            raise InvalidArgument(f"a rule set is a RuleSet or a rule set id, got {shown(ruleset)}")
+        if type(copy) is not bool:
+            raise InvalidArgument(f"copy is True or False, got {shown(copy)}")
         self.rules = get_ruleset(ruleset)
         self.compiled = compile_rules(self.rules, players)
         check_peek_timing(self.compiled, "the vector environment")
         self.players = players
         self.num_envs = num_envs
-        self.copy = bool(copy)
+        self.copy = copy
         high = np.float32(10**6)
         self.single_observation_space = gymnasium.spaces.Box(
             0, high, (players, encode.OBSERVATION_SIZE), np.float32
@@ -165,7 +174,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         """Start ``num_envs`` new games: games 0 to ``num_envs - 1`` of the run with
         ``seed`` (then the next ones at each autoreset)."""
         if seed is not None:
-            self._seed = seed
+            self._seed = _check_seed(seed)  # as batch.play's seeds
             self._next_game = 0
         self._start_games()
         self._observer.observe(self._question)
@@ -176,11 +185,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         self, actions: npt.ArrayLike
     ) -> tuple[npt.NDArray[np.float32], Any, Any, Any, dict[str, Any]]:
         """Play each awaited seat's action; see the module's documentation."""
-        chosen = np.asarray(actions)
-        if chosen.shape != (self.num_envs, self.players):
-            raise InvalidArgument(
-                f"actions are ({self.num_envs}, {self.players}) whole numbers, got shape {chosen.shape}"
-            )
+        chosen = _checked_actions(actions, self.num_envs, self.players)
         question: Any = self._question
         if not self._started or question is None:
             raise InvalidArgument("call reset() before step()")
@@ -233,6 +238,26 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
             return chosen == encode.PEEK
         chosen = np.where(chosen > encode.BID_CAP, question.minimum, chosen)
         return legal(chosen, question.minimum, question.forbidden).astype(np.int32)
+
+
+def _checked_actions(actions: object, games: int, players: int) -> npt.NDArray[np.integer[Any]]:
+    """``actions`` as an array of ``(games, players)`` whole numbers of the action space
+    (0 to ``ACTIONS - 1``); anything else raises :class:`~qe_rules.InvalidArgument`."""
+    try:
+        chosen = np.asarray(actions)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, unconvertible objects
+        chosen = None
+    expected = f"actions are ({games}, {players}) whole numbers from 0 to {encode.ACTIONS - 1}"
+    if chosen is None or chosen.shape != (games, players):
+        shape = None if chosen is None else chosen.shape
+        raise InvalidArgument(
+            f"{expected}, got {shown(actions) if shape is None else f'shape {shape}'}"
+        )
+    if not np.issubdtype(chosen.dtype, np.integer):
+        raise InvalidArgument(f"{expected}, got an array of {chosen.dtype}")
+    if chosen.size and (chosen.min() < 0 or chosen.max() >= encode.ACTIONS):
+        raise InvalidArgument(f"{expected}, got values from {chosen.min()} to {chosen.max()}")
+    return chosen
 
 
 if VECTOR_ENV_ID not in gymnasium.registry:  # importing the module again registers nothing new

@@ -31,6 +31,7 @@ import functools
 import json
 import math
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Mapping
@@ -364,12 +365,12 @@ class RuleSet:
     @classmethod
     def field_group(cls, name: str) -> str:
         """The group of a field: setup, bidding, zero bids, special, scoring or metadata."""
-        return str(_FIELD_META[name]["group"])
+        return str(_FIELD_META[_known_field(name)]["group"])
 
     @classmethod
     def field_label(cls, name: str) -> str:
         """A short human label of a field, e.g. ``"smallest opening bid"``."""
-        return str(_FIELD_META[name]["label"])
+        return str(_FIELD_META[_known_field(name)]["label"])
 
     def cite(self, name: str) -> Provenance:
         """Where the value of rule field ``name`` comes from.
@@ -384,7 +385,7 @@ class RuleSet:
         >>> qe.get_ruleset("en:zero_bid_points=3").cite("zero_bid_points").basis
         <Basis.HOUSE_RULE: 'house-rule'>
         """
-        if name not in _FIELD_META or not _FIELD_META[name]["rule"]:
+        if not isinstance(name, str) or name not in _FIELD_META or not _FIELD_META[name]["rule"]:
             raise InvalidRuleSet(
                 f"{shown(name)} is not a rule field; rule fields are {', '.join(_RULE_FIELDS)}"
             )
@@ -518,6 +519,34 @@ class RuleSet:
         sales = self.sales(players) - (1 if self.has_last_tile_rule(players) else 0)
         return math.ceil(sales / players)
 
+    def round_of_sale(self, players: int, sale: int) -> int:
+        """The round (from 0) of sale ``sale`` (from 0): every seat runs one sale a round,
+        and a last tile without auctioneer belongs to the last round.
+
+        >>> RULESETS["en"].round_of_sale(4, 5)
+        1
+        """
+        players = self.check_players(players)
+        if type(sale) is not int or sale < 0:
+            raise InvalidArgument(f"a sale is a whole number >= 0, got {shown(sale)}")
+        return max(0, min(sale // players, self.rounds(players) - 1))
+
+    def auctioneer_of_sale(self, players: int, first: int, sale: int) -> int | None:
+        """The seat that runs sale ``sale`` of a game whose first auctioneer is ``first``
+        (``None``: the last tile sold without auctioneer, or no sale at all).
+
+        >>> RULESETS["en"].auctioneer_of_sale(4, 1, 5)
+        2
+        """
+        sales = self.sales(players)
+        if type(first) is not int or not 0 <= first < players:
+            raise InvalidArgument(f"first is a seat from 0 to {players - 1}, got {shown(first)}")
+        if type(sale) is not int or sale < 0:
+            raise InvalidArgument(f"a sale is a whole number >= 0, got {shown(sale)}")
+        if sale >= sales or (sale == sales - 1 and self.has_last_tile_rule(players)):
+            return None
+        return (first + sale) % players
+
     def has_zero_bid_points(self, players: int) -> bool:
         """Whether zero bids are revealed and score at this player count."""
         return self.check_players(players) in self.zero_bid_player_counts
@@ -550,6 +579,16 @@ class RuleSet:
 
 # --------------------------------------------------------------------------- field metadata
 
+
+def _known_field(name: object) -> str:
+    """``name`` if it names a field of :class:`RuleSet` (a rule or its metadata)."""
+    if not isinstance(name, str) or name not in _FIELD_META:
+        raise InvalidArgument(
+            f"{shown(name)} is not a field of a rule set; fields are {', '.join(_FIELD_META)}"
+        )
+    return name
+
+
 _FIELD_META: Final[dict[str, Mapping[str, Any]]] = {
     f.name: f.metadata for f in attrs.fields(RuleSet) if f.metadata
 }
@@ -580,6 +619,10 @@ def _fail(ruleset_id: str, name: str, problem: str) -> InvalidRuleSet:
 # --------------------------------------------------------------------------- validation
 
 
+_LANGUAGE_TAG: Final = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+"""The shape of a rule set's ``language``: a language tag (BCP 47's common form)."""
+
+
 def _validate(rs: RuleSet) -> None:
     """Check a rule set for inconsistencies the engine and the scorer cannot work with."""
     rid = rs.id
@@ -588,6 +631,19 @@ def _validate(rs: RuleSet) -> None:
             decode_text(getattr(rs, name), name)
         except DataError as error:
             raise _fail(str(rid)[:60], name, error.problem) from None
+        if not getattr(rs, name).isprintable() or not getattr(rs, name).strip():
+            raise _fail(
+                rid,
+                name,
+                f"needs printable text (no control characters or escape sequences), got "
+                f"{shown(getattr(rs, name))}",
+            )
+    if not _LANGUAGE_TAG.fullmatch(rs.language):
+        raise _fail(
+            rid,
+            "language",
+            f"needs a language tag such as 'en' or 'de-CH', got {shown(rs.language)}",
+        )
     counts = rs.player_counts
     problem = PLAYER_COUNTS.check(counts)
     if problem:
@@ -781,7 +837,32 @@ def _from_dict(data: Mapping[str, Any], *, builtin: bool = False) -> RuleSet:
             f"{shown(rs.id)} is the id of a built-in rule set, and this one differs from it; "
             "give a changed rule set its own id",
         )
+    if not builtin and rs.id.partition(":")[0] in RULESETS and ":" in rs.id:
+        _check_spec_id(rs)
     return rs
+
+
+def _check_spec_id(rs: RuleSet) -> None:
+    """An id that starts with a built-in's id and ``:`` is a spec string (``get_ruleset``
+    reads it as one): the rules it names must be those of ``rs``. (The id of a variant
+    of a rule set from a file, ``house:zero_bid_points=3``, names nothing
+    ``get_ruleset`` knows.)"""
+    try:
+        named = _parse_spec(rs.id)
+    except RulesError as error:
+        raise DataError(
+            "id",
+            f"{shown(rs.id)} is a spec string of a built-in rule set, and it names no rule "
+            f"set ({error}); give a rule set of its own another id",
+        ) from None
+    differ = [name for name in _RULE_FIELDS if getattr(named, name) != getattr(rs, name)]
+    if differ:
+        raise DataError(
+            "id",
+            f"{shown(rs.id)} is a spec string naming other rules (they differ in "
+            f"{', '.join(differ[:3])}{', ...' if len(differ) > 3 else ''}); give a changed "
+            "rule set an id of its own",
+        )
 
 
 # --------------------------------------------------------------------------- TOML

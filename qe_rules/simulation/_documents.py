@@ -12,7 +12,7 @@ then equal the figure computed again.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from qe_rules._util.reading import (
     ARGUMENTS,
@@ -27,6 +27,17 @@ from qe_rules._util.reading import (
     text,
     whole,
 )
+from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game.scoring import (
+    DECIDED_GAPS,
+    SCORING_GAPS,
+    GameResult,
+    ScoreSheet,
+    decided_winners,
+    given_rules,
+    named_rules,
+)
+from qe_rules.rules.model import RuleSet
 from qe_rules.simulation.rows import ROW_COLUMNS, GameRow
 
 __all__: list[str] = []
@@ -148,3 +159,167 @@ def check_figures(fields: Fields, computed: Mapping[str, Any], keys: Sequence[st
                 f"{fields.where}.{key}",
                 "differs from the figure computed from the counts",
             )
+
+
+# --------------------------------------------------------------------------- recomputing
+
+
+def given_rulesets(given: object, name: str = "rulesets") -> dict[str, RuleSet]:
+    """The rule sets a caller gives a reader, by id: ``None``, one rule set (or id), or a
+    list of them."""
+    if given is None:
+        return {}
+    if isinstance(given, RuleSet | str):
+        given = [given]
+    if not isinstance(given, list | tuple):
+        raise InvalidArgument(
+            f"{name} is a RuleSet, a rule set id, a list of them or None, got {shown(given)}"
+        )
+    found = {}
+    for rules in given:
+        checked = given_rules(rules)
+        assert checked is not None
+        found[checked.id] = checked
+    return found
+
+
+def rules_of(rid: str, given: Mapping[str, RuleSet], where: str) -> RuleSet:
+    """The rule set a document names by ``rid``: one given with that id, or the built-in
+    or spec string ``rid`` names."""
+    return named_rules(rid, given.get(rid), where)
+
+
+def check_sums(
+    sums: Sequence[int], squares: Sequence[int], games: int, most: int, where: str, what: str
+) -> None:
+    """Check per-seat sums and sums of squares of ``games`` values from 0 to ``most``:
+    no sum above ``games * most``, no square sum below ``sum² / games`` (a variance
+    below 0) or above ``sum * most``."""
+    for seat, (total, square) in enumerate(zip(sums, squares, strict=True)):
+        agree(
+            total <= games * most,
+            f"{where}.{what}_sums[{seat}]",
+            f"{total} is more than {games} games of at most {most} give",
+        )
+        agree(
+            games * square >= total * total,
+            f"{where}.{what}_squares[{seat}]",
+            f"{square} is less than the square of the sum over the games ({total}² / {games}): "
+            "a variance below 0",
+        )
+        agree(
+            square <= total * most,
+            f"{where}.{what}_squares[{seat}]",
+            f"{square} is more than values of at most {most} adding up to {total} give",
+        )
+
+
+class RowGame(NamedTuple):
+    """One game's rows under one rule set, and what they decide."""
+
+    seed: int
+    game: int
+    rows: tuple[GameRow, ...]
+    result: GameResult
+    """The rows as a result: their sheets, the winners and tie gaps scoring decides."""
+
+
+def grouped_rows(
+    rows: Sequence[GameRow],
+    games: Sequence[tuple[int, int]],
+    rulesets: Sequence[RuleSet],
+    players: int,
+    agents: Sequence[str],
+    where: str,
+) -> list[list[RowGame]]:
+    """Rows grouped by game (``games``, as ``(seed, game)`` in order), then rule set, then
+    seat, as the runs write them; each group checked against its rule set as a score sheet
+    would be (:func:`~qe_rules.game.scoring.decided_winners`), its ``won`` flags against the
+    winners decided, its tiles and unsold tiles adding up to the sales."""
+    grouped: list[list[RowGame]] = []
+    index = 0
+    for seed, game in games:
+        per_rules = []
+        for rules in rulesets:
+            chunk = tuple(rows[index : index + players])
+            at = f"{where}[{index}]"
+            index += players
+            for seat, row in enumerate(chunk):
+                row_at = f"{where}[{index - players + seat}]"
+                agree(
+                    (row.seed, row.game, row.ruleset, row.seat, row.agent)
+                    == (seed, game, rules.id, seat, agents[seat]),
+                    row_at,
+                    f"is not the row of seed {seed}, game {game}, rule set {rules.id}, seat "
+                    f"{seat} ({agents[seat]}): rows are in order of game, rule set and seat",
+                )
+            per_rules.append(_row_game(seed, game, chunk, rules, at))
+        grouped.append(per_rules)
+    return grouped
+
+
+def _row_game(
+    seed: int, game: int, rows: tuple[GameRow, ...], rules: RuleSet, where: str
+) -> RowGame:
+    players = len(rows)
+    nations = {nation.code: nation for nation in rules.nations(players)}
+    sheets = []
+    for seat, row in enumerate(rows):
+        agree(row.nation in nations, f"{where}.nation", f"{row.nation!r} is not a nation in play")
+        parts = (
+            row.companies + row.zero_bids + row.nationalization + row.monopolization
+            + row.diversification
+        )  # fmt: skip
+        agree(
+            row.total == parts + row.lowest_spend_bonus,
+            f"{where}.total",
+            f"is {row.total}, but the points and the lowest-spend bonus add up to "
+            f"{parts + row.lowest_spend_bonus}",
+        )
+        sheets.append(
+            ScoreSheet._scored(
+                seat=seat,
+                nation=nations[row.nation],
+                company_points=row.companies,
+                zero_bids=row.zero_bids,
+                nationalization=row.nationalization,
+                monopolization=row.monopolization,
+                diversification=row.diversification,
+                subtotal=parts,
+                lowest_spend_bonus=row.lowest_spend_bonus,
+                total=row.total,
+                spent=row.spent,
+                eliminated=row.eliminated,
+            )
+        )
+    agree(len({nations[row.nation] for row in rows}) == players, where, "repeat a nation")
+    winners, decided = decided_winners(sheets, rules, where)
+    single = winners[0] if len(winners) == 1 else None
+    for seat, row in enumerate(rows):
+        agree(
+            row.won is (seat == single),
+            f"{where}.won",
+            f"the sheets give {'no single winner' if single is None else f'seat {single}'}",
+        )
+    sales = rules.sales(players)
+    first = rows[0]
+    codes = first.gaps.split()
+    agree(
+        all((row.unsold, row.gaps) == (first.unsold, first.gaps) for row in rows),
+        f"{where}.unsold",
+        "the rows of one game differ in its unsold tiles or its gaps",
+    )
+    agree(
+        sum(row.tiles for row in rows) + first.unsold == sales,
+        f"{where}.tiles",
+        f"the tiles won and the unsold tiles do not add up to the {sales} sales",
+    )
+    agree(
+        codes == sorted(set(codes))
+        and set(codes) <= SCORING_GAPS
+        and {gap.code for gap in decided} == set(codes) & DECIDED_GAPS,
+        f"{where}.gaps",
+        "are not the game's scoring gap codes, sorted and space-separated",
+    )
+    result = GameResult(rules.id, tuple(sheets), winners, decided)
+    return RowGame(seed, game, rows, result)

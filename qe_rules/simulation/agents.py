@@ -33,9 +33,9 @@ import attrs
 
 from qe_rules.components import Company, Industry
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game._tables import TILE_LIMIT, points_by_count, scoring_tables
 from qe_rules.game.draws import agent_draw, uniform
 from qe_rules.game.sales import BidLimits
-from qe_rules.game.scoring import TILE_LIMIT, points_by_count, scoring_tables
 from qe_rules.game.views import Phase, PlayerView
 from qe_rules.rules.model import RuleSet, get_ruleset
 

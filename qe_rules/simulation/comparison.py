@@ -30,10 +30,10 @@ from qe_rules._util.reading import (
     whole,
 )
 from qe_rules.errors import InvalidArgument, RulesError, shown
-from qe_rules.game.engine import Game
+from qe_rules.game.engine import Game, replay
 from qe_rules.game.events import NotAwarded
 from qe_rules.game.records import GameRecord
-from qe_rules.game.scoring import GameResult
+from qe_rules.game.scoring import GameResult, score_game
 from qe_rules.rules.model import Category, RuleSet
 from qe_rules.simulation._documents import (
     agents_of,
@@ -42,8 +42,11 @@ from qe_rules.simulation._documents import (
     check_figures,
     counts_of,
     games_of,
+    given_rulesets,
+    grouped_rows,
     players_of,
     rows_of,
+    rules_of,
     seat_of,
     texts,
 )
@@ -64,6 +67,7 @@ from qe_rules.simulation.play import (
     _check_seed,
     _factories,
     _play,
+    dealt_game,
 )
 from qe_rules.simulation.rows import GameRow, _merged_rows, _rows_of, write_rows
 from qe_rules.simulation.runner import _local, _Run, _run, _Task
@@ -134,9 +138,21 @@ class ChangeExample:
         }
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "example") -> ChangeExample:
+    def from_dict(
+        cls,
+        data: Any,
+        where: str = "example",
+        *,
+        rulesets: Sequence[RuleSet | str] | RuleSet | str | None = None,
+    ) -> ChangeExample:
         """The example from :meth:`to_dict`; raises :class:`~qe_rules.InvalidArgument`
-        naming the key that is missing, unknown or wrong."""
+        naming the key that is missing, unknown or wrong, or the fields that disagree.
+
+        An example is accepted only where it is what :func:`compare` finds: its record
+        the deal of game ``game`` of the run with ``seed``, played to the end, whose
+        winners are ``winners``, and scored under ``ruleset`` gives ``other_winners``
+        with ``cause`` among the causes. ``ruleset`` is a built-in id or a spec string,
+        or one of the rule sets given as ``rulesets``."""
         fields = Fields(
             data,
             where,
@@ -160,7 +176,163 @@ class ChangeExample:
         seats(example.winners, record.players, f"{where}.winners")
         seats(example.other_winners, record.players, f"{where}.other_winners")
         agree(example.winners != example.other_winners, where, "the winners do not change")
+        _check_example(example, given_rulesets(rulesets), where)
         return example
+
+
+def _compared_rules(
+    ids: Sequence[str], players: int, given: Mapping[str, RuleSet], where: str
+) -> tuple[RuleSet, ...]:
+    """The rule sets a comparison names, each able to score the first's games."""
+    chosen = tuple(rules_of(rid, given, f"{where}[{n}]") for n, rid in enumerate(ids))
+    agree(
+        players in chosen[0].player_counts,
+        where,
+        f"{chosen[0].id} is not played by {players} players",
+    )
+    try:
+        _check_comparable(chosen, players)
+    except InvalidArgument as error:
+        raise ARGUMENTS.disagree(where, str(error)) from None
+    return chosen
+
+
+def _check_compared(comparison: Comparison, chosen: Sequence[RuleSet]) -> None:
+    """Check a comparison's examples and rows against its games: one example per rule set
+    and cause counted, in order, each a game of the run with the winners given; the rows
+    the games' score sheets under each rule set, whose winners, changes and causes are
+    the comparison's."""
+    where, ids = "comparison", comparison.rulesets
+    numbers = [(b.seed, game) for b in comparison.batches for game in range(b.start, b.stop)]
+    position = {number: index for index, number in enumerate(numbers)}
+    counted = {(ids[n], cause) for n, found in enumerate(comparison.causes) for cause in found}
+    pairs = [(example.ruleset, example.cause) for example in comparison.examples]
+    agree(
+        len(set(pairs)) == len(pairs) and set(pairs) == counted,
+        f"{where}.examples",
+        "hold one example for each rule set and cause counted",
+    )
+    order = sorted(pairs, key=lambda pair: (ids.index(pair[0]), CHANGE_CAUSES.index(pair[1])))
+    agree(pairs == order, f"{where}.examples", "are in the order of the rule sets and causes")
+    for index, example in enumerate(comparison.examples):
+        at = f"{where}.examples[{index}]"
+        agree(example.record.ruleset == chosen[0], f"{at}.record", f"is not a game of {ids[0]}")
+        game = position.get((example.seed, example.game))
+        agree(game is not None, at, f"game {example.game} of seed {example.seed} is not compared")
+        assert game is not None
+        winners = comparison.winners[game]
+        agree(
+            winners[0] == example.winners
+            and any(
+                winners[n] == example.other_winners
+                for n, rid in enumerate(ids)
+                if rid == example.ruleset
+            ),
+            at,
+            f"the comparison gives that game the winners {[list(w) for w in winners]}",
+        )
+    if comparison.rows is None:
+        return
+    causes: list[dict[str, int]] = [{} for _ in ids]
+    grouped = grouped_rows(
+        comparison.rows, numbers, chosen, comparison.players, comparison.agents, f"{where}.rows"
+    )
+    for number, per_rules in enumerate(grouped):
+        base = per_rules[0].result
+        for n, found in enumerate(per_rules):
+            at = f"{where}.rows[{(number * len(ids) + n) * comparison.players}]"
+            agree(
+                found.result.winners == comparison.winners[number][n],
+                f"{at}.won",
+                "the rows' sheets decide other winners than the comparison's",
+            )
+            reasons = () if found.result.winners == base.winners else _causes(base, found.result)
+            agree(
+                all(
+                    (row.winner_changed, row.causes, row.unsold)
+                    == (bool(reasons), " ".join(reasons), per_rules[0].rows[0].unsold)
+                    for row in found.rows
+                ),
+                f"{at}.causes",
+                f"the rows' sheets give {' '.join(reasons) or 'no change'}",
+            )
+            for cause in reasons:
+                causes[n][cause] = causes[n].get(cause, 0) + 1
+    for n, by_cause in enumerate(causes):
+        agree(
+            dict(comparison.causes[n]) == by_cause,
+            f"{where}.causes[{n}]",
+            f"the rows give {by_cause}",
+        )
+
+
+def _check_played(played: PlayedComparison, chosen: Sequence[RuleSet]) -> None:
+    """Check a played comparison's rows (where kept) against its shares: each game's rows
+    under each rule set its score sheets, the games whose winners change and the games
+    with an unsold tile counted as the shares count them."""
+    if played.rows is None:
+        return
+    where = "played comparison"
+    numbers = [(played.seed, game) for game in range(played.start, played.start + played.games)]
+    changed = [0] * len(chosen)
+    unsold = [0] * len(chosen)
+    grouped = grouped_rows(
+        played.rows, numbers, chosen, played.players, played.agents, f"{where}.rows"
+    )
+    for per_rules in grouped:
+        base = per_rules[0].result.winners
+        for n, found in enumerate(per_rules):
+            change = found.result.winners != base
+            agree(
+                all(row.winner_changed is change and not row.causes for row in found.rows),
+                f"{where}.rows",
+                "a row's winner_changed differs from its sheets' winners",
+            )
+            changed[n] += change
+            unsold[n] += found.rows[0].unsold > 0
+    for key, counts in (("winner_changed", changed), ("unsold", unsold)):
+        given = [share.count for share in getattr(played, key)]
+        agree(given == counts, f"{where}.{key}", f"the rows give the counts {counts}")
+
+
+def _check_example(example: ChangeExample, given: Mapping[str, RuleSet], where: str) -> None:
+    """Check an example against its game: the deal of its seed and number, replayed to
+    the end, scored under both rule sets."""
+    record = example.record
+    other = rules_of(example.ruleset, given, f"{where}.ruleset")
+    dealt = dealt_game(record.ruleset, record.players, example.seed, example.game)
+    setup = ("deck", "nations", "industries", "first_auctioneer")
+    deal, written = dealt.to_record(), record.to_dict()
+    agree(
+        all(deal[key] == written[key] for key in setup),
+        f"{where}.record",
+        f"is not the deal of game {example.game} of seed {example.seed}",
+    )
+    try:
+        game = replay(record)
+    except RulesError as error:
+        raise ARGUMENTS.disagree(f"{where}.record", str(error)) from None
+    agree(game.is_over, f"{where}.record", "is not a finished game")
+    base = game.result()
+    try:
+        scored = score_game(other, game.player_records())
+    except RulesError as error:
+        raise ARGUMENTS.disagree(f"{where}.ruleset", f"cannot score the game: {error}") from None
+    agree(
+        example.winners == base.winners,
+        f"{where}.winners",
+        f"the record's game has the winners {list(base.winners)}",
+    )
+    agree(
+        example.other_winners == scored.winners,
+        f"{where}.other_winners",
+        f"the record's game scored under {other.id} has the winners {list(scored.winners)}",
+    )
+    agree(
+        example.cause in _causes(base, scored),
+        f"{where}.cause",
+        f"the change is put down to {', '.join(_causes(base, scored))}",
+    )
 
 
 def _cause(value: Any, where: str) -> str:
@@ -314,13 +486,21 @@ class Comparison(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Comparison:
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        rulesets: Sequence[RuleSet | str] | RuleSet | str | None = None,
+    ) -> Comparison:
         """The comparison from :meth:`to_dict` (the figures are computed again from the
         counts): ``Comparison.from_dict(comparison.to_dict()) == comparison``.
 
         Raises :class:`~qe_rules.InvalidArgument` naming the key that is missing, unknown
         or wrong, or the counts that disagree: the winners of each game under each rule
-        set decide the changes, which must be those given.
+        set decide the changes, which must be those given; the examples are the games of
+        the run (``ChangeExample.from_dict``), one for each rule set and cause counted;
+        rows (where kept) are the games' score sheets and add up to the counts. Rule sets
+        are named by their ids, or (loaded from files) given as ``rulesets``.
         """
         fields = Fields(
             data,
@@ -338,23 +518,23 @@ class Comparison(_Batched):
             ("batches", "seed", "games", "rows", "engine", *_COMPARISON_FIGURES),
         )
         get = fields.get
-        rulesets = get("rulesets", texts)
-        agree(bool(rulesets), "comparison.rulesets", "needs at least one rule set")
+        ids = get("rulesets", texts)
+        agree(bool(ids), "comparison.rulesets", "needs at least one rule set")
         players = get("players", players_of)
         batches = batches_of(fields)
         games = sum(stop - start for _, start, stop in batches)
 
         def game_winners(value: Any, where: str) -> tuple[tuple[int, ...], ...]:
             found = listed(value, where, _winners)
-            per_ruleset(found, len(rulesets), where)
+            per_ruleset(found, len(ids), where)
             seats([seat for winners in found for seat in winners], players, where)
             return found
 
         winners = get("winners", lambda v, at: listed(v, at, game_winners))
         agree(len(winners) == games, "comparison.winners", f"needs one entry per game ({games})")
         changes = get("changes", counts_of)
-        per_ruleset(changes, len(rulesets), "comparison.changes")
-        counted = [sum(game[n] != game[0] for game in winners) for n in range(len(rulesets))]
+        per_ruleset(changes, len(ids), "comparison.changes")
+        counted = [sum(game[n] != game[0] for game in winners) for n in range(len(ids))]
         agree(list(changes) == counted, "comparison.changes", f"the winners give {counted}")
         any_changes = get("any_changes", whole)
         any_counted = sum(any(w != game[0] for w in game) for game in winners)
@@ -362,23 +542,38 @@ class Comparison(_Batched):
             any_changes == any_counted, "comparison.any_changes", f"the winners give {any_counted}"
         )
         causes = get("causes", lambda v, at: listed(v, at, _causes_counts))
-        per_ruleset(causes, len(rulesets), "comparison.causes")
+        per_ruleset(causes, len(ids), "comparison.causes")
         for number, found in enumerate(causes):
             at_most_each(
                 list(found.values()), changes[number], f"comparison.causes[{number}]", "changes"
             )
-        examples = get("examples", lambda v, at: listed(v, at, ChangeExample.from_dict))
+        given = given_rulesets(rulesets)
+        chosen = _compared_rules(ids, players, given, "comparison.rulesets")
+        raw = fields.data["examples"]
+        most = (len(ids) - 1) * len(CHANGE_CAUSES)
+        if isinstance(raw, list | tuple):  # counted before any example is replayed
+            agree(
+                len(raw) <= most,
+                "comparison.examples",
+                f"holds one example per rule set and cause, at most {most}, got {len(raw)}",
+            )
+        examples = get(
+            "examples",
+            lambda v, at: listed(
+                v, at, lambda e, a: ChangeExample.from_dict(e, a, rulesets=chosen)
+            ),
+        )
         for index, example in enumerate(examples):
             where = f"comparison.examples[{index}]"
-            agree(example.ruleset in rulesets[1:], where, "names a rule set not compared")
+            agree(example.ruleset in ids[1:], where, "names a rule set not compared")
             agree(example.record.players == players, where, f"is not a game of {players} players")
             agree(
-                example.cause in causes[rulesets.index(example.ruleset)],
+                example.cause in causes[ids.index(example.ruleset)],
                 where,
                 "has a cause the counts do not have",
             )
         comparison = cls(
-            rulesets=rulesets,
+            rulesets=ids,
             players=players,
             agents=agents_of(data["agents"], "comparison.agents", players),
             batches=tuple(GameRange(*batch) for batch in batches),
@@ -389,10 +584,11 @@ class Comparison(_Batched):
                 FrozenDict((c, found[c]) for c in CHANGE_CAUSES if c in found) for found in causes
             ),
             examples=examples,
-            rows=rows_of(fields, games * players * len(rulesets)),
+            rows=rows_of(fields, games * players * len(ids)),
             engine=get("engine", _engine_of, "reference"),
         )
         check_figures(fields, comparison.to_dict(), _COMPARISON_FIGURES)
+        _check_compared(comparison, chosen)
         return comparison
 
     def _winners_by_batch(self) -> list[tuple[GameRange, tuple[tuple[tuple[int, ...], ...], ...]]]:
@@ -413,6 +609,8 @@ class Comparison(_Batched):
         >>> halves[0].merge(halves[1]) == compare(["en", "en-early"], 4, "random", 20, seed=3)
         True
         """
+        if not isinstance(other, Comparison):
+            raise InvalidArgument(f"merge takes another Comparison, got {shown(other)}")
         _check_same("rule sets", self.rulesets, other.rulesets)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)
@@ -563,11 +761,18 @@ class PlayedComparison(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> PlayedComparison:
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        rulesets: Sequence[RuleSet | str] | RuleSet | str | None = None,
+    ) -> PlayedComparison:
         """The comparison from :meth:`to_dict` (the shares' figures are recomputed);
         raises :class:`~qe_rules.InvalidArgument` naming the key that is missing,
         unknown or wrong, or the counts that disagree (one share per rule set, each out
-        of the games, none for the first rule set against itself).
+        of the games, none for the first rule set against itself; rows, where kept, the
+        games' score sheets, whose changes of winner and unsold tiles are the shares').
+        Rule sets are named by their ids, or (loaded from files) given as ``rulesets``.
 
         >>> each = compare(["en", "en:beyond_table=zero"], 3, "random", 4, seed=1, play="each")
         >>> PlayedComparison.from_dict(each.to_dict()) == each
@@ -580,6 +785,7 @@ class PlayedComparison(_Batched):
             ("play", "rows", "engine", "batches", "seed", "start", "games"),
         )
         get = fields.get
+        given = rulesets
         if "play" in fields.data and fields.data["play"] != "each":
             raise ARGUMENTS.fail("played comparison.play", "'each'", fields.data["play"])
         rulesets = get("rulesets", texts)
@@ -605,7 +811,10 @@ class PlayedComparison(_Batched):
                 f"played comparison.{key}[0]",
                 "the first rule set does not differ from itself",
             )
-        return cls(
+        chosen = _compared_rules(
+            rulesets, players, given_rulesets(given), "played comparison.rulesets"
+        )
+        played = cls(
             rulesets=rulesets,
             players=players,
             agents=agents_of(data["agents"], "played comparison.agents", players),
@@ -616,6 +825,8 @@ class PlayedComparison(_Batched):
             rows=rows_of(fields, games * players * len(rulesets)),
             engine=get("engine", _engine_of, "reference"),
         )
+        _check_played(played, chosen)
+        return played
 
     def merge(self, other: PlayedComparison) -> PlayedComparison:
         """Both comparisons' games together, exactly as one comparison of them all would
@@ -692,6 +903,11 @@ def _played_batches(fields: Fields) -> tuple[tuple[int, int, int], ...]:
                 "disagrees with batches",
             )
         return batches
+    agree(
+        all(key in fields.data for key in ("seed", "start", "games")),
+        fields.where,
+        "needs batches, or seed, start and games",
+    )
     seed = fields.get("seed", ARGUMENTS.integer)
     start = fields.get("start", whole)
     games = fields.get("games", games_of)

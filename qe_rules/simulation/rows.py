@@ -10,7 +10,7 @@ import os
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.engine import Game
 from qe_rules.game.scoring import GameResult
 
@@ -124,9 +124,11 @@ def write_rows(rows: Sequence[GameRow], path: str | os.PathLike[str]) -> None:
 def check_rows_path(path: str | os.PathLike[str]) -> str:
     """``path`` as a string if it ends in ``.csv`` or ``.parquet``; raises
     :class:`~qe_rules.InvalidArgument` otherwise."""
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidArgument(f"a path of rows is a str or a path, got {shown(path)}")
     name = os.fspath(path)
-    if not name.endswith((".csv", ".parquet")):
-        raise InvalidArgument(f"rows are written as .csv or .parquet, got {name!r}")
+    if not isinstance(name, str) or not name.endswith((".csv", ".parquet")):
+        raise InvalidArgument(f"rows are written as .csv or .parquet, got {shown(name)}")
     if name.endswith(".parquet") and importlib.util.find_spec("pyarrow") is None:
         raise InvalidArgument("writing Parquet needs pyarrow: pip install 'qe-rules[parquet]'")
     return name

@@ -28,16 +28,24 @@ import attrs
 from qe_rules._util.deprecation import renamed
 from qe_rules._util.frozen import FrozenDict
 from qe_rules._util.reading import Fields, agree, per_seat, text, whole
+from qe_rules.components import COMPANIES
 from qe_rules.errors import InvalidArgument, shown
+from qe_rules.game._tables import most_points
+from qe_rules.game.scoring import SCORING_GAPS
+from qe_rules.limits import MAX_BID
 from qe_rules.rules.model import RuleSet
 from qe_rules.simulation._documents import (
     agents_of,
     at_most_each,
     batches_of,
     check_figures,
+    check_sums,
     counts_of,
+    given_rulesets,
+    grouped_rows,
     players_of,
     rows_of,
+    rules_of,
 )
 from qe_rules.simulation._text import interval_text, labelled, percent, share_text
 from qe_rules.simulation.agents import agent_label
@@ -417,14 +425,20 @@ class SimulationStats(_Batched):
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SimulationStats:
+    def from_dict(
+        cls, data: Mapping[str, Any], *, ruleset: RuleSet | str | None = None
+    ) -> SimulationStats:
         """The statistics from :meth:`to_dict` (the figures are computed again from the
         counts): ``SimulationStats.from_dict(stats.to_dict()) == stats``.
 
         Raises :class:`~qe_rules.InvalidArgument` naming the key that is missing, unknown
         or wrong, or the counts that disagree (one per seat, none above the games, wins
-        and games without a winner adding up to the games). Figures computed from the
-        counts may be left out; where given they must equal the figures computed again.
+        and games without a winner adding up to the games, sums of squares that give no
+        negative variance, each count within what the games of the rule set can hold,
+        rows that add up to the counts). Figures computed from the counts may be left
+        out; where given they must equal the figures computed again. The rule set is
+        the one the document names, or (one loaded from a file) the one given as
+        ``ruleset``.
         """
         fields = Fields(
             data,
@@ -477,6 +491,7 @@ class SimulationStats(_Batched):
             engine=fields.get("engine", _engine_of, "reference"),
         )
         check_figures(fields, stats.to_dict(), _STATS_FIGURES)
+        _check_counts(stats, rules_of(stats.ruleset, given_rulesets(ruleset), "statistics.ruleset"))
         return stats
 
     def merge(self, other: SimulationStats) -> SimulationStats:
@@ -489,6 +504,8 @@ class SimulationStats(_Batched):
         >>> halves[0].merge(halves[1]) == whole
         True
         """
+        if not isinstance(other, SimulationStats):
+            raise InvalidArgument(f"merge takes other SimulationStats, got {shown(other)}")
         _check_same("rule set", self.ruleset, other.ruleset)
         _check_same("players", self.players, other.players)
         _check_same("agents", self.agents, other.agents)
@@ -632,6 +649,95 @@ def _engine_of(value: Any, where: str) -> str:
 def _gap_codes(value: Any, where: str) -> dict[str, int]:
     codes = Fields(value, where, (), value.keys() if isinstance(value, Mapping) else ())
     return {text(code, f"{where} key"): codes.get(code, whole) for code in codes.data}
+
+
+def _check_counts(stats: SimulationStats, rules: RuleSet) -> None:
+    """Check that the counts of ``stats`` are within what its games under ``rules`` can
+    hold, and that its rows (if kept) add up to them: each row group a game's score
+    sheets as scoring writes them (``grouped_rows``)."""
+    where, players, games = "statistics", stats.players, stats.games
+    agree(
+        players in rules.player_counts,
+        f"{where}.players",
+        f"{rules.id} is played by {', '.join(map(str, rules.player_counts))} players, "
+        f"not {players}",
+    )
+    most = most_points(rules, players)["total"]
+    check_sums(stats.total_sums, stats.total_squares, games, most, where, "total")
+    check_sums(
+        stats.spend_sums, stats.spend_squares, games, len(COMPANIES) * MAX_BID, where, "spend"
+    )
+    sales = rules.sales(players)
+    agree(
+        stats.unsold_sales <= games * sales,
+        f"{where}.unsold_sales",
+        f"is more than the {games * sales} sales of {games} games",
+    )
+    agree(
+        stats.winning_totals <= min(sum(stats.total_sums), (games - stats.no_winner_games) * most),
+        f"{where}.winning_totals",
+        "is more than the winners' totals can add up to",
+    )
+    if stats.rows is None:
+        return
+    numbers = [(b.seed, game) for b in stats.batches for game in range(b.start, b.stop)]
+    tally = _Tally(players)
+    codes: dict[str, int] = {}
+    for (found,) in grouped_rows(
+        stats.rows, numbers, [rules], players, stats.agents, f"{where}.rows"
+    ):
+        sheets, winner = found.result.sheets, found.result.winner
+        for seat, sheet in enumerate(sheets):
+            tally.total_sums[seat] += sheet.total
+            tally.total_squares[seat] += sheet.total * sheet.total
+            tally.spend_sums[seat] += sheet.spent
+            tally.spend_squares[seat] += sheet.spent * sheet.spent
+        if winner is None:
+            tally.no_winner += 1
+        else:
+            tally.wins[winner] += 1
+            tally.winning_totals += sheets[winner].total
+            tally.lowest_spender_wins += sheets[winner].spent == min(s.spent for s in sheets)
+        tally.unsold += found.rows[0].unsold
+        for code in found.rows[0].gaps.split():
+            codes[code] = codes.get(code, 0) + 1
+        tally.gap_games += bool(found.rows[0].gaps)
+        for row in found.rows:
+            agree(
+                not row.winner_changed and not row.causes,
+                f"{where}.rows",
+                "a run of one rule set changes no winner",
+            )
+    counted = {
+        "wins": tuple(tally.wins),
+        "no_winner_games": tally.no_winner,
+        "lowest_spender_wins": tally.lowest_spender_wins,
+        "unsold_sales": tally.unsold,
+        "winning_totals": tally.winning_totals,
+        "total_sums": tuple(tally.total_sums),
+        "total_squares": tuple(tally.total_squares),
+        "spend_sums": tuple(tally.spend_sums),
+        "spend_squares": tuple(tally.spend_squares),
+        **{f"gap_codes.{code}": count for code, count in codes.items()},
+    }
+    for key, count in counted.items():
+        given = (
+            stats.gap_codes.get(key.partition(".")[2], 0)
+            if key.startswith("gap_codes.")
+            else getattr(stats, key)
+        )
+        agree(given == count, f"{where}.{key}", f"is {given}, but the rows give {count}")
+    agree(
+        stats.gap_games >= tally.gap_games,
+        f"{where}.gap_games",
+        f"is {stats.gap_games}, but the rows show scoring gaps in {tally.gap_games} games",
+    )
+    for code in SCORING_GAPS - set(codes):
+        agree(
+            code not in stats.gap_codes,
+            f"{where}.gap_codes.{code}",
+            "no row shows this scoring gap",
+        )
 
 
 def simulate(

@@ -220,7 +220,6 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-@functools.cache
 def catalog(language: str) -> Catalog:
     """The catalog of ``language`` (``"en"``, ``"de"``), read once."""
     known = languages()
@@ -228,6 +227,11 @@ def catalog(language: str) -> Catalog:
         raise InvalidArgument(
             f"no rulebook catalog for language {shown(language)}; languages: {', '.join(known)}"
         )
+    return _catalog(language)
+
+
+@functools.cache
+def _catalog(language: str) -> Catalog:
     origin = _path(language)
     data = parse_toml(read_text(os.path.join(CATALOG_FOLDER, f"{language}.toml")), origin)
     tables = {}
@@ -239,6 +243,9 @@ def catalog(language: str) -> Catalog:
     return Catalog(
         language=language, name=str(data.get("name", language)), tables=FrozenDict(tables)
     )
+
+
+catalog.cache_clear = _catalog.cache_clear  # type: ignore[attr-defined]  # as before
 
 
 def value_keys(field: str) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from qe_rules.errors import InvalidArgument
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rules.model import Provenance, RuleSet, encode_field, get_ruleset
 
 __all__ = ["FieldDiff", "MetadataDiff", "RuleSetDiff", "diff"]
@@ -109,7 +109,7 @@ class RuleSetDiff:
             if change.field == name:
                 return change
         raise InvalidArgument(
-            f"{self.a} and {self.b} agree on {name!r}; differing fields: "
+            f"{self.a} and {self.b} agree on {shown(name)}; differing fields: "
             + (", ".join(c.field for c in self.rules) or "none")
         )
 

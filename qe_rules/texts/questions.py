@@ -264,7 +264,7 @@ def uncited_values(
 def get_open_question(field: str) -> OpenQuestion:
     """The open question whose switch is rule field ``field``."""
     found: Mapping[str, OpenQuestion] = {q.field: q for q in open_questions()}
-    if field not in found:
+    if not isinstance(field, str) or field not in found:
         raise InvalidArgument(
             f"{shown(field)} is not an open question; the switches are {', '.join(found)}"
         )

@@ -187,10 +187,18 @@ class Rulebook:
         leaves the ``<style>`` element out, for a page that links
         :func:`rulebook_stylesheet` as a file (a page whose Content-Security-Policy
         forbids inline styles)."""
-        if paper not in PAPER_SIZES:
+        if not isinstance(paper, str) or paper not in PAPER_SIZES:
             raise InvalidArgument(
                 f"paper must be one of {', '.join(PAPER_SIZES)}, got {shown(paper)}"
             )
+        if picture is not None and not callable(picture):
+            raise InvalidArgument(
+                f"picture is a function drawing a tile as SVG (qe_rules.svg.tile) or None, "
+                f"got {shown(picture)}"
+            )
+        for name, value in (("fragment", fragment), ("stylesheet", stylesheet)):
+            if type(value) is not bool:
+                raise InvalidArgument(f"{name} is True or False, got {shown(value)}")
         return _html(self, fragment=fragment, picture=picture, paper=paper, stylesheet=stylesheet)
 
 
@@ -1042,7 +1050,11 @@ def _html_block(block: Block, picture: Callable[[Company], str] | None, note: st
     caption = f'<div class="tiles-caption">{html.escape(block.text)}</div>' if block.text else ""
     if picture is None:
         return f"{caption}<p>{html.escape(', '.join(map(str, block.tiles)))}</p>"
-    pictures = "".join(picture(c) for c in block.tiles)
+    drawn = [picture(c) for c in block.tiles]
+    for item in drawn:
+        if not isinstance(item, str):
+            raise InvalidArgument(f"picture(tile) must return SVG text, got {shown(item)}")
+    pictures = "".join(drawn)
     return f'{caption}<div class="tiles">{pictures}</div>'
 
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from qe_rules._util.frozen import FrozenDict
 from qe_rules.components import COMPANIES, Industry, Nation
-from qe_rules.errors import InvalidRuleSet
+from qe_rules.errors import InvalidArgument, InvalidRuleSet, shown
 from qe_rules.game.engine import Game, new_game
 from qe_rules.game.records import Move
 from qe_rules.game.scoring import PlayerRecord
@@ -40,6 +40,7 @@ from qe_rules.rules.model import (
     RuleSet,
     TieFallback,
     TieStreak,
+    get_ruleset,
 )
 from qe_rules.rules.values import (
     CATEGORY_ORDER,
@@ -261,9 +262,11 @@ def rulesets() -> st.SearchStrategy[RuleSet]:
     return st.one_of(builtin_rulesets(), ruleset_variations())
 
 
-def player_counts(ruleset: RuleSet) -> st.SearchStrategy[int]:
-    """A player count the rule set allows."""
-    return st.sampled_from(ruleset.player_counts)
+def player_counts(ruleset: RuleSet | str) -> st.SearchStrategy[int]:
+    """A player count the rule set (or the rule set of an id) allows."""
+    if not isinstance(ruleset, RuleSet | str):
+        raise InvalidArgument(f"ruleset is a RuleSet or a rule set id, got {shown(ruleset)}")
+    return st.sampled_from(get_ruleset(ruleset).player_counts)
 
 
 @st.composite

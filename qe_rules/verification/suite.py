@@ -53,6 +53,8 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Final
 
 from qe_rules._util.deprecation import renamed
+from qe_rules._util.reading import MAX_INTEGER
+from qe_rules.errors import InvalidArgument, shown
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.texts.questions import open_questions
 from qe_rules.verification.games import property_checks, winner_checks
@@ -86,6 +88,21 @@ def checks() -> tuple[str, ...]:
     return (*fixed, *_PROPERTY_CHECKS, *readings)
 
 
+def _wanted(names: object) -> frozenset[str]:
+    """The checks ``verify(checks=...)`` names, each one of :func:`checks`."""
+    if isinstance(names, str | bytes) or not isinstance(names, Collection):
+        raise InvalidArgument(
+            f"checks is a list of check names (qe_rules.checks()) or None, got {shown(names)}"
+        )
+    known = checks()
+    if len(names) > len(known):
+        raise InvalidArgument(f"checks names at most the {len(known)} checks, got {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or name not in known:
+            raise InvalidArgument(f"unknown check {shown(name)}; the checks are {', '.join(known)}")
+    return frozenset(names)
+
+
 def check_names() -> tuple[str, ...]:
     """Deprecated: the former name of :func:`checks`, which it returns."""
     renamed("qe_rules.check_names()", "qe_rules.checks()")
@@ -108,8 +125,16 @@ def verify(
     for all of them) with a larger bound on paths (:data:`~qe_rules.verification.sale_search.THOROUGH_SALE_SEARCH_PATHS`).
     Each finding's ``coverage`` says whether its check was exhaustive or sampled.
     """
+    if not isinstance(ruleset, RuleSet | str):
+        raise InvalidArgument(f"ruleset is a RuleSet or a rule set id, got {shown(ruleset)}")
     rules = get_ruleset(ruleset)
-    wanted = None if checks is None else frozenset(checks)
+    if type(random_games) is not int or not 0 <= random_games <= MAX_INTEGER:
+        raise InvalidArgument(
+            f"random_games is a whole number (int) from 0 to {MAX_INTEGER}, got {shown(random_games)}"
+        )
+    if type(thorough) is not bool:
+        raise InvalidArgument(f"thorough is True or False, got {shown(thorough)}")
+    wanted = None if checks is None else _wanted(checks)
 
     def chosen(names: Sequence[str]) -> bool:
         return wanted is None or not wanted.isdisjoint(names)

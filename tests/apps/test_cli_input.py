@@ -129,6 +129,18 @@ def test_score_names_print_safely(tmp_path):
     assert "lone surrogate" in one_line_error(status, err)
 
 
+def test_a_score_file_of_more_players_than_nations_is_refused_before_its_records_are_read(
+    tmp_path,
+):
+    """Found by the fuzz harness: a list of a million records was read record by record
+    (40 s) before scoring refused it."""
+    record = {"nation": "US", "industry": "FIN", "companies": [], "spent": 3}
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps([record] * 6), encoding="utf-8")
+    status, _, err = run("score", str(path))
+    assert "at most 5 players (one a nation), got 6 player records" in one_line_error(status, err)
+
+
 def test_a_closed_stdout_is_an_output_error():
     # a process started with its stdout closed: Python sets sys.stdout to None
     done = subprocess.run(

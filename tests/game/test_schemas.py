@@ -108,9 +108,12 @@ def test_the_schemas_are_strict():
     assert invalid("game-record", {**record, "version": 1, "moves": [declined]})
     assert invalid("game-record", {**record, "metadata": {"date": 20261123}})
     player = {"nation": "US", "industry": "FINANCE", "companies": [], "spent": 3}
-    assert not invalid("score-file", {"players": [player]})
-    assert invalid("score-file", {"rulset": "en", "players": [player]})
-    assert invalid("score-file", [{**player, "zero_bid_round": 1}])
+    other = {"nation": "EU", "industry": "HOUSING", "companies": [], "spent": 2}
+    assert not invalid("score-file", {"players": [player, other]})
+    assert invalid("score-file", {"players": [player]})  # 2 to 5 players
+    assert invalid("score-file", [{**player, "companies": ["US-FIN-2", "US-FIN-2"]}, other])
+    assert invalid("score-file", {"rulset": "en", "players": [player, other]})
+    assert invalid("score-file", [{**player, "zero_bid_round": 1}, other])
     assert invalid("event", {"kind": "awarded", "sale": 0})
 
 

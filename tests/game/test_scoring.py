@@ -910,7 +910,7 @@ def test_a_result_as_text_is_its_score_board():
 def test_a_continued_table_never_scores_less_past_its_end(table, size):
     # A table whose last step does not rise has no pattern of growing steps: it is capped
     # (a decreasing table once scored negative points past its end).
-    from qe_rules.game.scoring import points_by_count
+    from qe_rules.game._tables import points_by_count
 
     points = points_by_count(table, size, qe.BeyondTable.CONTINUE_PATTERN)
     top = max(table)

@@ -11,8 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support import examples
+from tests.support import commands, examples
+from tests.support.calls import TARGETS as CALL_TARGETS
+from tests.support.commands import command_targets
 from tests.support.fuzz import scratch_folder, targets
+from tests.support.readers import reader_targets
 
 TARGETS = targets(scratch_folder())
 # The CI budget: a few seconds per target (a quarter of it in the quick default profile).
@@ -51,3 +54,38 @@ def test_only_rules_errors_escape(name, rng):
 @given(rng=st.randoms(use_true_random=False))
 def test_only_rules_errors_escape_the_ruleset_loader(rng):
     TARGETS["ruleset-loader"](rng)
+
+
+# The third round: every reader of untrusted documents, every command, the public
+# functions and the environments (tests/support/readers.py, commands.py, calls.py).
+READER_TARGETS = reader_targets()
+COMMAND_TARGETS = command_targets(warm=False)
+
+
+@pytest.mark.parametrize("name", sorted(READER_TARGETS))
+@QUICK
+@given(rng=st.randoms(use_true_random=False))
+def test_a_reader_accepts_only_what_agrees_with_itself(name, rng):
+    READER_TARGETS[name](rng)
+
+
+@pytest.fixture(scope="module")
+def few_pages():
+    """``docs`` writes two small pages (the real ones take long to make)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(commands, "_pages", lambda: {"a.md": "a\n", "b/c.md": "c\n"})
+        yield
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_TARGETS))
+@QUICK
+@given(rng=st.randoms(use_true_random=False))
+def test_every_command_fails_in_one_line_with_a_documented_status(name, rng, few_pages):
+    COMMAND_TARGETS[name](rng)
+
+
+@pytest.mark.parametrize("name", sorted(CALL_TARGETS))
+@QUICK
+@given(rng=st.randoms(use_true_random=False))
+def test_public_functions_and_environments_refuse_without_breaking(name, rng):
+    CALL_TARGETS[name](rng)

@@ -87,11 +87,26 @@ def test_a_variant_id_is_a_spec_string_that_names_it(changes):
     assert qe.get_ruleset(variant.id) == variant
 
 
-def test_a_rule_file_id_with_a_colon_evolves(tmp_path):
+def test_a_rule_file_id_that_is_a_built_in_spec_string_must_name_its_rules(tmp_path):
     path = tmp_path / "colon.toml"
     path.write_text('id = "my:house"\nextends = "en"\n', encoding="utf-8")
-    house = qe.load_ruleset(path)
+    house = qe.load_ruleset(path)  # names no rule set get_ruleset knows
     assert house.evolve(zero_bid_points=3).evolve(peeks_per_player=2).zero_bid_points == 3
+    path.write_text('id = "en:house"\nextends = "en"\n', encoding="utf-8")
+    with pytest.raises(qe.InvalidRuleSet, match="a spec string of a built-in rule set"):
+        qe.load_ruleset(path)
+    path.write_text('id = "en:zero_bid_points=3"\nextends = "en"\n', encoding="utf-8")
+    with pytest.raises(qe.InvalidRuleSet, match="a spec string naming other rules"):
+        qe.load_ruleset(path)
+    path.write_text(
+        'id = "en:zero_bid_points=3"\nextends = "en"\n[rules]\nzero_bid_points = 3\n',
+        encoding="utf-8",
+    )
+    named = qe.load_ruleset(path)
+    assert named.zero_bid_points == 3
+    spec = qe.get_ruleset(named.id)
+    assert all(getattr(spec, f) == getattr(named, f) for f in named.rule_fields())
+    assert named.evolve(zero_bid_points=2).evolve(peeks_per_player=2).zero_bid_points == 2
 
 
 @pytest.mark.parametrize(

@@ -233,3 +233,17 @@ def test_the_cli_writes_the_rows_of_compare_each(tmp_path, capsys):
     assert len(lines) == 1 + 6 * 2 * 4 and lines[0].startswith("seed,game,ruleset")
     status, _ = cli(*argv, "--games", "6", "--plot", str(tmp_path / "each.png"))
     assert status != 0 and "--play each draws no plot" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dropped", ["seed", "start", "games"])
+def test_a_played_comparison_without_batches_needs_its_seed_start_and_games(dropped):
+    """Found by the fuzz harness: a played comparison of the form before batches, one of
+    its seed, start and games missing, was read with ``None`` for it (a TypeError, or a
+    document that wrote out what it could not read back)."""
+    each = compare(["en", "en-early"], 4, "random", 6, seed=2, play="each").to_dict()
+    del each["batches"]
+    each.update(seed=2, start=0, games=6)
+    assert PlayedComparison.from_dict(each).games == 6
+    del each[dropped]
+    with pytest.raises(qe.InvalidArgument, match="needs batches, or seed, start and games"):
+        PlayedComparison.from_dict(each)

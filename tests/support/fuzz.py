@@ -318,21 +318,23 @@ def targets(folder: str) -> dict[str, Callable[[random.Random], None]]:
     }
 
 
-def measured(target: Callable[[random.Random], None], seed: int, memory: bool) -> tuple[float, int]:
-    """Run ``target`` on the input of ``seed``; returns seconds and (if ``memory``) the peak
-    of bytes allocated meanwhile."""
+def measured(
+    target: Callable[[random.Random], Any], seed: int, memory: bool
+) -> tuple[float, int, Any]:
+    """Run ``target`` on the input of ``seed``; returns seconds, (if ``memory``) the peak
+    of bytes allocated meanwhile, and what the target returned (its outcome)."""
     rng = random.Random(seed)
     if memory:
         tracemalloc.start()
     start = time.perf_counter()
     try:
-        target(rng)
+        outcome = target(rng)
     finally:
         seconds = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1] if memory else 0
         if memory:
             tracemalloc.stop()
-    return seconds, peak
+    return seconds, peak, outcome
 
 
 def scratch_folder() -> str:

@@ -25,7 +25,7 @@ import jsonschema
 
 import qe_rules as qe
 from qe_rules import limits, svg
-from qe_rules._util.reading import is_disagreement
+from qe_rules._util.reading import ARGUMENTS, is_disagreement
 from qe_rules.simulation.comparison import ChangeExample, Comparison, PlayedComparison
 from qe_rules.simulation.intervals import Share
 from qe_rules.simulation.play import play_game
@@ -36,13 +36,22 @@ from tests.support.fuzz import GAMES, INTS, TEXTS, mutated, value
 
 
 def _read_score_file(data: Any) -> Any:
-    """A score file as ``qe-rules score`` reads it (its errors as RulesError)."""
+    """A score file as ``qe-rules score`` reads and scores it (its errors as RulesError).
+    What scoring refuses is counted as fields that disagree: records against one another
+    or against the rule set named (the two rules of one record's list that a schema can
+    state, 2 to 5 records and no tile twice in one seat, it does: see test_schemas)."""
     from qe_rules.apps import cli
 
     try:
-        return cli._parse_score_file(data, "score file")
+        ruleset, records, _ = cli._parse_score_file(data, "score file")
     except cli._InputError as error:
+        if is_disagreement(error.__context__):  # a record's fields (or text no file holds)
+            raise ARGUMENTS.disagree("score file", str(error)) from None
         raise qe.InvalidArgument(str(error)) from None
+    try:
+        return qe.score_game(ruleset or "en", records)
+    except qe.RulesError as error:
+        raise ARGUMENTS.disagree("score file", str(error)) from None
 
 
 def _documents() -> dict[str, tuple[type[Any] | Callable[[Any], Any], list[dict[str, Any]]]]:
@@ -165,9 +174,12 @@ def schema_agrees(name: str, data: Any) -> None:
     other (which no JSON Schema states)."""
     schema = SCHEMA_OF[name]
     try:
-        data = json.loads(json.dumps(data, allow_nan=False))  # the document as JSON has it
+        text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         return  # not a JSON document: only Python callers can pass it
+    if len(text) > limits.MAX_FILE_BYTES:
+        return  # larger than any file the library reads; a validator takes seconds a MB
+    data = json.loads(text)  # the document as JSON has it
     try:
         valid = VALIDATORS[schema].is_valid(data)
     except RecursionError:

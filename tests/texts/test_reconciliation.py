@@ -93,7 +93,10 @@ def test_toml_round_trip(ruleset):
     assert RuleSet.from_toml(ruleset.to_toml(base=base)) == ruleset
 
 
-@given(st.text(max_size=40).filter(str.strip), st.sampled_from(list(RULESETS)))
+@given(
+    st.text(max_size=40).filter(lambda text: text.strip() and text.isprintable()),
+    st.sampled_from(list(RULESETS)),
+)
 @examples(60)
 def test_toml_strings_round_trip(text, base):
     ruleset = attrs.evolve(RULESETS[base], id="custom", title=text)

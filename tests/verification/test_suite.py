@@ -41,7 +41,9 @@ def test_only_the_named_checks_are_reported():
     assert [f.players for f in report.findings if f.check == "deck-nations"] == [3, 4, 5]
     report = qe.verify("en", checks=["zero-bid-limit"], random_games=2)
     assert {f.check for f in report.findings} == {"zero-bid-limit"}
-    assert qe.verify("en", checks=[]).findings == ()
+    nothing = qe.verify("en", checks=[])
+    assert nothing.findings == ()
+    assert str(nothing).startswith("Verification of en: OK: 0 findings")
 
 
 def test_cli_verify_thorough(monkeypatch):

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
-from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.game._tables import TILE_LIMIT
 from qe_rules.limits import MAX_BID
 from qe_rules.simulation.agents import (
     BATCH_AGENT_GROUP,

@@ -70,11 +70,12 @@ def check_batch_agents(agents: object, players: int) -> tuple[BatchAgent, ...]:
             raise InvalidArgument(
                 f"agents: give one per seat ({players}) or one for every seat, got {len(specs)}"
             )
-    made: dict[object, BatchAgent] = {}
-    for spec in specs:
-        if spec not in made:
-            made[spec] = batch_agent(spec)
-    return tuple(made[spec] for spec in specs)
+    made: dict[object, BatchAgent] = {}  # one agent per name, or per agent given
+    keys = [spec if isinstance(spec, str) else id(spec) for spec in specs]
+    for key, spec in zip(keys, specs, strict=True):
+        if key not in made:
+            made[key] = batch_agent(spec)
+    return tuple(made[key] for key in keys)
 
 
 def label(agent: BatchAgent) -> str:

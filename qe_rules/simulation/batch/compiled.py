@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 from qe_rules.components import Industry, Nation
 from qe_rules.errors import InvalidArgument
+from qe_rules.game._tables import TILE_LIMIT, scoring_tables
 from qe_rules.game.facts import RuleFacts, rule_facts
-from qe_rules.game.scoring import TILE_LIMIT, scoring_tables
 from qe_rules.rules.model import (
     EveryoneTiedForMostSpent,
     FallbackFindsNoBid,

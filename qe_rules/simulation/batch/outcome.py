@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord
+from qe_rules.limits import MAX_BATCH_GAMES
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.agents import BatchAgent
 from qe_rules.simulation.batch.chunks import (
@@ -159,6 +160,12 @@ def play(
     compiled = compile_rules(rules, players)
     made = check_batch_agents(agents, compiled.players)
     games, start = _check_games(games, start)
+    if games > MAX_BATCH_GAMES:
+        raise InvalidArgument(
+            f"games is at most {MAX_BATCH_GAMES} (qe_rules.limits.MAX_BATCH_GAMES: the arrays "
+            f"of every game are kept), got {shown(games)}; simulate(..., engine='batch') sums "
+            "any number of games"
+        )
     seed = _check_seed(seed)
     chunk = check_whole(chunk, "chunk", 1)
     if progress is not None and not callable(progress):
