@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from qe_rules.game.scoring import TILE_LIMIT
+from qe_rules.game._tables import TILE_LIMIT
 from qe_rules.simulation.agents import _tables
 from qe_rules.simulation.batch.agents import (
     BidAsk,
