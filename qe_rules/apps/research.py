@@ -50,7 +50,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
     matrix = cross_play(
         args.agents or list(DEFAULT_POPULATION),
-        ruleset=args.ruleset,
+        ruleset=args.read_ruleset(args.ruleset),  # read here: its errors are the command's
         players=args.players,
         games=args.games,
         seed=args.seed,
@@ -70,7 +70,7 @@ def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
 
     report = exploit(
         args.agent,
-        ruleset=args.ruleset,
+        ruleset=args.read_ruleset(args.ruleset),
         players=args.players,
         minutes=args.minutes,
         num_envs=args.envs,
@@ -106,9 +106,7 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
     evaluate.add_argument(
         "agents", nargs="*", metavar="AGENT", help="default: " + " ".join(DEFAULT_POPULATION)
     )
-    evaluate.add_argument(
-        "--ruleset", type=ruleset_arg, default="en", metavar="ID", help="default en"
-    )
+    evaluate.add_argument("--ruleset", default="en", metavar="ID", help="default en")
     evaluate.add_argument("--players", type=int, default=4, help="3 to 5 (default 4)")
     evaluate.add_argument("--games", type=int, default=2000, help="games a cell (default 2000)")
     evaluate.add_argument(
@@ -121,7 +119,7 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
         "--format", choices=["text", "json"], default="text", help="Markdown tables or JSON"
     )
     evaluate.add_argument("--progress", action="store_true", help="report each cell on stderr")
-    evaluate.set_defaults(run=_cmd_evaluate)
+    evaluate.set_defaults(run=_cmd_evaluate, read_ruleset=ruleset_arg)
 
     probe = commands.add_parser(
         "exploit",
@@ -132,7 +130,7 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
         "(docs/rl.md). Needs the train extra (torch's CPU wheel, sb3-contrib).",
     )
     probe.add_argument("agent", metavar="AGENT", help="the agent probed (a name or a file)")
-    probe.add_argument("--ruleset", type=ruleset_arg, default="en", metavar="ID", help="default en")
+    probe.add_argument("--ruleset", default="en", metavar="ID", help="default en")
     probe.add_argument("--players", type=int, default=4, help="3 to 5 (default 4)")
     probe.add_argument("--minutes", type=float, default=12.0, help="processor minutes (12)")
     probe.add_argument("--envs", type=int, default=64, help="games learnt from at once (64)")
@@ -144,4 +142,4 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
     probe.add_argument("--out", metavar="FILE.npz", help="keep the best response's network")
     probe.add_argument("--format", choices=["text", "json"], default="text", help="text or JSON")
     probe.add_argument("--progress", action="store_true", help="report the progress on stderr")
-    probe.set_defaults(run=_cmd_exploit)
+    probe.set_defaults(run=_cmd_exploit, read_ruleset=ruleset_arg)

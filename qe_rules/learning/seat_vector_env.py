@@ -52,6 +52,7 @@ from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
 from qe_rules.learning.observer import BatchObserver, check_peek_timing, to_seats
 from qe_rules.learning.rewards import REWARDS, batch_rewards
+from qe_rules.learning.vector_env import _Asker
 from qe_rules.rules.model import RuleSet, get_ruleset
 from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk, legal
 from qe_rules.simulation.batch.chunks import check_batch_agents
@@ -65,17 +66,10 @@ SEAT_VECTOR_ENV_ID = "qe_rules/QESeatBatch-v0"
 vector entry point."""
 
 
-class _Learner:
+class _Learner(_Asker):
     """The learner's place at the table: the environment answers its questions."""
 
     name: ClassVar[str] = "learner"
-    reads_state: ClassVar[bool] = True
-
-    def bids(self, ask: BidAsk) -> Any:
-        raise AssertionError("the environment answers the learner's questions itself")
-
-    def peeks(self, ask: PeekAsk) -> Any:
-        raise AssertionError("the environment answers the learner's questions itself")
 
 
 class SeatVectorEnv(gymnasium.vector.VectorEnv):

@@ -248,6 +248,21 @@ def _worth(view: PlayerView, tile: Company | None, tables: _Tables) -> float:
     return worth
 
 
+def _zero_bid_points(view: PlayerView, tables: _Tables) -> int:
+    """The points a zero bid would score in this sale, as the value agent reckons them
+    (none once the seat's zero bids of the round reach the limit)."""
+    if not tables.zero_bid_points:
+        return 0
+    if tables.zero_bid_limit:
+        seat = view.seat
+        this_round = sum(
+            1 for sale in view.history if sale.round == view.round and seat in sale.zero_bidders
+        )
+        if this_round >= tables.zero_bid_limit:
+            return 0
+    return tables.zero_bid_points
+
+
 def _others_spent(view: PlayerView, typical: float) -> tuple[float, ...]:
     """:meth:`ValueAgent.others_spent` with the typical price given."""
     players = view.players
@@ -356,16 +371,7 @@ class ValueAgent(Agent):
 
     def _zero_points(self, view: PlayerView, tables: _Tables) -> int:
         """The points a zero bid would score in this sale."""
-        if not tables.zero_bid_points:
-            return 0
-        if tables.zero_bid_limit:
-            seat = view.seat
-            this_round = sum(
-                1 for sale in view.history if sale.round == view.round and seat in sale.zero_bidders
-            )
-            if this_round >= tables.zero_bid_limit:
-                return 0
-        return tables.zero_bid_points
+        return _zero_bid_points(view, tables)
 
     def bid(self, view: PlayerView) -> int:
         """An amount from the company's worth, capped by :meth:`spending_room`."""

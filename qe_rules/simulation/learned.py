@@ -57,6 +57,7 @@ from qe_rules.simulation.agents import (
     _Tables,
     _typical_price,
     _worth,
+    _zero_bid_points,
 )
 
 __all__ = [
@@ -261,20 +262,6 @@ def _rounded(value: float, scale: float) -> float:
     return math.floor(scaled * GRID) / GRID
 
 
-def _zero_points(view: PlayerView, tables: _Tables) -> int:
-    """The points a zero bid would score in this sale (the value agent's reckoning)."""
-    if not tables.zero_bid_points:
-        return 0
-    if tables.zero_bid_limit:
-        seat = view.seat
-        this_round = sum(
-            1 for sale in view.history if sale.round == view.round and seat in sale.zero_bidders
-        )
-        if this_round >= tables.zero_bid_limit:
-            return 0
-    return tables.zero_bid_points
-
-
 SaleOutputs = tuple[float, float, float, float, float, float]
 """What a learned agent decides from, once a sale: the worth, the zero-bid points, and its
 opening bid, target, cap and pass threshold before the random part."""
@@ -300,7 +287,7 @@ def features(
     low = min(others) if others else 0.0
     left = view.remaining + 1
     room = top + typical * left / players - view.spent - 1
-    zero = _zero_points(view, tables)
+    zero = _zero_bid_points(view, tables)
     rival = 0.0
     if tile is not None:
         rival = max(
