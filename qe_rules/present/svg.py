@@ -658,7 +658,9 @@ def _score_board_root(
     sheets = result.sheets
     words = _Words(lang, names, True)
     labels = [words.seat(s.seat) for s in sheets]
-    label_width, column = 170.0, 100.0
+    # the rows' labels in the reader's language set the first column (13 px text)
+    longest = max((len(_(label)) for label, _values in rows[1:]), default=0)
+    label_width, column = max(170.0, 7.4 * longest + 24), 100.0
     width = 32 + label_width + column * len(sheets)
     row_height = 24
     height = 70 + row_height * (len(rows) + 1) + 34 + 18 * len(result.gaps)

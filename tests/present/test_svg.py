@@ -162,3 +162,17 @@ def test_pictures_are_written_as_elementtree_writes_them_in_either_language(monk
     assert ours == [svg.view(view, lang=lang, names=names) for view, lang in cases]
     assert board == svg.score_board(game.result(), names, lang="de")
     assert "A&amp;B" in ours[0] and "Versteigert wird" in ours[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_score_boards_row_labels_end_before_the_first_column(lang):
+    """The German labels ("Bonus für die geringsten Ausgaben") once ran under the first
+    seat's figures: the first column starts after the longest label of the reader's
+    language, at 13 px text (7.4 px a character, more than the font's widest average)."""
+    game = play_game("de", 5, "value", seed=3)
+    root = parsed(svg.score_board(game.result(), lang=lang))
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("x") == "22"]
+    pills = [r for r in root.iter(f"{SVG}rect") if r.get("rx") == "11"]
+    first_column = min(float(r.get("x")) for r in pills)
+    assert len(labels) >= 8
+    assert all(22 + 7.4 * len(t.text) < first_column for t in labels)
