@@ -170,6 +170,24 @@ ERROR_CODES: Mapping[str, str] = {
     "bid-below-minimum": "a bid below its minimum; params seat, bid, minimum, amount",
     "bid-equals-opening-bid": "a bid equal to the opening bid where the rules forbid it; "
     "params seat, bid, amount, minimum",
+    # a peek (Game.peek, decline_peek, verify_peek)
+    "no-peek": "the rule set has no peek at this player count; params players, peek_players",
+    "no-peek-window": "no peek window is open (none after an unsold or public sale, none "
+    "after the last sale)",
+    "peek-other-sale": "a peek names another sale than the one it may look at; params sale, named",
+    "peek-unsold": "the sale looked at was not awarded; params sale",
+    "peek-public": "the sale's amount is public (its auctioneer won it); params sale",
+    "peek-ran-sale": "the seat ran the sale and saw every bid; params seat, sale",
+    "peek-won-sale": "the seat won the sale and knows the amount; params seat, sale",
+    "peek-seen": "the seat has already seen the sale's amount; params seat, sale",
+    "peeks-used": "the seat has used every peek of the game; params seat, limit",
+    "peek-declined": "the seat has answered this peek window without peeking; params seat, sale",
+    "peek-runs-sale": "under peek_timing=before-bids, the seat runs the sale it would peek at; "
+    "params seat, sale",
+    "no-peekable-sale": "under peek_timing=any-earlier-sale, no earlier sale's amount is "
+    "hidden from the seat; params seat",
+    "peek-sale-not-over": "the sale named is not over; params sale, last",
+    "not-in-peek-window": "a peek outside the seat's peek window; params seat",
 }
 """Every ``code`` an error of the library carries, with what it means and its params.
 Codes are stable; seats and sales in params are counted from 0."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from qe_rules.errors import IllegalAction, InvalidArgument, shown
+from qe_rules.game._refusals import amount_known, peeks_used
 from qe_rules.game._secrecy import peek_amount
 from qe_rules.game._state import (
     _NO_SEATS,
@@ -125,54 +126,70 @@ def check_timed_peek(
         raise InvalidArgument(
             f"a peek names a sale by its number (an int >= 0), got {shown(named)}"
         )
-    limit = rules.peeks_per_player
-    if progress.peeks[seat] >= limit:
-        raise IllegalAction(
-            f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} for this game"
-        )
+    if progress.peeks[seat] >= rules.peeks_per_player:
+        raise peeks_used(seat, rules.peeks_per_player)
     in_window = sale.phase is _PEEKING and seat in to_act
     if rules.peek_timing is PeekTiming.BEFORE_BIDS:
         where = f"sale {target.sale}"
         if named is not None and named != target.sale:
             raise IllegalAction(
                 f"under peek_timing=before-bids a peek is announced for the sale about to "
-                f"open ({where}), not for sale {named}"
+                f"open ({where}), not for sale {named}",
+                code="peek-other-sale",
+                sale=target.sale,
+                named=shown(named),
             )
         if seat == target.auctioneer:
-            raise IllegalAction(f"seat {seat} runs {where} and will see every bid")
+            raise IllegalAction(
+                f"seat {seat} runs {where} and will see every bid",
+                code="peek-runs-sale",
+                seat=seat,
+                sale=target.sale,
+            )
         if not in_window:
             raise IllegalAction(
                 f"seat {seat} may announce a peek only before the opening bid of a sale; "
-                f"it has declined to for {where}"
+                f"it has declined to for {where}",
+                code="peek-declined",
+                seat=seat,
+                sale=target.sale,
             )
         return target
     if named is None:
         choices = peekable_sales(progress, seat)
         if not choices:
-            raise IllegalAction(f"seat {seat} has no earlier sale whose amount it may see")
+            raise IllegalAction(
+                f"seat {seat} has no earlier sale whose amount it may see",
+                code="no-peekable-sale",
+                seat=seat,
+            )
         named = choices[-1]
     finished = len(progress.facts)
     if named >= finished:
         raise IllegalAction(
-            f"sale {named} is not over: a peek looks at one of sales 0 to {finished - 1}"
+            f"sale {named} is not over: a peek looks at one of sales 0 to {finished - 1}",
+            code="peek-sale-not-over",
+            sale=named,
+            last=finished - 1,
         )
     facts = progress.facts[named]
-    where = f"sale {named}"
-    if facts.winner is None:
-        raise IllegalAction(f"nothing to peek at: {where} was not awarded")
-    if facts.public:
-        raise IllegalAction(f"the amount of {where} is public: its auctioneer won it")
-    if seat == facts.auctioneer:
-        raise IllegalAction(f"seat {seat} ran {where} and saw every bid")
-    if seat == facts.winner:
-        raise IllegalAction(f"seat {seat} won {where} and knows the amount")
-    if named in progress.peeked[seat]:
-        raise IllegalAction(f"seat {seat} has already seen the amount of {where}")
+    refusal = amount_known(
+        seat,
+        named,
+        winner=facts.winner,
+        public=facts.public,
+        auctioneer=facts.auctioneer,
+        seen=named in progress.peeked[seat],
+    )
+    if refusal is not None:
+        raise refusal
     if not in_window:
         answered = " and has answered this one" if sale.phase is _PEEKING else ""
         raise IllegalAction(
             f"seat {seat} may peek only in a peek window (after a sale ends, until the next "
-            f"opening bid){answered}"
+            f"opening bid){answered}",
+            code="not-in-peek-window",
+            seat=seat,
         )
     return _PeekTarget(named, facts.auctioneer, facts.winner, facts.amount, facts.public)
 

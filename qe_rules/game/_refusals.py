@@ -1,6 +1,6 @@
-"""Why the engine refuses a bid that is not awaited: the error, with its code and params
-(see :data:`qe_rules.errors.ERROR_CODES`). Seats and sales are counted from 0, as the
-library counts them."""
+"""Why the engine refuses a bid that is not awaited, or a peek: the error, with its code
+and params (see :data:`qe_rules.errors.ERROR_CODES`). Seats and sales are counted from 0,
+as the library counts them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Set
 from qe_rules.errors import IllegalAction
 from qe_rules.game._state import _OPENING, _OVER, _PEEKING, _REBIDDING, _Sale
 
-__all__ = ["not_to_act"]
+__all__ = ["amount_known", "not_to_act", "peeks_used"]
 
 
 def not_to_act(
@@ -62,4 +62,52 @@ def not_to_act(
         seat=seat,
         sale=sale.number,
         waiting=waiting,
+    )
+
+
+def amount_known(
+    seat: int, sale: int, *, winner: int | None, public: bool, auctioneer: int | None, seen: bool
+) -> IllegalAction | None:
+    """Why ``seat`` may not peek at the amount of ``sale`` (awarded to ``winner``, run by
+    ``auctioneer``; ``public``: its amount is public; ``seen``: the seat has peeked at it),
+    or ``None`` if it may."""
+    where = f"sale {sale}"
+    if winner is None:
+        return IllegalAction(
+            f"nothing to peek at: {where} was not awarded", code="peek-unsold", sale=sale
+        )
+    if public:
+        return IllegalAction(
+            f"the amount of {where} is public: its auctioneer won it",
+            code="peek-public",
+            sale=sale,
+        )
+    if seat == auctioneer:
+        return IllegalAction(
+            f"seat {seat} ran {where} and saw every bid", code="peek-ran-sale", seat=seat, sale=sale
+        )
+    if seat == winner:
+        return IllegalAction(
+            f"seat {seat} won {where} and knows the amount",
+            code="peek-won-sale",
+            seat=seat,
+            sale=sale,
+        )
+    if seen:
+        return IllegalAction(
+            f"seat {seat} has already seen the amount of {where}",
+            code="peek-seen",
+            seat=seat,
+            sale=sale,
+        )
+    return None
+
+
+def peeks_used(seat: int, limit: int) -> IllegalAction:
+    """The error for a peek beyond the ``limit`` a seat has in a game."""
+    return IllegalAction(
+        f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} for this game",
+        code="peeks-used",
+        seat=seat,
+        limit=limit,
     )

@@ -57,7 +57,7 @@ from qe_rules.errors import (
     shown,
 )
 from qe_rules.game._peeks import check_timed_peek, first_window, peeked_progress, timed_window
-from qe_rules.game._refusals import not_to_act
+from qe_rules.game._refusals import amount_known, not_to_act, peeks_used
 from qe_rules.game._secrecy import (
     known_events,
     peek_amount,
@@ -646,44 +646,51 @@ class Game:
         if sale.phase is _OVER:
             raise IllegalAction("the game is over; no more moves are possible", code="game-over")
         if not setup.peek:
+            counts = list(setup.ruleset.peek_player_counts)
             raise IllegalAction(
                 f"{setup.ruleset.id} has no peek with {setup.players} players"
-                + (
-                    f" (only with {', '.join(map(str, setup.ruleset.peek_player_counts))})"
-                    if setup.ruleset.peek_player_counts
-                    else ""
-                )
+                + (f" (only with {', '.join(map(str, counts))})" if counts else ""),
+                code="no-peek",
+                players=setup.players,
+                peek_players=counts,
             )
         target = sale.peek_target
         if target is None:
             raise IllegalAction(
                 "nothing to peek at: the peek window opens when a sale is awarded with a "
                 "secret amount (not after the last sale) and closes when every seat that "
-                "may peek has answered"
+                "may peek has answered",
+                code="no-peek-window",
             )
         if setup.ruleset.peek_timing is not PeekTiming.LAST_SALE:
             return check_timed_peek(setup, progress, sale, self.to_act, seat, named)
         where = f"sale {target.sale}"
         if named is not None and named != target.sale:
-            raise IllegalAction(f"a peek looks at the sale just awarded ({where}), not {named!r}")
-        if target.winner is None:
-            raise IllegalAction(f"nothing to peek at: {where} was not awarded")
-        if target.public:
-            raise IllegalAction(f"the amount of {where} is public: its auctioneer won it")
-        if seat == target.auctioneer:
-            raise IllegalAction(f"seat {seat} ran {where} and saw every bid")
-        if seat == target.winner:
-            raise IllegalAction(f"seat {seat} won {where} and knows the amount")
-        if target.sale in progress.peeked[seat]:
-            raise IllegalAction(f"seat {seat} has already seen the amount of {where}")
-        limit = setup.ruleset.peeks_per_player
-        if progress.peeks[seat] >= limit:
             raise IllegalAction(
-                f"seat {seat} has used its {'peek' if limit == 1 else f'{limit} peeks'} "
-                "for this game"
+                f"a peek looks at the sale just awarded ({where}), not {shown(named)}",
+                code="peek-other-sale",
+                sale=target.sale,
+                named=shown(named),
             )
+        refusal = amount_known(
+            seat,
+            target.sale,
+            winner=target.winner,
+            public=target.public,
+            auctioneer=target.auctioneer,
+            seen=target.sale in progress.peeked[seat],
+        )
+        if refusal is not None:
+            raise refusal
+        if progress.peeks[seat] >= setup.ruleset.peeks_per_player:
+            raise peeks_used(seat, setup.ruleset.peeks_per_player)
         if sale.phase is not _PEEKING or seat not in self.to_act:
-            raise IllegalAction(f"seat {seat} has declined to peek at {where}")
+            raise IllegalAction(
+                f"seat {seat} has declined to peek at {where}",
+                code="peek-declined",
+                seat=seat,
+                sale=target.sale,
+            )
         return target
 
     # ----------------------------------------------------------------- sale resolution

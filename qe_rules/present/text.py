@@ -488,6 +488,25 @@ def error_text(
         "bid-out-of-range": _("A bid is a whole number from {minimum} to {maximum}, not {amount}."),
         "bid-not-a-whole-number": _("A bid is a whole number, not {value}."),
         "not-a-seat": _("A seat is one of the {players} seats at the table, not {value}."),
+        "no-peek": _("These rules have no peek with {players} players."),
+        "no-peek-window": _(
+            "There is nothing to peek at now: a peek window opens when a sale is "
+            "awarded at a secret amount."
+        ),
+        "peek-other-sale": _("A peek now looks at sale {sale}."),
+        "peek-unsold": _("Nothing to peek at: sale {sale} was not awarded."),
+        "peek-public": _("The amount of sale {sale} is public: its auctioneer won it."),
+        "peek-ran-sale": _("{seat} ran sale {sale} and saw every bid."),
+        "peek-won-sale": _("{seat} won sale {sale} and knows the amount."),
+        "peek-seen": _("{seat} has already seen the amount of sale {sale}."),
+        "peeks-used": _("{seat} has used every peek of this game."),
+        "peek-declined": _("{seat} has already answered the peek at sale {sale}."),
+        "peek-runs-sale": _("{seat} runs sale {sale} and will see every bid."),
+        "no-peekable-sale": _("{seat} has no earlier sale whose amount it may see."),
+        "peek-sale-not-over": _("Sale {sale} is not over yet."),
+        "not-in-peek-window": _(
+            "{seat} may peek only after a sale is awarded, before the next opening bid."
+        ),
     }.get(error.code)
     if template is None:
         return str(error)
@@ -497,8 +516,9 @@ def error_text(
     for key in ("waiting", "tied"):
         if isinstance(params.get(key), list):
             params[key] = _seats(params[key], lang, names)
-    if isinstance(params.get("sale"), int):
-        params["sale"] += 1
+    for key in ("sale", "last"):
+        if isinstance(params.get(key), int):
+            params[key] += 1
     if "bid" in params:
         kinds = {
             "opening bid": _("opening bid"),

@@ -86,3 +86,42 @@ def test_every_refused_move_has_a_code_and_a_text_in_each_language(game, data):
     if error.code in ("not-to-act", "already-bid", "not-tied", "bid-below-minimum",
                       "bid-equals-opening-bid", "waiting-for-peeks", "game-over"):  # fmt: skip
         assert german != english and "seat 0" not in english
+
+
+PEEK_CODES = {code for code in ERROR_CODES if "peek" in code} - {"waiting-for-peeks"}
+
+
+def test_every_refused_peek_has_its_own_code_and_a_text_in_each_language():
+    """Every seat asks to peek (and to name sales) at every moment of games under each peek
+    timing: each refusal carries a peek code whose text differs by language."""
+    from qe_rules.simulation.play import play_game
+    from tests.support import states
+
+    seen = set()
+    specs = [
+        ("en", 5), ("en", 4), ("en:peek_timing=any-earlier-sale", 5),
+        ("en:peek_timing=before-bids", 5), ("en:peeks_per_player=2", 5),
+    ]  # fmt: skip
+    for spec, players in specs:
+        for seed in range(3):
+            game = play_game(spec, players, "value", seed=seed)
+            for state in [*list(states(game.to_record()))[::3], game]:
+                for seat in range(players):
+                    for named in (None, 0, 99):
+                        if state.can_peek(seat, named):
+                            continue
+                        with pytest.raises(qe.IllegalAction) as refused:
+                            state.verify_peek(seat, named)
+                        error = refused.value
+                        seen.add(error.code)
+                        if error.code in PEEK_CODES:
+                            english = error_text(error, lang="en")
+                            assert english != str(error) and "seat 0" not in english
+                            assert error_text(error, lang="de") != english
+    assert seen <= PEEK_CODES | {"game-over"}, seen - PEEK_CODES
+    assert len(seen & PEEK_CODES) >= 10, sorted(seen)
+    params = {"seat": 1, "sale": 2, "players": 4, "peek_players": [5], "limit": 1, "last": 3}
+    for code in PEEK_CODES:  # those no game above raised too
+        error = qe.IllegalAction("the English message", code=code, named="0", **params)
+        english, german = error_text(error, lang="en"), error_text(error, lang="de")
+        assert english != "the English message" and german != english, code
