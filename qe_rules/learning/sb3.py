@@ -27,9 +27,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from stable_baselines3.common.vec_env import VecEnv
 
+from qe_rules._util.extras import require_extra
 from qe_rules.learning.seat_vector_env import SeatVectorEnv
+
+require_extra("train", "stable_baselines3")
+
+from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
 __all__ = ["SB3VecEnv"]
 
