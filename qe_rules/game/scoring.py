@@ -286,6 +286,17 @@ class ScoreSheet:
         renamed("ScoreSheet.companies", "ScoreSheet.company_points")
         return self.company_points
 
+    @property
+    def category_points(self) -> int:
+        """The five point categories added up: what :attr:`subtotal` must be."""
+        return (
+            self.company_points
+            + self.zero_bids
+            + self.nationalization
+            + self.monopolization
+            + self.diversification
+        )
+
     def points(self, category: Category) -> int:
         """The points of one category (``SPENDING`` gives the lowest-spend bonus)."""
         value: int = getattr(self, _CATEGORY_FIELDS[category])
@@ -432,13 +443,7 @@ def _check_result(result: GameResult, where: str) -> None:
 def _check_sheet_sums(sheet: ScoreSheet, where: str) -> None:
     """Check that a sheet's subtotal sums its five point categories and its total adds
     the lowest-spend bonus."""
-    parts = (
-        sheet.company_points
-        + sheet.zero_bids
-        + sheet.nationalization
-        + sheet.monopolization
-        + sheet.diversification
-    )
+    parts = sheet.category_points
     agree(
         sheet.subtotal == parts,
         f"{where}.subtotal",

@@ -200,13 +200,9 @@ def _zero_bids_within_limit(rules: RuleSet, game: Game) -> bool:
 def _sums_hold(game: Game) -> bool:
     result = game.result()
     for sheet in result.sheets:
-        parts = (
-            sheet.company_points
-            + sheet.zero_bids
-            + sheet.nationalization
-            + sheet.monopolization
-            + sheet.diversification
-        )
-        if parts != sheet.subtotal or sheet.subtotal + sheet.lowest_spend_bonus != sheet.total:
+        if (
+            sheet.category_points != sheet.subtotal
+            or sheet.subtotal + sheet.lowest_spend_bonus != sheet.total
+        ):
             return False
     return bool(result.winners) or bool(result.gaps)
