@@ -41,6 +41,16 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _written(found: Any, form: str, out: TextIO) -> int:
+    """Write a matrix or a report as JSON or as text; the command's status."""
+    if form == "json":
+        json.dump(found.to_dict(), out, indent=2)
+        out.write("\n")
+    else:
+        print(found.to_text(), file=out)
+    return 0
+
+
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     _numpy_needed("evaluate")
     from qe_rules.learning.evaluation import cross_play
@@ -56,12 +66,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         seed=args.seed,
         progress=progress if args.progress else None,
     )
-    if args.format == "json":
-        json.dump(matrix.to_dict(), out, indent=2)
-        out.write("\n")
-    else:
-        print(matrix.to_text(), file=out)
-    return 0
+    return _written(matrix, args.format, out)
 
 
 def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
@@ -80,12 +85,7 @@ def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
         out=args.out,
         progress=_say if args.progress else None,
     )
-    if args.format == "json":
-        json.dump(report.to_dict(), out, indent=2)
-        out.write("\n")
-    else:
-        print(report.to_text(), file=out)
-    return 0
+    return _written(report, args.format, out)
 
 
 def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> None:
