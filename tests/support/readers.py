@@ -348,12 +348,36 @@ def _mutated_toml(rng: random.Random, text: str) -> str:
 
 def _read_records_file(documents: Any) -> list[qe.GameRecord]:
     lines = []
-    for document in documents if isinstance(documents, list) else [documents]:
+    # load_records streams a file line by line; the first 2,000 records of a list
+    # multiplied within itself (300,000 of them, gigabytes) are the file read here
+    for document in documents[:2000] if isinstance(documents, list) else [documents]:
+        if _larger_than(document, qe.limits.MAX_FILE_BYTES):
+            # lists multiplied within lists: writing it out would be the harness's minutes
+            lines.append("[" * (qe.limits.MAX_FILE_BYTES + 1))
+            continue
         try:
             lines.append(json.dumps(document, ensure_ascii=False))
         except (TypeError, ValueError, RecursionError):
             lines.append("[" * 10_000)
     return list(qe.load_records(io.StringIO("\n".join(lines) + "\n")))
+
+
+def _larger_than(document: Any, most: int) -> bool:
+    """Whether ``document`` written as JSON would take more than ``most`` characters, told
+    without writing it out (lists multiplied within lists, or a long text repeated, would
+    take gigabytes): texts by their length, other values by a few characters each."""
+    size, todo = 0, [document]
+    while todo:
+        item = todo.pop()
+        size += len(item) + 2 if isinstance(item, str) else 2
+        if size > most:
+            return True
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list | tuple):
+            todo.extend(item)
+    return False
 
 
 _FOLDER = tempfile.mkdtemp(prefix="qe-readers-")
@@ -424,6 +448,8 @@ def _timed(outcome: str, seconds: float, data: Any) -> tuple[str, float]:
     time is not held against the bound)."""
     if seconds < 0.5:
         return outcome, seconds
+    if not isinstance(data, str) and _larger_than(data, _LARGE):
+        return f"{outcome} over 1 MB", 0.0  # too many values to write out (gigabytes)
     try:
         size = len(data) if isinstance(data, str) else len(json.dumps(data, default=repr))
     except (TypeError, ValueError, RecursionError):
