@@ -514,6 +514,7 @@ def test_a_live_server_stores_each_acknowledged_move(tmp_path):
             assert len(_stored(tmp_path / "t.db", table.id)["moves"]) >= answer.json()["version"]
 
 
+@pytest.mark.slow  # about 2 s: kept out of the quick run
 def test_agents_never_stall_when_a_person_moves_as_they_stop(tmp_path, monkeypatch):
     """A person who moves while the agents' task is about to stop (it found no agent due,
     and is slowed down here before it ends): every game still reaches its end, as the

@@ -60,6 +60,7 @@ def test_an_unknown_schema_is_named():
         qe.json_schema("view")
 
 
+@pytest.mark.slow  # about 2 s: kept out of the quick run
 @given(qst.games(), st.data())
 @SETTINGS
 def test_every_document_of_a_game_validates(game, data):

@@ -197,6 +197,7 @@ def test_the_order_of_unrevealed_tiles_does_not_change_a_view(game, data):
     assert views_along(short, watcher) == views_along(changed, watcher)
 
 
+@pytest.mark.slow  # about 2 s: kept out of the quick run
 @given(qst.games(finished=True), st.data())
 @SETTINGS
 def test_a_losing_bid_in_a_sale_the_seat_did_not_run_does_not_change_its_view(game, data):

@@ -77,6 +77,7 @@ def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
     assert_replays(played)
 
 
+@pytest.mark.slow  # about 2 s: kept out of the quick run
 @examples(100)
 @given(
     rules=ruleset_variations(endless=True),

@@ -84,6 +84,7 @@ def test_a_builtin_rulebook_states_every_rule_and_copies_nothing(ruleset, lang):
     assert not re.search(r"\{\w+\}", markdown)  # every placeholder filled
 
 
+@pytest.mark.slow  # about 2 s: kept out of the quick run
 @examples(200, suppress_health_check=[HealthCheck.too_slow])
 @given(any_variants())
 def test_a_variant_rulebook_states_every_rule_in_both_languages(rs):
