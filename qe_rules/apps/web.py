@@ -34,6 +34,7 @@ import collections
 import functools
 import json
 import logging
+import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -785,11 +786,19 @@ def serve(
     sys.setswitchinterval(0.0001)
 
     class _Server(uvicorn.Server):
+        interrupted = False
+
         def handle_exit(self, sig: int, frame: Any) -> None:
+            self.interrupted = self.interrupted or sig == signal.SIGINT
             loop = tables._loop
             if loop is not None:
                 loop.call_soon_threadsafe(tables.end_streams)
             super().handle_exit(sig, frame)
 
     config = server_config(app, host=host, port=port, trust_proxy=trust_proxy, log_level=log_level)
-    _Server(config).run()
+    server = _Server(config)
+    server.run()
+    # uvicorn raises the signal again once shut down, but asyncio's runner may take it as a
+    # cancellation of a task that has just ended, and return: Ctrl-C is an interruption
+    if server.interrupted:
+        raise KeyboardInterrupt
