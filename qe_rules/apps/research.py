@@ -53,17 +53,18 @@ def _written(found: Any, form: str, out: TextIO) -> int:
 
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     _numpy_needed("evaluate")
-    from qe_rules.learning.evaluation import cross_play
+    from qe_rules.learning.evaluation import EVALUATION_SEED, cross_play
 
     def progress(done: int, total: int) -> None:
         _say(f"evaluate: {done} of {total} cells")
 
+    seed = EVALUATION_SEED if args.seed is None else args.seed
     matrix = cross_play(
         args.agents or list(DEFAULT_POPULATION),
         ruleset=args.read_ruleset(args.ruleset),  # read here: its errors are the command's
         players=args.players,
         games=args.games,
-        seed=args.seed,
+        seed=seed,
         progress=progress if args.progress else None,
     )
     return _written(matrix, args.format, out)
@@ -71,6 +72,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
     _numpy_needed("exploit")
+    from qe_rules.learning.evaluation import EVALUATION_SEED
     from qe_rules.learning.exploit import exploit
 
     report = exploit(
@@ -81,7 +83,7 @@ def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
         num_envs=args.envs,
         seed=args.seed,
         games=args.games,
-        eval_seed=args.eval_seed,
+        eval_seed=EVALUATION_SEED if args.eval_seed is None else args.eval_seed,
         out=args.out,
         progress=_say if args.progress else None,
     )
@@ -91,8 +93,6 @@ def _cmd_exploit(args: argparse.Namespace, out: TextIO) -> int:
 def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> None:
     """Add ``evaluate`` and ``exploit`` to ``commands`` (``ruleset_arg`` reads a rule set
     argument as the other commands do)."""
-    from qe_rules.learning.evaluation import EVALUATION_SEED
-
     evaluate = commands.add_parser(
         "evaluate",
         help="play every agent of a population against every other",
@@ -112,7 +112,7 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
     evaluate.add_argument(
         "--seed",
         type=int,
-        default=EVALUATION_SEED,
+        default=None,
         help="the deals' seed (default: the evaluation's)",
     )
     evaluate.add_argument(
@@ -137,7 +137,10 @@ def add_research_parsers(commands: Any, ruleset_arg: Callable[[str], Any]) -> No
     probe.add_argument("--games", type=int, default=2000, help="games of the measure (2000)")
     probe.add_argument("--seed", type=int, default=0, help="the learning's seed")
     probe.add_argument(
-        "--eval-seed", type=int, default=EVALUATION_SEED, help="the measure's deals' seed"
+        "--eval-seed",
+        type=int,
+        default=None,
+        help="the measure's deals' seed (default: the evaluation's)",
     )
     probe.add_argument("--out", metavar="FILE.npz", help="keep the best response's network")
     probe.add_argument("--format", choices=["text", "json"], default="text", help="text or JSON")
