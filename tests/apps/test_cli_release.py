@@ -73,7 +73,6 @@ def test_completion_scripts_name_every_command(shell):
     assert "--thorough" in script or shell == "tcsh"  # options too, where the shell has them
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_bash_completes_rule_set_ids_and_rule_files(tmp_path):
     status, script = run("completion", "bash")
     assert status == 0 and "_qe_rules_rulesets" in script
