@@ -5,7 +5,6 @@ where to report a crash (the URLs of ``[project.urls]``), shell completion, and 
 import io
 import itertools
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
