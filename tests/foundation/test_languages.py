@@ -84,6 +84,17 @@ def test_the_compiled_catalog_is_the_po_file(language):
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalog_header_has_what_msgfmt_check_asks_for(language):
+    header = read_catalog(po_path(language)).mime_headers
+    fields = dict(header)
+    for name in ("PO-Revision-Date", "Last-Translator", "Language-Team", "Language"):
+        assert fields.get(name), f"{language}: the header lacks {name}"
+    assert "YEAR" not in fields["PO-Revision-Date"], "the template's placeholder date"
+    assert fields["Language"] == language
+    assert "charset=utf-8" in fields["Content-Type"].lower()
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_every_text_of_the_template_is_translated_with_its_placeholders(language):
     template = template_ids()
     catalog = translations(language)
