@@ -337,6 +337,7 @@ class Checks:
         print(f"\n=== {name}", flush=True)
         part()
         self.times.append((name, time.monotonic() - start))
+        print(f"=== {name}: {self.times[-1][1]:.0f} s", flush=True)
 
     # ------------------------------------------------------------------ parts
 

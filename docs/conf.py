@@ -42,7 +42,9 @@ autosummary_generate = True
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_mock_imports = ["pyspiel"]  # the openspiel extra's 66 MB wheel, not needed to read
+# The openspiel extra's 66 MB wheel and the train extra's PyTorch stack: not needed to read
+# the modules that use them.
+autodoc_mock_imports = ["pyspiel", "stable_baselines3", "sb3_contrib", "torch"]
 
 html_theme = "furo"
 html_title = f"qe-rules {release}"
