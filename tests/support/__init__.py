@@ -19,6 +19,15 @@ from qe_rules.game import _state
 # The thorough hypothesis profile (see conftest.py): CI=true, as .ci/run sets it, or
 # HYPOTHESIS_PROFILE=ci.
 THOROUGH = bool(os.environ.get("CI")) or os.environ.get("HYPOTHESIS_PROFILE") == "ci"
+# The long runs at the counts an issue's acceptance names (QE_LONG_RUNS=1; docs/testing.md,
+# "Long runs"): the tests that take it run a tenth or so of that count otherwise, .ci/run
+# included, to keep CI within its time.
+LONG_RUNS = os.environ.get("QE_LONG_RUNS") == "1"
+
+
+def long_run(full, short):
+    """``full`` under ``QE_LONG_RUNS=1``, else ``short``."""
+    return full if LONG_RUNS else short
 
 
 SCORING_EXAMPLE = resources.files("qe_rules").joinpath("examples/scoring-example.json")
