@@ -1,8 +1,11 @@
 """Doctest collection: a module whose optional extra is not installed is not imported
 (its tests skip, saying which extra it needs); the docs site's configuration and build
-are not tests. The run's header says when the slow tests are left out."""
+are not tests; a doctest that runs something end to end is marked slow, as a test that
+does is. The run's header says when the slow tests are left out."""
 
 import importlib.util
+
+import pytest
 
 OPTIONAL = {
     "qe_rules/learning/pettingzoo_env.py": "pettingzoo",
@@ -21,6 +24,19 @@ collect_ignore = [
     path for path, module in OPTIONAL.items() if importlib.util.find_spec(module) is None
 ]
 collect_ignore += ["docs/conf.py", "docs/_build"]
+
+# doctests (by the module or page they are in) left out of the quick run, with the reason
+SLOW_DOCTESTS = {
+    "qe_rules.verification.suite": "verifies the whole of en (about 3 s)",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items):
+    """Mark the doctests of ``SLOW_DOCTESTS`` slow."""
+    for item in items:
+        if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_report_header(config):

@@ -10,6 +10,7 @@ import qe_rules as qe
 from qe_rules.learning.determinize import determinize
 from qe_rules.simulation.agents import RandomAgent, ValueAgent
 from qe_rules.simulation.play import play_game
+from tests.support import examples
 from tests.support import states as states_of
 
 
@@ -36,7 +37,7 @@ def states(ruleset, players, seed):
     st.integers(0, 2**16),
     st.data(),
 )
-@settings(max_examples=25, deadline=None)
+@examples(60)
 def test_the_drawn_game_looks_the_same_from_the_seat(table, seed, data):
     ruleset, players = table
     every = list(states(ruleset, players, seed))
