@@ -1,6 +1,6 @@
 """Test configuration: two hypothesis profiles, and the verifier's reports shared by a run.
 
-- ``default``: quick, for a developer's run of ``pytest`` (25 examples per property, and a
+- ``default``: quick, for a developer's run of ``pytest`` (20 examples per property, and a
   quarter of a property's own count where it sets one with ``support.examples``).
 - ``ci``: thorough and reproducible (100 examples per property, each property's own count in
   full, derandomized). ``.ci/run`` selects it through ``CI=true``; ``HYPOTHESIS_PROFILE=ci``
@@ -22,7 +22,7 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("default", max_examples=25, deadline=None)
+settings.register_profile("default", max_examples=20, deadline=None)
 settings.load_profile("ci" if THOROUGH else "default")
 
 # The tests run in the plain locale, whatever the developer's is: the commands speak the

@@ -19,7 +19,7 @@ from qe_rules.simulation.comparison import PlayedComparison, _scorings
 from qe_rules.simulation.rows import _rows_of
 from qe_rules.simulation.runner import BATCH_CHUNK, _batch_chunks
 from qe_rules.strategies import ruleset_variations
-from tests.support import examples
+from tests.support import examples, slow_except
 from tests.support.simulation import ENGINES, MIXED
 
 AGENTS = list(MIXED)
@@ -240,6 +240,7 @@ def _other(draw, first, players):
     return attrs.evolve(other, id=f"{first.id}-other")
 
 
+@pytest.mark.slow  # the quick run has the property in its games, on built-in rule sets
 @examples(40)
 @given(data=st.data(), seed=st.integers(-(2**40), 2**40), start=st.integers(0, 3 * BLOCK))
 def test_compare_first_on_the_batch_is_the_reference_definition_under_any_reading(
@@ -285,7 +286,7 @@ def test_a_rule_set_that_cannot_score_the_zero_bids_is_named_as_on_the_reference
 # ----------------------------------------------------------------- rows
 
 
-@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("players", slow_except([3, 5], 3))
 def test_rows_on_the_batch_are_the_rows_of_its_games_replayed(players):
     agents = AGENTS[:players] if players < 5 else [*AGENTS, "value"]
     rules = "de" if players == 5 else "en"
