@@ -167,10 +167,6 @@ assert "complete" in script and "verify" in script
 """,
 }
 
-# The runs here are the quick default run (pytest's addopts leave out the tests marked
-# slow): .ci/run runs the slow ones once, on the main venv with Python 3.11; running them
-# again here would take CI past its 30 minutes.
-
 # The tests that use the extras, for the lowest-versions job (the browser tests need the
 # browser group, which that job leaves out).
 LOWEST_TESTS = [
@@ -329,7 +325,9 @@ class Checks:
         return self.run([venv / "bin/python", "-c", code], cwd=self.scratch, PATH=path, **extra)
 
     def pytest(self, venv: Path, *args: str, cwd: Path | None = None, **extra: str) -> None:
-        """The quick tests of ``args`` in the venv, quietly."""
+        """The quick tests of ``args`` in the venv, quietly (pytest's addopts leave out the
+        slow ones: .ci/run runs them once, on its own venv, and again here they would take
+        CI past its 30 minutes)."""
         quiet = ["-q", "-p", "no:cacheprovider"]
         self.run([venv / "bin/python", "-m", "pytest", *quiet, *args], cwd=cwd, **extra)
 

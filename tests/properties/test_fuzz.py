@@ -62,11 +62,11 @@ READER_TARGETS = reader_targets()
 COMMAND_TARGETS = command_targets(warm=False)
 
 
-# load-records writes the longest inputs (files of records): in the slow run
-@pytest.mark.parametrize(
-    "name",
-    slow_except(sorted(READER_TARGETS), *sorted(set(READER_TARGETS) - {"reader:load-records"})),
-)
+# load-records writes the longest inputs (files of records): in the slow run only
+QUICK_READERS = sorted(set(READER_TARGETS) - {"reader:load-records"})
+
+
+@pytest.mark.parametrize("name", slow_except(sorted(READER_TARGETS), *QUICK_READERS))
 @QUICK
 @given(rng=st.randoms(use_true_random=False))
 def test_a_reader_accepts_only_what_agrees_with_itself(name, rng):
