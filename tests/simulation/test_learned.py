@@ -174,3 +174,30 @@ def test_weights_that_do_not_fit_are_refused():
         LearnedWeights.from_dict({"layers": []})
     with pytest.raises(qe.InvalidArgument, match="LearnedWeights"):
         LearnedAgent("weights")
+
+
+def test_the_learned_agents_products_run_on_one_blas_thread_and_restore_the_rest():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    def blas_threads():
+        return [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+
+    before = blas_threads()
+    seen = []
+
+    class Watched:  # a layer's matrix that notes the BLAS threads at each product
+        def __init__(self, matrix):
+            self.matrix = matrix
+
+        def __getitem__(self, key):
+            return self.matrix[key]
+
+        def __matmul__(self, other):
+            seen.extend(blas_threads())
+            return self.matrix @ other
+
+    agent = LearnedBids(trained_weights("en", 4))
+    agent._layers = [(Watched(matrix), bias) for matrix, bias in agent._layers]
+    batch.play("en", 4, 50, agents=agent, seed=3)
+    assert seen and set(seen) == {1}
+    assert blas_threads() == before

@@ -271,6 +271,27 @@ def _worth_table(tables: Any) -> npt.NDArray[np.float64]:
     return table
 
 
+def tile_worths(state: Any, nation_here: Ints, mono: Ints, kinds: Ints, same: Ints) -> Floats:
+    """Per column and game, the worth of the sale's tile as :class:`~qe_rules.ValueAgent`
+    sums it (one entry of :func:`_worth_table`), from whether it is the seat's nation
+    (``nation_here``), the seat's tiles of its nation (``knowledge.own``), the count of its
+    industry monopolization reads (``mono``), the seat's industries (``kinds``) and its
+    tiles of the tile's industry (``same``: 0 where the industry is new to it)."""
+    rules = state.rules
+    limit = TILE_LIMIT + 1
+    nat = np.minimum(state.knowledge.own + 1, limit)
+    nat *= nation_here
+    div = np.minimum(kinds + 1, limit)
+    div *= same == 0
+    key = np.take(rules.tile_vp, state.deck[:, state.sale]).astype(np.int32) * (limit + 1) + nat
+    key *= limit
+    key += np.minimum(mono, TILE_LIMIT)
+    key *= limit + 1
+    key += div
+    worths: Floats = np.take(_worth_table(_tables(rules.ruleset, rules.players)), key)
+    return worths
+
+
 def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """:func:`qe_rules.simulation.agents._potential` of every count, 0 to the table's end."""
     return np.array([_potential(table, count) for count in range(TILE_LIMIT + 1)])
@@ -308,22 +329,11 @@ class ValueBids:
         if tables.token_in_diversification:
             kinds = kinds + (knowledge.industry_count(token) == 0)
             same = same + token_here
-        # the worth is one entry of a table of every case, summed as the reference does
-        limit = TILE_LIMIT + 1
-        nat = np.minimum(knowledge.own + 1, limit)
-        nat *= np.take(rules.tile_nation, tile) == nation
-        div = np.minimum(kinds + 1, limit)
-        div *= same == 0
-        key = np.take(rules.tile_vp, tile).astype(np.int32) * (limit + 1) + nat
-        key *= limit
-        key += np.minimum(mono, TILE_LIMIT)
-        key *= limit + 1
-        key += div
-        worth = np.take(_worth_table(tables), key)
-        typical = knowledge.typical()
+        nation_here = np.take(rules.tile_nation, tile) == nation
+        worth = tile_worths(state, nation_here, mono, kinds, same)
+        typical = knowledge.spend_estimates()[0]
         left = rules.sales - sale
-        room = knowledge.top_other_spend(typical)
-        room += typical * left / players
+        room = knowledge.top_other_spend() + typical * left / players
         room -= knowledge.spent
         room -= 1
         points = tables.zero_bid_points

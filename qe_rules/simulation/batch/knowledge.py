@@ -48,9 +48,9 @@ class Knowledge:
         self.known_paid = np.zeros((players, players, games), dtype=np.int32)
         self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
         self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
-        self._estimate = np.empty((players, players, games))  # others_spent's result
         # per viewer and sale: the amount the viewer knows another seat paid, NaN where
         # it does not know it or nobody won (the learning observer reads it)
+        self._estimate = np.empty((players, players, games))  # spend_estimates' result
         self.known = np.full((players, rules.sales, games), np.nan)
         # per viewer and sale: the least the winner paid (the opening bid plus one) where
         # the viewer does not know the amount, NaN where it knows it or nobody won
@@ -164,38 +164,39 @@ class Knowledge:
         np.divide(self.seen_sum, count, out=mean, where=count > 0)
         return mean
 
-    def top_other_spend(self, typical: Floats) -> Floats:
-        """Per column and game, the highest spend of another seat as the seat estimates
-        it (:meth:`others_spent`)."""
-        return self._other_spend(typical, np.maximum, -np.inf)
-
-    def lowest_other_spend(self, typical: Floats) -> Floats:
-        """Per column and game, the lowest spend of another seat as the seat estimates
-        it (:meth:`others_spent`)."""
-        return self._other_spend(typical, np.minimum, np.inf)
-
-    def _other_spend(self, typical: Floats, pick: Any, start: float) -> Floats:
-        """Per column and game, ``pick`` (``np.maximum`` or ``np.minimum``) over the other
-        seats' estimated spends, starting from ``start``."""
-        found: Floats = np.full(typical.shape, start)
-        estimate = np.empty(typical.shape)
-        for seat in range(self.rules.players):
-            np.multiply(self.unknown_count[seat], typical, out=estimate)
-            np.maximum(estimate, self.floor_sum[seat], out=estimate)
-            estimate += self.known_paid[seat]
-            estimate[seat] = start  # a seat's own spend is not another's
-            pick(found, estimate, out=found)
+    def spend_estimates(self) -> tuple[Floats, Floats]:
+        """Per column and game, for the sale in progress: the typical price
+        (:meth:`typical`), and per seat, viewer and game (``(columns, columns, games)``) the
+        seat's spend as the viewer estimates it, as :class:`~qe_rules.ValueAgent` does:
+        what it knows the seat paid, plus the larger of the typical price times the tiles
+        whose amount it does not know and their floors' sum; the viewer's own spend is
+        ``-inf`` (it is not another's). Computed once a sale, for every agent."""
+        found: tuple[Floats, Floats] | None = self.derived.get(Knowledge.spend_estimates)
+        if found is None:
+            typical = self.typical()
+            estimate = self._estimate  # kept between sales: a new one a sale costs more
+            np.multiply(self.unknown_count, typical, out=estimate)
+            np.maximum(estimate, self.floor_sum, out=estimate)
+            estimate += self.known_paid
+            seats = np.arange(self.rules.players)
+            estimate[seats, seats] = -np.inf
+            found = self.derived[Knowledge.spend_estimates] = (typical, estimate)
         return found
 
-    def others_spent(self, typical: Floats) -> Floats:
-        """Per viewer, seat and game (``(columns, columns, games)``): the seat's spend as
-        the viewer estimates it, as :class:`~qe_rules.ValueAgent` does (the viewer's own
-        is exact): what it knows the seat paid, plus the larger of the typical price
-        times the tiles whose amount it does not know and their floors' sum."""
-        estimate = self._estimate
-        np.multiply(self.unknown_count.transpose(1, 0, 2), typical[:, None, :], out=estimate)
-        np.maximum(estimate, self.floor_sum.transpose(1, 0, 2), out=estimate)
-        estimate += self.known_paid.transpose(1, 0, 2)
+    def top_other_spend(self) -> Floats:
+        """Per column and game, the highest spend of another seat as the seat estimates it
+        (:meth:`spend_estimates`), for the sale in progress."""
+        found: Floats | None = self.derived.get(Knowledge.top_other_spend)
+        if found is None:
+            found = self.derived[Knowledge.top_other_spend] = self.spend_estimates()[1].max(axis=0)
+        return found
+
+    def lowest_other_spend(self) -> Floats:
+        """Per column and game, the lowest spend of another seat as the seat estimates it
+        (:meth:`spend_estimates`), for the sale in progress."""
+        estimate = self.spend_estimates()[1]
         seats = np.arange(self.rules.players)
-        estimate[seats, seats] = self.spent
-        return estimate
+        estimate[seats, seats] = np.inf
+        lowest: Floats = estimate.min(axis=0)
+        estimate[seats, seats] = -np.inf
+        return lowest

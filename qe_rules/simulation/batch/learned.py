@@ -11,20 +11,20 @@ computes one at a time. Each question then reads the seat's row.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import ThreadpoolController
 
-from qe_rules.game._tables import TILE_LIMIT
-from qe_rules.simulation.agents import _tables
 from qe_rules.simulation.batch.agents import (
     BidAsk,
     PeekAsk,
     ValueBids,
-    _tables_potentials,
     _whole,
     legal,
+    tile_worths,
 )
 from qe_rules.simulation.learned import (
     _ROOM_CLIP,
@@ -48,23 +48,11 @@ def _public_worths(state: Any) -> Floats:
     """Per column and game: the tile's worth to the seat without its token
     (:func:`~qe_rules.simulation.learned.public_worth`), summed in its order."""
     knowledge, rules = state.knowledge, state.rules
-    players, sale, games = rules.players, state.sale, state.games
-    nationalization, monopolization, diversification = _tables_potentials(
-        _tables(rules.ruleset, players)
-    )
-    tile = state.deck[:, sale]
+    tile = state.deck[:, state.sale]
     industry = np.take(rules.tile_industry, tile).astype(np.int32)
-    nation = knowledge.pieces(state)[0]
     same = knowledge.industry_count(industry)
-    worth = np.empty((players, games))
-    worth[:] = np.take(rules.tile_vp, tile)
-    own = np.minimum(knowledge.own, TILE_LIMIT)
-    nation_here = np.take(rules.tile_nation, tile) == nation
-    worth += np.where(nation_here, np.take(nationalization, own), 0.0)
-    worth += np.take(monopolization, np.minimum(same, TILE_LIMIT))
-    kinds = np.minimum(knowledge.kinds, TILE_LIMIT)
-    worth += np.where(same == 0, np.take(diversification, kinds), 0.0)
-    return worth
+    nation_here = np.take(rules.tile_nation, tile) == knowledge.pieces(state)[0]
+    return tile_worths(state, nation_here, same, knowledge.kinds, same)
 
 
 def _rivals(worth: Floats, out: Floats) -> None:
@@ -79,6 +67,13 @@ def _rivals(worth: Floats, out: Floats) -> None:
     second = rest.max(axis=0)
     np.copyto(out, first)
     np.copyto(out, second, where=np.arange(len(worth))[:, None] == best)
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The BLAS libraries numpy loaded: the network's products are too small to gain from
+    BLAS threads, which would spin on another core after each of them."""
+    return ThreadpoolController()
 
 
 def _clipped(values: Floats, bound: float, out: Floats) -> None:
@@ -134,9 +129,8 @@ class LearnedBids:
         worth, room, zeros = self._value.sale_figures(state)
         rules, sale = state.rules, state.sale
         players, games = worth.shape
-        typical = knowledge.typical()
-        top = knowledge.top_other_spend(typical)
-        low = knowledge.lowest_other_spend(typical)
+        typical = knowledge.spend_estimates()[0]
+        top, low = knowledge.top_other_spend(), knowledge.lowest_other_spend()
         me = knowledge.spent
         grid = self._grid(players * games)
         rows = grid.reshape(len(grid), players, games)
@@ -164,11 +158,12 @@ class LearnedBids:
         np.floor(grid, out=grid)
         values = grid
         last = len(self._layers) - 1
-        for number, (matrix, bias) in enumerate(self._layers):
-            values = matrix @ values
-            values += bias
-            if number < last:
-                np.maximum(values, 0.0, out=values)
+        with _blas().limit(limits=1, user_api="blas"):
+            for number, (matrix, bias) in enumerate(self._layers):
+                values = matrix @ values
+                values += bias
+                if number < last:
+                    np.maximum(values, 0.0, out=values)
         outputs = values.reshape(len(values), players, games)
         cap = room + OUTPUT_SCALE * outputs[2]
         if self.weights.style_cap:
