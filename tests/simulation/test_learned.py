@@ -180,7 +180,9 @@ def test_the_learned_agents_products_run_on_one_blas_thread_and_restore_the_rest
     threadpoolctl = pytest.importorskip("threadpoolctl")
 
     def blas_threads():
-        return [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+        return [
+            p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"
+        ]
 
     before = blas_threads()
     seen = []
