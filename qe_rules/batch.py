@@ -13,7 +13,7 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 
 from qe_rules._util.extras import require_extra
 
-require_extra("batch", "numpy", "threadpoolctl")
+require_extra("batch", "numpy")
 
 from qe_rules.simulation.batch.agents import (
     BATCH_AGENTS,

@@ -6,7 +6,7 @@ so that ``import qe_rules.gymnasium_env`` keeps working.
 
 from qe_rules._util.extras import require_extra
 
-require_extra("rl", "numpy", "threadpoolctl", "gymnasium")
+require_extra("rl", "numpy", "gymnasium")
 
 from qe_rules.learning.gymnasium_env import *  # noqa: F403
 from qe_rules.learning.gymnasium_env import __all__ as __all__

@@ -7,7 +7,7 @@ public names so that ``import qe_rules.rl`` keeps working.
 
 from qe_rules._util.extras import require_extra
 
-require_extra("rl", "numpy", "threadpoolctl", "gymnasium", "pettingzoo")
+require_extra("rl", "numpy", "gymnasium", "pettingzoo")
 
 from qe_rules.learning.parallel_env import *  # noqa: F403
 from qe_rules.learning.parallel_env import __all__ as _parallel_all

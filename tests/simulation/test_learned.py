@@ -203,3 +203,13 @@ def test_the_learned_agents_products_run_on_one_blas_thread_and_restore_the_rest
     batch.play("en", 4, 50, agents=agent, seed=3)
     assert seen and set(seen) == {1}
     assert blas_threads() == before
+
+
+def test_without_threadpoolctl_the_learned_agent_plays_the_same_games(monkeypatch):
+    from qe_rules.simulation.batch import learned
+
+    with_limit = batch.play("en", 4, 60, agents="trained", seed=8)
+    monkeypatch.setattr(learned, "_blas", lambda: None)
+    without = batch.play("en", 4, 60, agents="trained", seed=8)
+    assert (with_limit.totals == without.totals).all()
+    assert (with_limit.spent == without.spent).all()

@@ -11,12 +11,12 @@ computes one at a time. Each question then reads the seat's row.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import ThreadpoolController
 
 from qe_rules.simulation.batch.agents import (
     BidAsk,
@@ -70,10 +70,24 @@ def _rivals(worth: Floats, out: Floats) -> None:
 
 
 @functools.cache
-def _blas() -> ThreadpoolController:
-    """The BLAS libraries numpy loaded: the network's products are too small to gain from
-    BLAS threads, which would spin on another core after each of them."""
+def _blas() -> Any:
+    """threadpoolctl's view of the BLAS libraries numpy loaded, or ``None`` without it (the
+    ``[batch]`` extra installs it; the results are the same without it)."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
     return ThreadpoolController()
+
+
+def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """The network's products on one BLAS thread: they are too small to gain from more,
+    and OpenBLAS's other threads would spin on another core after each of them."""
+    controller = _blas()
+    if controller is None:
+        return contextlib.nullcontext()
+    limited: contextlib.AbstractContextManager[Any] = controller.limit(limits=1, user_api="blas")
+    return limited
 
 
 def _clipped(values: Floats, bound: float, out: Floats) -> None:
@@ -158,7 +172,7 @@ class LearnedBids:
         np.floor(grid, out=grid)
         values = grid
         last = len(self._layers) - 1
-        with _blas().limit(limits=1, user_api="blas"):
+        with _one_blas_thread():
             for number, (matrix, bias) in enumerate(self._layers):
                 values = matrix @ values
                 values += bias
