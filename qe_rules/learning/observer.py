@@ -79,6 +79,8 @@ def check_peek_timing(rules: CompiledRules, what: str) -> None:
         )
 
 
+# the per-seat fields among the numbers every seat of a game shares (the front)
+_FRONT_BY_SEAT: Final = ("auctioneer", "to_act", "tied")
 _ONE_PER_SEAT: Final = (
     "seat", "auctioneer", "to_act", "tied",
     "known_spend", "unknown_amounts", "zero_bid_rounds", "peeks_used",
@@ -134,7 +136,9 @@ class BatchObserver:
     """The observations and masks of every seat of ``games`` lockstep games of
     ``rules``. ``fresh_arrays``: :meth:`turn_over` makes new arrays (else two sets take
     turns). :meth:`start` may keep only one column's observation and mask up to date (the
-    others are left as they are: a single learner's environment reads one column)."""
+    others are left as they are: a single learner's environment reads one column); that
+    column's rows are then in the order of the seats themselves (the encoding of each
+    game's seat there, as :func:`to_seats` would give it), written so as they change."""
 
     def __init__(self, rules: CompiledRules, games: int, *, fresh_arrays: bool = True) -> None:
         check_peek_timing(rules, "an observer of the encoding")
@@ -169,7 +173,30 @@ class BatchObserver:
         self._columns = list(range(self.players)) if only is None else [only]
         self.chunk = chunk
         self._log = log
+        if only is not None:  # per game, the seat of each column and the column at each seat
+            columns = np.arange(self.players)
+            self._seat_of = (chunk.first[:, None] + columns) % self.players
+            self._column_of = (columns - chunk.first[:, None]) % self.players
+            # where each seat's value is in a (games, columns) array, flat
+            self._by_seat = (self._every * self.players)[:, None] + self._column_of
         self._new_table()
+
+    def _seat(self, games: Any, columns: Any) -> Any:
+        """Where ``columns`` go in the per-seat fields of the rows written, in ``games``:
+        the columns themselves, or with ``only`` the seats they hold in those games."""
+        if self.only is None:
+            return columns
+        return self._seat_of[games, columns]
+
+    def _write_by_seat(self, games: Any, at: int, values: Any) -> None:
+        """Write ``values`` (per game of ``games``, every game if it is ``slice(None)``, and
+        column) into the per-seat field at ``at`` of the kept column's rows, in the seats'
+        order."""
+        if isinstance(games, slice):
+            where = self._by_seat
+        else:  # a few games: their rows of ``values``
+            where = (np.arange(len(games)) * self.players)[:, None] + self._column_of[games]
+        self._obs[games, self.only, at : at + self.players] = np.take(values, where)
 
     def turn_over(self) -> None:
         """Leave the arrays so far to whoever holds them (the vector environment's
@@ -189,20 +216,34 @@ class BatchObserver:
         players, seat, sales, nations and tokens); the rest is written as it comes."""
         chunk, rules, players = self.chunk, self.compiled, self.players
         out = self._obs
-        out[:] = 0
         every = self._every
         seats = np.arange(players)
+        nations = np.array(rules.nations)[chunk.nations]  # (games, columns)
+        tokens = np.array(rules.industries)[chunk.tokens]
+        self._reset_state()
+        if self.only is not None:  # the kept column alone, in the seats' order
+            row = out[:, self.only]
+            row[:] = 0
+            row[:, _AT["players"] + players - 1] = 1
+            row[every, _AT["seat"] + self._seat(every, self.only)] = 1
+            for column in range(players):
+                at = _AT["nations"] + self._seat(every, column) * 5
+                row[every, at + nations[:, column]] = 1
+            row[every, _AT["industry"] + tokens[:, self.only]] = 1
+            return
+        out[:] = 0
         out[:, :, _AT["players"] + players - 1] = 1
         out[:, seats, _AT["seat"] + seats] = 1
-        nations = np.array(rules.nations)[chunk.nations]  # (games, seats)
-        for seat in range(players):
-            out[every, :, _AT["nations"] + seat * 5 + nations[:, seat]] = 1
-        tokens = np.array(rules.industries)[chunk.tokens]
+        for column in range(players):
+            out[every, :, _AT["nations"] + column * 5 + nations[:, column]] = 1
         out[every[:, None], seats, _AT["industry"] + tokens] = 1
+
+    def _reset_state(self) -> None:
+        """What the observer keeps of the games written so far, as new games start."""
         self._shown_sale: tuple[int, bool] = (-1, False)  # the sale shown, and if over
         self._applied = 0  # the finished sales written into the observations
         self._peeks_applied = 0  # the sales whose peeks are written
-        self._zero_counts = np.zeros((players, self.games), np.int32)  # as last written
+        self._zero_counts = np.zeros((self.players, self.games), np.int32)  # as last written
         self._bid_rows: list[Any] = []  # the games whose my_bids or seen_bids may be set
         # per game, the numbers every seat's observation shares from the phase to the
         # tied seats (written as one region at every step)
@@ -228,7 +269,7 @@ class BatchObserver:
                     if self.only is None:
                         out[changed, :, zeros : zeros + players] = counts[:, changed].T[:, None, :]
                     else:
-                        out[changed, self.only, zeros : zeros + players] = counts[:, changed].T
+                        self._write_by_seat(changed, zeros, counts[:, changed].T)
                     self._zero_counts = counts.copy()
             for done in range(self._peeks_applied, peeked):
                 self._peeks_of(done)
@@ -261,7 +302,8 @@ class BatchObserver:
         won = np.flatnonzero(winner >= 0)
         by = winner[won]
         tile = self._in_library[chunk.deck[won, done]]
-        place = _AT["holdings"] + by * len(COMPANIES) + tile
+        at = self._seat(won, by)  # the winner's place in the per-seat fields
+        place = _AT["holdings"] + at * len(COMPANIES) + tile
         # one flat index per game won and viewer (the array is contiguous)
         flat = out.reshape(-1)
         columns = np.array(self._columns)
@@ -274,10 +316,11 @@ class BatchObserver:
         blind = np.isnan(known)
         unknown = knowledge.unknown[columns, done][:, won].T
         added = np.where(blind, ~np.isnan(unknown), known)
-        flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + by)[:, None] + _SEATS * blind] += added
+        flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + at)[:, None] + _SEATS * blind] += added
         if self.only is not None:  # the kept column's own spend where it won
-            won, by = won[by == self.only], by[by == self.only]
-        out[won, by, _LEDGER + by] = knowledge.spent[by, won]  # the winner's own spend, exact
+            mine = by == self.only
+            won, by, at = won[mine], by[mine], at[mine]
+        out[won, by, _LEDGER + at] = knowledge.spent[by, won]  # the winner's own spend, exact
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
@@ -294,14 +337,15 @@ class BatchObserver:
                 continue
             known = knowledge.known[column, done, games]
             told = ~np.isnan(known)
-            games, seat = games[told], winner[games[told]]
-            self._obs[games, column, _LEDGER + seat] += known[told]
-            self._obs[games, column, _LEDGER + _SEATS + seat] -= 1
+            games = games[told]
+            at = self._seat(games, winner[games])
+            self._obs[games, column, _LEDGER + at] += known[told]
+            self._obs[games, column, _LEDGER + _SEATS + at] -= 1
         used, rows = _AT["peeks_used"], np.flatnonzero(peeked)  # the games with a peek
         if self.only is None:
             self._obs[rows, :, used : used + players] = chunk.peeks_used[:, rows].T[:, None, :]
         else:
-            self._obs[rows, self.only, used : used + players] = chunk.peeks_used[:, rows].T
+            self._write_by_seat(rows, used, chunk.peeks_used[:, rows].T)
 
     def observe(self, question: Any) -> None:
         """Bring every seat's observation and mask in every game up to now, in place:
@@ -382,6 +426,10 @@ class BatchObserver:
             out[rows, :, _FRONT:_FRONT_END] = front[:, None, :]
         else:
             out[rows, only, _FRONT:_FRONT_END] = front
+            games = rows
+            for name in _FRONT_BY_SEAT:  # the front's per-seat fields, in the seats' order
+                start = _AT[name] - _FRONT
+                self._write_by_seat(games, _AT[name], front[:, start : start + players])
         if phase in ("opening", "bidding", "rebidding"):
             self._limits(tail, masks, to_act, phase, opening)
             self._bids_seen(phase, sale, auctioneer, acting)
@@ -444,7 +492,14 @@ class BatchObserver:
         if self.only is None:
             out[acting, :, _BIDS:_BIDS_END] = block
         else:
-            out[acting, self.only, _BIDS:_BIDS_END] = block[:, self.only]
+            mine = block[:, self.only]
+            # seen_bids by bidder: each round's pair of numbers per seat, in the seats' order
+            seen = mine[:, _SEEN:].reshape(len(acting), encode.ROUNDS_KEPT, _SEATS, 2)
+            column_of = self._column_of[acting][:, None, :, None]
+            ordered = np.zeros_like(seen)
+            ordered[:, :, :players] = np.take_along_axis(seen, column_of, axis=2)
+            mine[:, _SEEN:] = ordered.reshape(len(acting), -1)
+            out[acting, self.only, _BIDS:_BIDS_END] = mine
         self._bid_rows.append((acting, None))
 
     def _rounds_seen(

@@ -50,7 +50,7 @@ import numpy.typing as npt
 
 from qe_rules.errors import InvalidArgument, shown
 from qe_rules.learning import encode
-from qe_rules.learning.observer import BatchObserver, check_peek_timing, to_seats
+from qe_rules.learning.observer import BatchObserver, check_peek_timing
 from qe_rules.learning.rewards import REWARDS, batch_rewards
 from qe_rules.learning.vector_env import _Asker
 from qe_rules.rules.model import RuleSet, get_ruleset
@@ -175,21 +175,18 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         question = self._question
         observer = self._observer
         observer.observe(question)
-        chunk, column = self.chunk, self._column
+        column = self._column
         waiting = self._waiting
+        # the observer keeps the learner's column in the seats' order (start(only=...))
         if question is None or question.rows is None:  # every game: no copy of rows
-            to_seats(
-                observer.observations[:, column], chunk.first, self.players, out=self._observations
-            )
+            self._observations[:] = observer.observations[:, column]
             self._masks[:] = observer.masks[:, column]
             waiting[:] = False
             return
         rows = np.asarray(question.rows)
         waiting[:] = True
         waiting[rows] = False
-        self._observations[rows] = to_seats(
-            observer.observations[rows, column], chunk.first[rows], self.players
-        )
+        self._observations[rows] = observer.observations[rows, column]
         self._masks[rows] = observer.masks[rows, column]
         self._masks[waiting] = False
         self._masks[waiting, 0] = True

@@ -63,7 +63,7 @@ def one_set(env, rng, seed):
 )
 def test_the_games_are_play_games_with_the_learner_in_its_seat(ruleset, players, opponents, seat):
     env = SeatVectorEnv(
-        ruleset, players, num_envs=5, opponents=opponents, seat=seat, reward="shaped"
+        ruleset, players, num_envs=12, opponents=opponents, seat=seat, reward="shaped"
     )
     taken, rewards, info = one_set(env, np.random.default_rng(players), seed=11)
     names = opponents if isinstance(opponents, list) else [opponents] * (players - 1)
