@@ -79,8 +79,6 @@ def check_peek_timing(rules: CompiledRules, what: str) -> None:
         )
 
 
-# the per-seat fields among the numbers every seat of a game shares (the front)
-_FRONT_BY_SEAT: Final = ("auctioneer", "to_act", "tied")
 _ONE_PER_SEAT: Final = (
     "seat", "auctioneer", "to_act", "tied",
     "known_spend", "unknown_amounts", "zero_bid_rounds", "peeks_used",
@@ -188,15 +186,21 @@ class BatchObserver:
             return columns
         return self._seat_of[games, columns]
 
-    def _write_by_seat(self, games: Any, at: int, values: Any) -> None:
-        """Write ``values`` (per game of ``games``, every game if it is ``slice(None)``, and
-        column) into the per-seat field at ``at`` of the kept column's rows, in the seats'
-        order."""
+    def _in_seat_order(self, values: Any, games: Any) -> Any:
+        """``values`` (per game of ``games``, every game for ``slice(None)``, and column) in
+        the order of the rows written: the columns' own, or with ``only`` the seats'."""
+        if self.only is None:
+            return values
         if isinstance(games, slice):
             where = self._by_seat
         else:  # a few games: their rows of ``values``
             where = (np.arange(len(games)) * self.players)[:, None] + self._column_of[games]
-        self._obs[games, self.only, at : at + self.players] = np.take(values, where)
+        return np.take(values, where)
+
+    def _write_by_seat(self, games: Any, at: int, values: Any) -> None:
+        """Write ``values`` (per game of ``games`` and column) into the per-seat field at
+        ``at`` of the kept column's rows, in the seats' order."""
+        self._obs[games, self.only, at : at + self.players] = self._in_seat_order(values, games)
 
     def turn_over(self) -> None:
         """Leave the arrays so far to whoever holds them (the vector environment's
@@ -288,7 +292,7 @@ class BatchObserver:
             front[:, at + 3] = rules.round_of[sale]
             front[every, _TILE + self._in_library[chunk.deck[:, sale]]] = 1
             if not (rules.last_tile and sale == rules.sales - 1):
-                front[:, _TILE + len(COMPANIES) + sale % players] = 1
+                front[every, _TILE + len(COMPANIES) + self._seat(every, sale % players)] = 1
         else:
             front[:, at + 2] = 0 if over else -1
             front[:, at + 3] = rules.round_of[-1]
@@ -389,8 +393,9 @@ class BatchObserver:
             rebidding = (code[:, None] >> seats & 1).astype(bool)
             to_act[acting] = rebidding
             tail = tail[acting]
-            moment[:, 2 : 2 + players] = rebidding
-            moment[:, 7 : 7 + players] = rebidding
+            moment[:, 2 : 2 + players] = moment[:, 7 : 7 + players] = self._in_seat_order(
+                rebidding, acting
+            )
             opening = chunk.opening
         else:
             rows = slice(None)
@@ -402,18 +407,18 @@ class BatchObserver:
             if peeking:
                 assert chunk.peek_window is not None
                 to_act = chunk.peek_window.T
-                moment[:, 2 : 2 + players] = to_act
+                moment[:, 2 : 2 + players] = self._in_seat_order(to_act, rows)
                 tail[:, :, 3] = to_act
                 masks[:, :, encode.PEEK] = to_act
                 masks[:, :, encode.DECLINE_PEEK] = to_act
             elif phase == "opening":
                 to_act = np.zeros((games, players), dtype=bool)
                 to_act[:, question.seat] = True
-                moment[:, 2 + question.seat] = 1
+                moment[acting, 2 + self._seat(acting, question.seat)] = 1
             elif phase == "bidding":
                 opening = chunk.opening
                 to_act = np.broadcast_to(seats != auctioneer, (games, players))
-                moment[:, 2 : 2 + players] = to_act[0]
+                moment[:, 2 : 2 + players] = self._in_seat_order(to_act, rows)
             else:
                 to_act = np.zeros((games, players), dtype=bool)
         if opening is not None:
@@ -425,11 +430,7 @@ class BatchObserver:
         if only is None:
             out[rows, :, _FRONT:_FRONT_END] = front[:, None, :]
         else:
-            out[rows, only, _FRONT:_FRONT_END] = front
-            games = rows
-            for name in _FRONT_BY_SEAT:  # the front's per-seat fields, in the seats' order
-                start = _AT[name] - _FRONT
-                self._write_by_seat(games, _AT[name], front[:, start : start + players])
+            out[rows, only, _FRONT:_FRONT_END] = front  # its per-seat fields in the seats' order
         if phase in ("opening", "bidding", "rebidding"):
             self._limits(tail, masks, to_act, phase, opening)
             self._bids_seen(phase, sale, auctioneer, acting)
