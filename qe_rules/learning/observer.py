@@ -156,7 +156,8 @@ class BatchObserver:
 
     @property
     def observations(self) -> npt.NDArray[np.float32]:
-        """``(games, players, OBSERVATION_SIZE)``: by game and column."""
+        """``(games, players, OBSERVATION_SIZE)``: by game and column (with ``only``, each
+        column's rows are contiguous: ``observations[:, only]`` is a plain array)."""
         return self._obs
 
     @property
@@ -169,6 +170,13 @@ class BatchObserver:
         keep only that column up to date (see the class)."""
         self.only = only
         self._columns = list(range(self.players)) if only is None else [only]
+        # with ``only``, each column's rows lie together (the kept one is handed out as it is)
+        by_column = only is not None
+        if self._obs[:, 0].flags.c_contiguous != by_column:
+            shape = (self.players, self.games, encode.OBSERVATION_SIZE)
+            made = np.zeros(shape, np.float32)
+            self._obs = made.transpose(1, 0, 2) if by_column else made.transpose(1, 0, 2).copy()
+            self._spare = None
         self.chunk = chunk
         self._log = log
         if only is not None:  # per game, the seat of each column and the column at each seat
@@ -299,7 +307,7 @@ class BatchObserver:
 
     def _sale_done(self, done: int) -> None:
         """Sale ``done`` is over: its tile to its winner, what each seat learnt of it."""
-        chunk, players, out = self.chunk, self.players, self._obs
+        chunk, out = self.chunk, self._obs
         knowledge = chunk.knowledge
         assert knowledge is not None
         winner = chunk.winners[done]
@@ -308,11 +316,10 @@ class BatchObserver:
         tile = self._in_library[chunk.deck[won, done]]
         at = self._seat(won, by)  # the winner's place in the per-seat fields
         place = _AT["holdings"] + at * len(COMPANIES) + tile
-        # one flat index per game won and viewer (the array is contiguous)
-        flat = out.reshape(-1)
+        # per game won (rows) and viewer (columns)
         columns = np.array(self._columns)
-        viewers = won[:, None] * players + columns
-        flat[viewers * encode.OBSERVATION_SIZE + place[:, None]] = 1
+        games = won[:, None]
+        out[games, columns, place[:, None]] = 1
         # per game won and viewer, added to the winner's known_spend (the amount, if the
         # viewer knows it) or else to its unknown_amounts (a tile more, unless the viewer
         # won it)
@@ -320,7 +327,7 @@ class BatchObserver:
         blind = np.isnan(known)
         unknown = knowledge.unknown[columns, done][:, won].T
         added = np.where(blind, ~np.isnan(unknown), known)
-        flat[viewers * encode.OBSERVATION_SIZE + (_LEDGER + at)[:, None] + _SEATS * blind] += added
+        out[games, columns, (_LEDGER + at)[:, None] + _SEATS * blind] += added
         if self.only is not None:  # the kept column's own spend where it won
             mine = by == self.only
             won, by, at = won[mine], by[mine], at[mine]
@@ -384,6 +391,10 @@ class BatchObserver:
         if rebid:
             assert chunk.rebid_round is not None
             _, acting, code, in_a_row = chunk.rebid_round
+            if only is not None and question.seat == only and question.rows is not None:
+                # the kept column's rows where it rebids; the round's other games wait
+                asked = np.isin(acting, question.rows, assume_unique=True)
+                acting, code, in_a_row = acting[asked], code[asked], in_a_row[asked]
             rows: Any = acting
             front = self._front[acting]
             moment = front[:, _MOMENT:]  # the opening bid, who acts, who is tied
@@ -432,7 +443,7 @@ class BatchObserver:
         else:
             out[rows, only, _FRONT:_FRONT_END] = front  # its per-seat fields in the seats' order
         if phase in ("opening", "bidding", "rebidding"):
-            self._limits(tail, masks, to_act, phase, opening)
+            self._limits(tail, masks, to_act, phase, opening, rows)
             self._bids_seen(phase, sale, auctioneer, acting)
         if only is None:
             out[rows, :, limits : limits + 4] = tail
@@ -522,15 +533,17 @@ class BatchObserver:
         out[game, viewer, place] = bids[number, seat, game]
         out[game, viewer, place + 1] = 1
 
-    def _limits(self, tail: Any, masks: Any, to_act: Any, phase: str, opening: Any) -> None:
-        """The bid limits of the seats to act into ``tail`` (the games that move, by
-        seat: minimum, forbidden amount, 1 if one is), and the masks of every game."""
+    def _limits(
+        self, tail: Any, masks: Any, to_act: Any, phase: str, opening: Any, moving: Any
+    ) -> None:
+        """The bid limits of the seats to act into ``tail`` (the games that move,
+        ``moving``, by seat: minimum, forbidden amount, 1 if one is), and the masks of every
+        game."""
         rules, players = self.compiled, self.players
         sale = self.chunk.sale
         last = rules.last_tile and sale == rules.sales - 1
         auctioneer = None if last else sale % players
         rebid = phase == "rebidding"
-        moving = self.chunk.rebid_round[1] if rebid else slice(None)  # type: ignore[index]
         minimum = np.full(players, rules.min_secret_bid)
         may_equal = np.full(players, rules.rebid_may_equal if rebid else rules.secret_may_equal)
         if phase == "opening":

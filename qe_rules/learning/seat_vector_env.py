@@ -121,6 +121,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         self._sets = 0  # sets of games started (the place rotates with them)
         self._observer = BatchObserver(self.compiled, num_envs, fresh_arrays=False)
         self._observations = np.zeros((num_envs, encode.OBSERVATION_SIZE), np.float32)
+        self._shown = self._observations  # what the last step handed out
         self._masks = np.zeros((num_envs, encode.ACTIONS), dtype=bool)
         self._waiting = np.zeros(num_envs, dtype=bool)
         self._question: BidAsk | PeekAsk | None = None
@@ -149,6 +150,8 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         self._sale = 0
         self._steps = self.chunk.sale_steps(0)
         self._observer.start(self.chunk, self._log, only=self._column)
+        # the learner's rows, which the observer writes in its seat's order
+        self._observations = self._observer.observations[:, self._column]
         self._question = self._learners_question(next(self._steps))
         self._steps_taken[:] = 0
 
@@ -174,19 +177,27 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         """The learner's observation and mask in each game asked; the others wait."""
         question = self._question
         observer = self._observer
-        observer.observe(question)
         column = self._column
         waiting = self._waiting
-        # the observer keeps the learner's column in the seats' order (start(only=...))
-        if question is None or question.rows is None:  # every game: no copy of rows
-            self._observations[:] = observer.observations[:, column]
+        self._shown = self._observations
+        if question is None or question.rows is None:  # every game
+            observer.observe(question)
             self._masks[:] = observer.masks[:, column]
             waiting[:] = False
             return
         rows = np.asarray(question.rows)
         waiting[:] = True
         waiting[rows] = False
-        self._observations[rows] = observer.observations[rows, column]
+        # the observer writes the learner's rows in place: a rebid round only those of its
+        # games, but a peek window also the last sale's outcome in every game, which the
+        # waiting games show only when they are next asked (until then, a copy is shown)
+        if isinstance(question, PeekAsk):
+            before = self._observations[waiting]
+            observer.observe(question)
+            self._shown = self._observations.copy()
+            self._shown[waiting] = before
+        else:
+            observer.observe(question)
         self._masks[rows] = observer.masks[rows, column]
         self._masks[waiting] = False
         self._masks[waiting, 0] = True
@@ -232,7 +243,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
             return observations, np.zeros(self.num_envs, np.float32), done, done.copy(), info
         # every game is over: rewards, the last observations, and new games
         self._observe()
-        final_obs = self._observations.copy()
+        final_obs = self._shown.copy()
         scored = self.chunk.score()
         column = self._column
         rewards = batch_rewards(scored, self.reward)[column].astype(np.float32)
@@ -267,7 +278,7 @@ class SeatVectorEnv(gymnasium.vector.VectorEnv):
         self._question = None
 
     def _handed(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        observations, masks, waiting = self._observations, self._masks, self._waiting
+        observations, masks, waiting = self._shown, self._masks, self._waiting
         if self.copy:
             observations, masks, waiting = observations.copy(), masks.copy(), waiting.copy()
         return observations, {"action_mask": masks, "waiting": waiting}

@@ -148,3 +148,27 @@ def test_bad_arguments_and_actions_are_refused():
         env.step(np.zeros(3, dtype=int))
     with pytest.raises(qe.InvalidArgument, match="seed"):
         env.reset(seed=[1, 2])
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "opponents", "copy"),
+    [("en", 5, "random", False), ("de", 5, "value", True), ("en", 3, "value", False),
+     ("en-early", 4, "value", False)],
+)  # fmt: skip
+def test_a_waiting_game_shows_its_last_observation(ruleset, players, opponents, copy):
+    env = SeatVectorEnv(ruleset, players, num_envs=24, opponents=opponents, copy=copy)
+    rng = np.random.default_rng(players)
+    observations, info = env.reset(seed=5)
+    last = observations.copy()
+    partial = 0
+    for _ in range(3 * 60):
+        masks = info["action_mask"]
+        observations, _, terminated, _, info = env.step((masks * rng.random(masks.shape)).argmax(1))
+        if terminated.any():
+            last = observations.copy()
+            continue
+        waiting = info["waiting"]
+        partial += bool(waiting.any())
+        assert np.array_equal(observations[waiting], last[waiting])
+        last = observations.copy()
+    assert partial > 10
