@@ -393,7 +393,7 @@ class BatchObserver:
             _, acting, code, in_a_row = chunk.rebid_round
             if only is not None and question.seat == only and question.rows is not None:
                 # the kept column's rows where it rebids; the round's other games wait
-                asked = np.isin(acting, question.rows, assume_unique=True)
+                asked = np.searchsorted(acting, question.rows)  # both in order
                 acting, code, in_a_row = acting[asked], code[asked], in_a_row[asked]
             rows: Any = acting
             front = self._front[acting]
