@@ -331,7 +331,7 @@ class ValueBids:
             same = same + token_here
         nation_here = np.take(rules.tile_nation, tile) == nation
         worth = tile_worths(state, nation_here, mono, kinds, same)
-        typical = knowledge.spend_estimates()[0]
+        typical = knowledge.typical()
         left = rules.sales - sale
         room = knowledge.top_other_spend() + typical * left / players
         room -= knowledge.spent

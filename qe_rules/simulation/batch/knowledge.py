@@ -48,9 +48,9 @@ class Knowledge:
         self.known_paid = np.zeros((players, players, games), dtype=np.int32)
         self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
         self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
+        self._estimate = np.empty((players, players, games))  # spend_estimates' result
         # per viewer and sale: the amount the viewer knows another seat paid, NaN where
         # it does not know it or nobody won (the learning observer reads it)
-        self._estimate = np.empty((players, players, games))  # spend_estimates' result
         self.known = np.full((players, rules.sales, games), np.nan)
         # per viewer and sale: the least the winner paid (the opening bid plus one) where
         # the viewer does not know the amount, NaN where it knows it or nobody won
@@ -158,29 +158,31 @@ class Knowledge:
         self.unknown[column, sale, rows] = np.nan
 
     def typical(self) -> Floats:
-        """Per column and game, the mean winning amount the seat saw (4 before it saw any)."""
-        count = self.seen_count
-        mean: Floats = np.full(count.shape, 4.0)
-        np.divide(self.seen_sum, count, out=mean, where=count > 0)
+        """Per column and game, the mean winning amount the seat saw (4 before it saw any),
+        for the sale in progress (computed once a sale)."""
+        mean: Floats | None = self.derived.get(Knowledge.typical)
+        if mean is None:
+            count = self.seen_count
+            mean = self.derived[Knowledge.typical] = np.full(count.shape, 4.0)
+            np.divide(self.seen_sum, count, out=mean, where=count > 0)
         return mean
 
-    def spend_estimates(self) -> tuple[Floats, Floats]:
-        """Per column and game, for the sale in progress: the typical price
-        (:meth:`typical`), and per seat, viewer and game (``(columns, columns, games)``) the
-        seat's spend as the viewer estimates it, as :class:`~qe_rules.ValueAgent` does:
-        what it knows the seat paid, plus the larger of the typical price times the tiles
-        whose amount it does not know and their floors' sum; the viewer's own spend is
-        ``-inf`` (it is not another's). Computed once a sale, for every agent."""
-        found: tuple[Floats, Floats] | None = self.derived.get(Knowledge.spend_estimates)
-        if found is None:
-            typical = self.typical()
+    def spend_estimates(self) -> Floats:
+        """Per seat, viewer and game (``(columns, columns, games)``), for the sale in
+        progress: the seat's spend as the viewer estimates it, as
+        :class:`~qe_rules.ValueAgent` does: what it knows the seat paid, plus the larger of
+        the typical price (:meth:`typical`) times the tiles whose amount it does not know
+        and their floors' sum; the viewer's own spend is ``-inf`` (it is not another's).
+        Computed once a sale, for every agent."""
+        if Knowledge.spend_estimates not in self.derived:
             estimate = self._estimate  # kept between sales: a new one a sale costs more
-            np.multiply(self.unknown_count, typical, out=estimate)
+            np.multiply(self.unknown_count, self.typical(), out=estimate)
             np.maximum(estimate, self.floor_sum, out=estimate)
             estimate += self.known_paid
             seats = np.arange(self.rules.players)
             estimate[seats, seats] = -np.inf
-            found = self.derived[Knowledge.spend_estimates] = (typical, estimate)
+            self.derived[Knowledge.spend_estimates] = estimate
+        found: Floats = self.derived[Knowledge.spend_estimates]
         return found
 
     def top_other_spend(self) -> Floats:
@@ -188,15 +190,15 @@ class Knowledge:
         (:meth:`spend_estimates`), for the sale in progress."""
         found: Floats | None = self.derived.get(Knowledge.top_other_spend)
         if found is None:
-            found = self.derived[Knowledge.top_other_spend] = self.spend_estimates()[1].max(axis=0)
+            found = self.derived[Knowledge.top_other_spend] = self.spend_estimates().max(axis=0)
         return found
 
     def lowest_other_spend(self) -> Floats:
         """Per column and game, the lowest spend of another seat as the seat estimates it
         (:meth:`spend_estimates`), for the sale in progress."""
-        estimate = self.spend_estimates()[1]
+        estimate = self.spend_estimates()
         seats = np.arange(self.rules.players)
-        estimate[seats, seats] = np.inf
+        estimate[seats, seats] = np.inf  # the own spend left out here, then put back
         lowest: Floats = estimate.min(axis=0)
         estimate[seats, seats] = -np.inf
         return lowest

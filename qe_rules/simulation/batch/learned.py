@@ -143,7 +143,7 @@ class LearnedBids:
         worth, room, zeros = self._value.sale_figures(state)
         rules, sale = state.rules, state.sale
         players, games = worth.shape
-        typical = knowledge.spend_estimates()[0]
+        typical = knowledge.typical()
         top, low = knowledge.top_other_spend(), knowledge.lowest_other_spend()
         me = knowledge.spent
         grid = self._grid(players * games)
