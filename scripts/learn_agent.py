@@ -98,6 +98,24 @@ class Shape:
         parts.extend(getattr(weights, name) for name in GLOBALS)
         return np.array(parts, dtype=np.float64) / DENOMINATOR
 
+    def widened(self, weights: LearnedWeights, rng: np.random.Generator) -> np.ndarray:
+        """``weights`` with a hidden layer of up to this shape's units: the units added
+        read the features at random and weigh 0 in the outputs (so play as before)."""
+        (matrix, bias), (outputs, last) = weights.layers
+        have, want = len(bias), self.sizes[1]
+        if want < have:
+            raise SystemExit(f"--hidden {want} is narrower than the weights' {have} units")
+        first = np.zeros((len(FEATURES), want))
+        first[:, :have] = np.array(matrix)
+        first[:, have:] = rng.normal(0, 0.5, (len(FEATURES), want - have)) * DENOMINATOR
+        hidden_bias = np.full(want, 0.1 * DENOMINATOR)
+        hidden_bias[:have] = bias
+        second = np.zeros((want, len(OUTPUTS)))
+        second[:have] = np.array(outputs)
+        parts = [first.ravel(), hidden_bias, second.ravel(), np.array(last, dtype=np.float64)]
+        parts.append(np.array([getattr(weights, name) for name in GLOBALS], dtype=np.float64))
+        return np.concatenate(parts) / DENOMINATOR
+
     def start(self, rng: np.random.Generator) -> np.ndarray:
         """The value agent's weights, the hidden layer drawn (its outputs weigh 0)."""
         theta = self.vector(LearnedWeights.value_agent(self.sizes[1:-1]))
@@ -147,9 +165,12 @@ def margins(
     return found
 
 
-def fitness(found: dict[str, float]) -> float:
+def fitness(found: dict[str, float], value_weight: float = 1.0) -> float:
+    """The capped margins summed (a tenth uncapped), the value table's ``value_weight``
+    times."""
+    weights = np.array([value_weight if name == "value" else 1.0 for name in found])
     values = np.array(list(found.values()))
-    return float(np.minimum(values, CAP).sum() + 0.1 * values.sum())
+    return float((weights * (np.minimum(values, CAP) + 0.1 * values)).sum())
 
 
 def cem(
@@ -181,7 +202,7 @@ def learn(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(args.seed)
     mean = shape.start(rng)
     if args.init:
-        mean = shape.vector(LearnedWeights.load(args.init))
+        mean = shape.widened(LearnedWeights.load(args.init), rng)
     spread = np.full(shape.count, args.spread)
     spread[-len(GLOBALS) :] = GLOBAL_SPREADS
     sd = spread.copy()
@@ -204,7 +225,8 @@ def learn(args: argparse.Namespace) -> None:
         scores = []
         for theta in drawn:
             agent = LearnedBids(shape.weights(theta, players))
-            scores.append(fitness(margins(players, agent, sampled, args.games, seed)))
+            found_here = margins(players, agent, sampled, args.games, seed)
+            scores.append(fitness(found_here, args.value_weight))
         order = np.argsort(-np.array(scores))[: args.elite]
         mean = drawn[order].mean(axis=0)
         sd = np.maximum(0.7 * drawn[order].std(axis=0) + 0.3 * sd, spread * 0.1)
@@ -321,7 +343,15 @@ def main() -> None:
     parser.add_argument(
         "--candidates", type=int, default=6, help="last reports weighed for the shipped weights"
     )
-    parser.add_argument("--init", help="weights (.toml) to start from")
+    parser.add_argument(
+        "--init", help="weights (.toml) to start from (their hidden layer widened to --hidden)"
+    )
+    parser.add_argument(
+        "--value-weight",
+        type=float,
+        default=1.0,
+        help="how many times the table against value agents counts in the fitness",
+    )
     parser.add_argument(
         "--select-from",
         help="a run's folder: choose among its last reports (against the value agent, its "

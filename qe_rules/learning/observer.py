@@ -323,11 +323,10 @@ class BatchObserver:
         # per game won and viewer, added to the winner's known_spend (the amount, if the
         # viewer knows it) or else to its unknown_amounts (a tile more, unless the viewer
         # won it)
-        known = knowledge.known[columns, done][:, won].T
-        blind = np.isnan(known)
-        unknown = knowledge.unknown[columns, done][:, won].T
-        added = np.where(blind, ~np.isnan(unknown), known)
-        out[games, columns, (_LEDGER + at)[:, None] + _SEATS * blind] += added
+        told = knowledge.told[columns, done][:, won].T
+        blind = knowledge.blind[columns, done][:, won].T
+        added = np.where(told, chunk.amounts[done, won][:, None], blind)
+        out[games, columns, (_LEDGER + at)[:, None] + _SEATS * ~told] += added
         if self.only is not None:  # the kept column's own spend where it won
             mine = by == self.only
             won, by, at = won[mine], by[mine], at[mine]
@@ -346,11 +345,9 @@ class BatchObserver:
             games = np.flatnonzero(peeked >> column & 1)
             if not games.size:
                 continue
-            known = knowledge.known[column, done, games]
-            told = ~np.isnan(known)
-            games = games[told]
+            games = games[knowledge.told[column, done, games]]
             at = self._seat(games, winner[games])
-            self._obs[games, column, _LEDGER + at] += known[told]
+            self._obs[games, column, _LEDGER + at] += chunk.amounts[done, games]
             self._obs[games, column, _LEDGER + _SEATS + at] -= 1
         used, rows = _AT["peeks_used"], np.flatnonzero(peeked)  # the games with a peek
         if self.only is None:

@@ -283,7 +283,7 @@ def tile_worths(state: Any, nation_here: Ints, mono: Ints, kinds: Ints, same: In
     nat *= nation_here
     div = np.minimum(kinds + 1, limit)
     div *= same == 0
-    key = np.take(rules.tile_vp, state.deck[:, state.sale]).astype(np.int32) * (limit + 1) + nat
+    key = state.knowledge.tiles(state).vp[state.sale] * (limit + 1) + nat
     key *= limit
     key += np.minimum(mono, TILE_LIMIT)
     key *= limit + 1
@@ -319,8 +319,8 @@ class ValueBids:
         rules = state.rules
         players, sale = rules.players, state.sale
         tables = _tables(rules.ruleset, players)
-        tile = state.deck[:, sale]  # (games,)
-        industry = np.take(rules.tile_industry, tile).astype(np.int32)
+        tiles = knowledge.tiles(state)
+        industry = tiles.industry[sale]  # (games,)
         nation, token = knowledge.pieces(state)  # (columns, games) each
         same = knowledge.industry_count(industry)
         token_here = token == industry
@@ -329,7 +329,7 @@ class ValueBids:
         if tables.token_in_diversification:
             kinds = kinds + (knowledge.industry_count(token) == 0)
             same = same + token_here
-        nation_here = np.take(rules.tile_nation, tile) == nation
+        nation_here = tiles.nation[sale] == nation
         worth = tile_worths(state, nation_here, mono, kinds, same)
         typical = knowledge.typical()
         left = rules.sales - sale

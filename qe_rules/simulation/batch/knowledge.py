@@ -12,14 +12,14 @@ that a rebid won for less, and the amount stays unknown). Kept only when an agen
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from qe_rules.simulation.batch.compiled import CompiledRules
 
-__all__ = ["BITS", "Knowledge"]
+__all__ = ["BITS", "Knowledge", "SaleTiles"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
@@ -27,6 +27,17 @@ Floats = npt.NDArray[np.float64]
 
 BITS: Final = 5
 """Bits per industry in a seat's packed tile counts (``Knowledge.held``)."""
+
+
+class SaleTiles(NamedTuple):
+    """Per sale and game (``(sales, games)`` arrays): its tile's industry (an index of
+    :data:`~qe_rules.components.INDUSTRIES`), that industry's shift in
+    :attr:`Knowledge.held`, its nation (an index of :class:`~qe_rules.Nation`) and VP."""
+
+    industry: Ints
+    shift: Ints
+    nation: Ints
+    vp: Ints
 
 
 class Knowledge:
@@ -49,18 +60,21 @@ class Knowledge:
         self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
         self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
         self._estimate = np.empty((players, players, games))  # spend_estimates' result
-        # per viewer and sale: the amount the viewer knows another seat paid, NaN where
-        # it does not know it or nobody won (the learning observer reads it)
-        self.known = np.full((players, rules.sales, games), np.nan)
-        # per viewer and sale: the least the winner paid (the opening bid plus one) where
-        # the viewer does not know the amount, NaN where it knows it or nobody won
-        self.unknown = np.full((players, rules.sales, games), np.nan)
+        # per viewer, sale and game: whether the viewer knows the amount another seat paid
+        # (the chunk's amounts hold it), and whether another seat won at an amount the
+        # viewer does not know (the learning observer reads both)
+        self.told = np.zeros((players, rules.sales, games), dtype=bool)
+        self.blind = np.zeros((players, rules.sales, games), dtype=bool)
+        # per sale and game: the least its winner paid, the opening bid plus one (0 with
+        # no opening bid), what a viewer that does not know the amount counts
+        self.floors = np.zeros((rules.sales, games), dtype=np.int32)
         self.winners: list[Ints] = []  # per finished sale, its winner in each game
         self.zero_bidders = np.zeros((players, games), dtype=np.int32)  # in this round
         self.sales_done = 0
         # what agents derive from this knowledge once a sale (cleared as a sale opens)
         self.derived: dict[object, Any] = {}
         self._pieces: tuple[Ints, Ints] | None = None
+        self._tiles: SaleTiles | None = None
 
     def industry_count(self, industry: Ints) -> Ints:
         """Per column and game, the seat's tiles of ``industry`` (an index of
@@ -81,19 +95,19 @@ class Knowledge:
         """Add a finished sale: the tile to its winner, and what each seat learnt."""
         rules = self.rules
         players = rules.players
-        games = len(winner)
         # every seat and game at once, (seats, games): unsold games have winner -1
         sold = winner >= 0
         seats = np.arange(players)[:, None]
         wins = seats == winner
         paid = np.where(sold, amount, 0).astype(np.int32)
         self.spent += wins * paid
-        tile = chunk.deck[:, sale]  # unsold games change nothing below: wins is all False
-        shift = (BITS * np.take(rules.tile_industry, tile)).astype(np.int32)
+        # unsold games change nothing below: wins is all False there
+        tiles = self.tiles(chunk)
+        shift = tiles.shift[sale]
         new_kind = (self.held >> shift) & ((1 << BITS) - 1) == 0
         self.kinds += wins & new_kind
         self.held += wins * (np.int32(1) << shift)
-        self.own += wins & (np.take(rules.tile_nation, tile) == self.pieces(chunk)[0])
+        self.own += wins & (tiles.nation[sale] == self.pieces(chunk)[0])
         # the winner, and the auctioneer (it writes the amount on the tile), know it, and
         # every seat where it is public (CompiledRules.public: facts.amount_is_public)
         knows = wins | rules.public(winner, auctioneer)
@@ -104,12 +118,13 @@ class Knowledge:
         other = sold & ~wins
         seen = knows & other
         unseen = other & ~knows
-        floor = np.zeros(games, dtype=np.int32) if opening is None else opening + 1
-        self.known[:, sale] = np.where(seen, paid, np.nan)
-        self.unknown[:, sale] = np.where(unseen, floor, np.nan)
+        self.told[:, sale] = seen
+        self.blind[:, sale] = unseen
+        floor = self.floors[sale]
+        if opening is not None:
+            np.add(opening, 1, out=floor, casting="unsafe")
         # each winner's sums as each viewer sees them (dense by winner: several times
         # faster than adding at scattered places)
-        floor = floor.astype(np.int32)
         for seat in range(players):
             won_here = wins[seat]
             told = seen & won_here
@@ -134,6 +149,21 @@ class Knowledge:
             )
         return found
 
+    def tiles(self, chunk: Any) -> SaleTiles:
+        """Per sale and game, its tile's industry, nation and VP, made once a chunk."""
+        found = self._tiles
+        if found is None:
+            rules = self.rules
+            deck = np.ascontiguousarray(chunk.deck.T)
+            industry = np.take(rules.tile_industry.astype(np.int32), deck)
+            found = self._tiles = SaleTiles(
+                industry=industry,
+                shift=BITS * industry,
+                nation=np.take(rules.tile_nation.astype(np.int32), deck),
+                vp=np.take(rules.tile_vp.astype(np.int32), deck),
+            )
+        return found
+
     def start_sale(self, sale: int) -> None:
         """A sale opens: a new round forgets the zero bids of the last."""
         self.derived.clear()
@@ -152,10 +182,10 @@ class Knowledge:
         self.seen_count[column, rows] += 1
         won = self.winners[sale][rows]
         self.known_paid[won, column, rows] += paid
-        self.floor_sum[won, column, rows] -= self.unknown[column, sale, rows].astype(np.int32)
+        self.floor_sum[won, column, rows] -= self.floors[sale, rows]
         self.unknown_count[won, column, rows] -= 1
-        self.known[column, sale, rows] = paid
-        self.unknown[column, sale, rows] = np.nan
+        self.told[column, sale, rows] = True
+        self.blind[column, sale, rows] = False
 
     def typical(self) -> Floats:
         """Per column and game, the mean winning amount the seat saw (4 before it saw any),

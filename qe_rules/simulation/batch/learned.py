@@ -47,11 +47,10 @@ Ints = npt.NDArray[np.signedinteger[Any]]
 def _public_worths(state: Any) -> Floats:
     """Per column and game: the tile's worth to the seat without its token
     (:func:`~qe_rules.simulation.learned.public_worth`), summed in its order."""
-    knowledge, rules = state.knowledge, state.rules
-    tile = state.deck[:, state.sale]
-    industry = np.take(rules.tile_industry, tile).astype(np.int32)
-    same = knowledge.industry_count(industry)
-    nation_here = np.take(rules.tile_nation, tile) == knowledge.pieces(state)[0]
+    knowledge = state.knowledge
+    tiles = knowledge.tiles(state)
+    same = knowledge.industry_count(tiles.industry[state.sale])
+    nation_here = tiles.nation[state.sale] == knowledge.pieces(state)[0]
     return tile_worths(state, nation_here, same, knowledge.kinds, same)
 
 
@@ -151,7 +150,7 @@ class LearnedBids:
         rows[0] = worth
         _clipped(room, _ROOM_CLIP, rows[1])
         rows[2] = zeros
-        rows[3] = np.take(rules.tile_vp, state.deck[:, sale])
+        rows[3] = knowledge.tiles(state).vp[sale]
         np.subtract(me, top, out=rows[4])
         _clipped(rows[4], _ROOM_CLIP, rows[4])
         np.subtract(me, low, out=rows[5])

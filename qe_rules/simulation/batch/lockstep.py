@@ -772,7 +772,7 @@ class Chunk:
         if knowledge is None or announced is None:
             return
         for column in range(self.players):
-            rows = np.flatnonzero(announced[column] & ~np.isnan(knowledge.unknown[column, sale]))
+            rows = np.flatnonzero(announced[column] & knowledge.blind[column, sale])
             if rows.size:
                 knowledge.peeked(sale, column, rows, self.amounts[sale], self._shown(sale))
 
