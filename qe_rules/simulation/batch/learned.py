@@ -55,17 +55,20 @@ def _public_worths(state: Any) -> Floats:
 
 
 def _rivals(worth: Floats, out: Floats) -> None:
-    """Per column, the largest value among the other columns, into ``out``."""
-    if len(worth) == 1:
+    """Per column, the largest value among the other columns, into ``out``: the largest
+    of the columns before it, then of those after it (a pass each way, no sort)."""
+    count = len(worth)
+    if count == 1:
         out[:] = 0.0
         return
-    best = worth.argmax(axis=0)
-    first = np.take_along_axis(worth, best[None, :], axis=0)[0]
-    rest = worth.copy()
-    np.put_along_axis(rest, best[None, :], -np.inf, axis=0)
-    second = rest.max(axis=0)
-    np.copyto(out, first)
-    np.copyto(out, second, where=np.arange(len(worth))[:, None] == best)
+    np.copyto(out[1], worth[0])
+    for column in range(2, count):
+        np.maximum(out[column - 1], worth[column - 1], out=out[column])
+    after = worth[count - 1].copy()
+    for column in range(count - 2, 0, -1):
+        np.maximum(out[column], after, out=out[column])
+        np.maximum(after, worth[column], out=after)
+    np.copyto(out[0], after)
 
 
 @functools.cache
