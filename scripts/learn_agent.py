@@ -33,6 +33,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 
 from qe_rules import batch
@@ -99,22 +100,23 @@ class Shape:
         return np.array(parts, dtype=np.float64) / DENOMINATOR
 
     def widened(self, weights: LearnedWeights, rng: np.random.Generator) -> np.ndarray:
-        """``weights`` with a hidden layer of up to this shape's units: the units added
-        read the features at random and weigh 0 in the outputs (so play as before)."""
+        """``weights`` (one hidden layer) with this shape's hidden units: the units added
+        read the features at random, as :meth:`start` draws them, and weigh 0 in the
+        outputs, so the start plays as ``weights`` do."""
+        if len(weights.layers) != 2 or len(self.sizes) != 3:
+            raise SystemExit("--init widens weights with one hidden layer to --hidden units")
         (matrix, bias), (outputs, last) = weights.layers
-        have, want = len(bias), self.sizes[1]
-        if want < have:
-            raise SystemExit(f"--hidden {want} is narrower than the weights' {have} units")
-        first = np.zeros((len(FEATURES), want))
-        first[:, :have] = np.array(matrix)
-        first[:, have:] = rng.normal(0, 0.5, (len(FEATURES), want - have)) * DENOMINATOR
-        hidden_bias = np.full(want, 0.1 * DENOMINATOR)
-        hidden_bias[:have] = bias
-        second = np.zeros((want, len(OUTPUTS)))
-        second[:have] = np.array(outputs)
-        parts = [first.ravel(), hidden_bias, second.ravel(), np.array(last, dtype=np.float64)]
-        parts.append(np.array([getattr(weights, name) for name in GLOBALS], dtype=np.float64))
-        return np.concatenate(parts) / DENOMINATOR
+        added = self.sizes[1] - len(bias)
+        if added < 0:
+            raise SystemExit(f"--hidden {self.sizes[1]} is narrower than the weights' {len(bias)}")
+        drawn = np.round(rng.normal(0, 0.5, (len(matrix), added)) * DENOMINATOR).astype(int)
+        first = tuple(
+            row + tuple(int(w) for w in new) for row, new in zip(matrix, drawn, strict=True)
+        )
+        hidden_bias = bias + (round(0.1 * DENOMINATOR),) * added
+        second = outputs + ((0,) * len(last),) * added
+        layers = ((first, hidden_bias), (second, last))
+        return self.vector(attrs.evolve(weights, layers=layers))
 
     def start(self, rng: np.random.Generator) -> np.ndarray:
         """The value agent's weights, the hidden layer drawn (its outputs weigh 0)."""
@@ -225,8 +227,8 @@ def learn(args: argparse.Namespace) -> None:
         scores = []
         for theta in drawn:
             agent = LearnedBids(shape.weights(theta, players))
-            found_here = margins(players, agent, sampled, args.games, seed)
-            scores.append(fitness(found_here, args.value_weight))
+            found = margins(players, agent, sampled, args.games, seed)
+            scores.append(fitness(found, args.value_weight))
         order = np.argsort(-np.array(scores))[: args.elite]
         mean = drawn[order].mean(axis=0)
         sd = np.maximum(0.7 * drawn[order].std(axis=0) + 0.3 * sd, spread * 0.1)
@@ -238,7 +240,7 @@ def learn(args: argparse.Namespace) -> None:
             weights = shape.weights(mean, players)
             agent = LearnedBids(weights)
             found = margins(players, agent, pool, args.select_games, args.select_seed)
-            score = fitness(found)
+            score = fitness(found, args.value_weight)
             row = {
                 "generation": generation,
                 "cpu_minutes": round((time.process_time() - start) / 60, 2),
@@ -274,7 +276,7 @@ def select(
         margins_found = margins(
             players, agent, {**pool, "fresh": response}, args.select_games, args.select_seed
         )
-        score = fitness(margins_found)
+        score = fitness(margins_found, args.value_weight)
         found.append((score, path.name))
         row = {"select": path.name, "fitness": round(score, 4)}
         row.update({k: round(v, 4) for k, v in margins_found.items()})

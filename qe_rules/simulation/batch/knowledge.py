@@ -31,11 +31,10 @@ BITS: Final = 5
 
 class SaleTiles(NamedTuple):
     """Per sale and game (``(sales, games)`` arrays): its tile's industry (an index of
-    :data:`~qe_rules.components.INDUSTRIES`), that industry's shift in
-    :attr:`Knowledge.held`, its nation (an index of :class:`~qe_rules.Nation`) and VP."""
+    :data:`~qe_rules.components.INDUSTRIES`), its nation (an index of
+    :class:`~qe_rules.Nation`) and its VP."""
 
     industry: Ints
-    shift: Ints
     nation: Ints
     vp: Ints
 
@@ -103,7 +102,7 @@ class Knowledge:
         self.spent += wins * paid
         # unsold games change nothing below: wins is all False there
         tiles = self.tiles(chunk)
-        shift = tiles.shift[sale]
+        shift = BITS * tiles.industry[sale]
         new_kind = (self.held >> shift) & ((1 << BITS) - 1) == 0
         self.kinds += wins & new_kind
         self.held += wins * (np.int32(1) << shift)
@@ -155,10 +154,8 @@ class Knowledge:
         if found is None:
             rules = self.rules
             deck = np.ascontiguousarray(chunk.deck.T)
-            industry = np.take(rules.tile_industry.astype(np.int32), deck)
             found = self._tiles = SaleTiles(
-                industry=industry,
-                shift=BITS * industry,
+                industry=np.take(rules.tile_industry.astype(np.int32), deck),
                 nation=np.take(rules.tile_nation.astype(np.int32), deck),
                 vp=np.take(rules.tile_vp.astype(np.int32), deck),
             )
