@@ -186,12 +186,27 @@ class LearnedWeights:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LearnedWeights:
-        """Read the weights of a TOML file's table (:meth:`to_dict`'s form)."""
+        """Read the weights of a TOML file's table (:meth:`to_dict`'s form). Its
+        ``features`` and ``outputs``, where given, must be :data:`FEATURES` and
+        :data:`OUTPUTS` in order: weights learned for other inputs are refused, not read
+        as if they fitted."""
         try:
             layers = tuple(
                 (tuple(tuple(row) for row in layer["matrix"]), tuple(layer["bias"]))
                 for layer in data["layers"]
             )
+            named = data.get("features", list(FEATURES))
+            if not isinstance(named, list | tuple) or list(named) != list(FEATURES):
+                raise InvalidArgument(
+                    f"the weights read the features {shown(named)}: a learned agent reads "
+                    f"{list(FEATURES)}, in this order"
+                )
+            outputs = data.get("outputs", list(OUTPUTS))
+            if not isinstance(outputs, list | tuple) or list(outputs) != list(OUTPUTS):
+                raise InvalidArgument(
+                    f"the weights give the outputs {shown(outputs)}: a learned agent's "
+                    f"network gives {list(OUTPUTS)}, in this order"
+                )
             if data.get("denominator", DENOMINATOR) != DENOMINATOR:
                 raise InvalidArgument(f"weights are given over {DENOMINATOR}")
             return cls(

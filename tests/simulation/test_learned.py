@@ -172,6 +172,17 @@ def test_weights_that_do_not_fit_are_refused():
         LearnedWeights(((((0,) * 3,) * len(FEATURES), (0,) * 3),))
     with pytest.raises(qe.InvalidArgument, match="not the weights"):
         LearnedWeights.from_dict({"layers": []})
+    data = drawn_weights(5).to_dict()
+    assert LearnedWeights.from_dict(data) == drawn_weights(5)
+    for field, value, match in (
+        ("features", list(reversed(FEATURES)), "in this order"),
+        ("features", [*FEATURES, "zero_share"], "in this order"),
+        ("features", list(FEATURES[:-1]), "in this order"),
+        ("outputs", ["target", "opening", "cap", "pass_below"], "in this order"),
+        ("features", 7, "in this order"),
+    ):
+        with pytest.raises(qe.InvalidArgument, match=match):
+            LearnedWeights.from_dict({**data, field: value})
     with pytest.raises(qe.InvalidArgument, match="LearnedWeights"):
         LearnedAgent("weights")
 
