@@ -806,7 +806,10 @@ def score_columns(
     size = players * games
     # each sale's tile summed into its winner's bucket (column, game); unsold ones
     # into one more bucket, left out
-    key = np.where(winners >= 0, winners * games + np.arange(games), size).ravel()
+    key = winners * games
+    key += np.arange(games)
+    np.putmask(key, winners < 0, size)
+    key = key.ravel()
     packing = _packing(rules)
     packed_tiles, nation_shift, nation_width, offset_shift = packing
 
