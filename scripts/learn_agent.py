@@ -61,6 +61,10 @@ GOALS = {
         "in:br": 0.36},
 }  # fmt: skip
 CAP = 0.04
+# a hidden unit drawn afresh (a run's start, a unit --init adds): its weights from the
+# features drawn from N(0, HIDDEN_SPREAD), its bias HIDDEN_BIAS
+HIDDEN_SPREAD = 0.5
+HIDDEN_BIAS = 0.1
 
 
 class Shape:
@@ -109,11 +113,11 @@ class Shape:
         added = self.sizes[1] - len(bias)
         if added < 0:
             raise SystemExit(f"--hidden {self.sizes[1]} is narrower than the weights' {len(bias)}")
-        drawn = np.round(rng.normal(0, 0.5, (len(matrix), added)) * DENOMINATOR).astype(int)
+        drawn = np.round(rng.normal(0, HIDDEN_SPREAD, (len(matrix), added)) * DENOMINATOR)
         first = tuple(
             row + tuple(int(w) for w in new) for row, new in zip(matrix, drawn, strict=True)
         )
-        hidden_bias = bias + (round(0.1 * DENOMINATOR),) * added
+        hidden_bias = bias + (round(HIDDEN_BIAS * DENOMINATOR),) * added
         second = outputs + ((0,) * len(last),) * added
         layers = ((first, hidden_bias), (second, last))
         return self.vector(attrs.evolve(weights, layers=layers))
@@ -123,8 +127,8 @@ class Shape:
         theta = self.vector(LearnedWeights.value_agent(self.sizes[1:-1]))
         if len(self.sizes) == 3:
             first = len(FEATURES) * self.sizes[1]
-            theta[:first] = rng.normal(0, 0.5, first)
-            theta[first : first + self.sizes[1]] = 0.1
+            theta[:first] = rng.normal(0, HIDDEN_SPREAD, first)
+            theta[first : first + self.sizes[1]] = HIDDEN_BIAS
         return theta
 
 

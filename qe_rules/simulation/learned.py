@@ -195,18 +195,13 @@ class LearnedWeights:
                 (tuple(tuple(row) for row in layer["matrix"]), tuple(layer["bias"]))
                 for layer in data["layers"]
             )
-            named = data.get("features", list(FEATURES))
-            if not isinstance(named, list | tuple) or list(named) != list(FEATURES):
-                raise InvalidArgument(
-                    f"the weights read the features {shown(named)}: a learned agent reads "
-                    f"{list(FEATURES)}, in this order"
-                )
-            outputs = data.get("outputs", list(OUTPUTS))
-            if not isinstance(outputs, list | tuple) or list(outputs) != list(OUTPUTS):
-                raise InvalidArgument(
-                    f"the weights give the outputs {shown(outputs)}: a learned agent's "
-                    f"network gives {list(OUTPUTS)}, in this order"
-                )
+            for key, names in (("features", FEATURES), ("outputs", OUTPUTS)):
+                given = data.get(key, list(names))
+                if not isinstance(given, list | tuple) or list(given) != list(names):
+                    raise InvalidArgument(
+                        f"the weights' {key} are {shown(given)}: a learned agent's are "
+                        f"{list(names)}, in this order"
+                    )
             if data.get("denominator", DENOMINATOR) != DENOMINATOR:
                 raise InvalidArgument(f"weights are given over {DENOMINATOR}")
             return cls(
