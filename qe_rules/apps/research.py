@@ -19,6 +19,7 @@ DEFAULT_POPULATION: Final = (
     "value",
     "trained",
     "ppo",
+    "adaptive",
     "value-frugal",
     "value-eager",
     "value-spender",

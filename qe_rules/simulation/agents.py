@@ -414,21 +414,24 @@ AGENT_GROUP: Final = "qe_rules.agents"
 """The entry-point group of agents found by name (``name = "module:factory"``, the
 factory called with a seed as an :data:`AgentFactory` is). qe-rules declares its
 ``trained`` agent there, defined in :mod:`qe_rules.simulation.learned` (built on this
-module), and its ``ppo`` agent, defined in :mod:`qe_rules.learning.policies` (a higher
-layer, which needs the ``rl`` extra); another package may declare its own agents."""
+module), and its ``ppo`` and ``adaptive`` agents, defined in
+:mod:`qe_rules.learning.policies` and :mod:`qe_rules.learning.adaptive` (a higher layer,
+which needs the ``rl`` extra); another package may declare its own agents."""
 
 BATCH_AGENT_GROUP: Final = "qe_rules.batch_agents"
 """The entry-point group of batched agents found by name (``name = "module:factory"``,
 the factory called without arguments), for :func:`qe_rules.batch.play`."""
 
 # built-in names whose agents live in other modules, and the extra each needs
-_ELSEWHERE: Final[Mapping[str, str | None]] = {"trained": None, "ppo": "rl"}
+_ELSEWHERE: Final[Mapping[str, str | None]] = {"trained": None, "ppo": "rl", "adaptive": "rl"}
 
 AGENT_NAMES: Final[tuple[str, ...]] = (*_BY_NAME, *_ELSEWHERE)
 """The built-in agent names :func:`agent_from_name` knows: ``random``, ``zero``,
 ``value``, ``trained`` (the shipped learned agent: the value agent's figures read by a
-small learned network, :mod:`qe_rules.simulation.learned`) and ``ppo`` (networks trained
-with PPO on the whole observation, which need numpy: the ``rl`` extra). Agents registered
+small learned network, :mod:`qe_rules.simulation.learned`), ``ppo`` (networks trained
+with PPO on the whole observation, which need numpy: the ``rl`` extra) and ``adaptive``
+(``trained``, switching to ``ppo`` at tables that bid zero rarely:
+:mod:`qe_rules.learning.adaptive`, the ``rl`` extra). Agents registered
 (:func:`register_agent`) or declared in :data:`AGENT_GROUP` are found by name too."""
 
 _REGISTERED: Final[dict[str, dict[str, Callable[..., Any]]]] = {
@@ -493,7 +496,7 @@ def agent_factory(name: str, *, ruleset: RuleSet | str | None = None) -> AgentFa
     >>> agent_factory("smart")
     Traceback (most recent call last):
     ...
-    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained, ppo
+    qe_rules.errors.InvalidArgument: unknown agent 'smart'; agents are random, zero, value, trained, ppo, adaptive
     """
     kind = _BY_NAME.get(name) if isinstance(name, str) else None
     if kind is None and isinstance(name, str):

@@ -178,10 +178,12 @@ def test_the_built_in_agents_of_other_modules_are_found_through_their_entry_poin
     assert declared[agents.AGENT_GROUP] == {
         "trained": "qe_rules.simulation.learned:TrainedAgent",
         "ppo": "qe_rules.learning.policies:PPOAgent",
+        "adaptive": "qe_rules.learning.adaptive:AdaptiveAgent",
     }
     assert declared[agents.BATCH_AGENT_GROUP] == {
         "trained": "qe_rules.simulation.batch.learned:TrainedBids",
         "ppo": "qe_rules.learning.policies:PPOBatchAgent",
+        "adaptive": "qe_rules.learning.adaptive:AdaptiveBatchAgent",
     }
     assert agents.agent_elsewhere(agents.AGENT_GROUP, "trained") is TrainedAgent
     assert agents.agent_elsewhere(agents.BATCH_AGENT_GROUP, "trained") is TrainedBids
@@ -194,8 +196,12 @@ def test_the_built_in_agents_of_other_modules_are_found_through_their_entry_poin
         "names = [agent_factory('trained').__name__, type(batch_agent('trained')).__name__]\n"
         "assert not any(name.startswith('qe_rules.learning') for name in sys.modules)\n"
         "names += [agent_factory('ppo').__name__, type(batch_agent('ppo')).__name__]\n"
+        "names += [agent_factory('adaptive').__name__, type(batch_agent('adaptive')).__name__]\n"
         "print(*names)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["TrainedAgent", "TrainedBids", "PPOAgent", "PPOBatchAgent"]
+    assert done.stdout.split() == [
+        "TrainedAgent", "TrainedBids", "PPOAgent", "PPOBatchAgent", "AdaptiveAgent",
+        "AdaptiveBatchAgent",
+    ]  # fmt: skip

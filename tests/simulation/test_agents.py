@@ -284,7 +284,7 @@ def test_value_agent_reads_custom_rulesets_given_to_it():
 
 
 def test_agent_names_factories_and_labels():
-    assert AGENT_NAMES == ("random", "zero", "value", "trained", "ppo")
+    assert AGENT_NAMES == ("random", "zero", "value", "trained", "ppo", "adaptive")
     assert agent_factory("random") is RandomAgent
     assert isinstance(agent_from_name("value", 3), ValueAgent)
     assert agent_from_name("random", 3).seed == 3

@@ -17,8 +17,8 @@ The built-in ones (:data:`BATCH_AGENTS`): ``random`` (the library's
 :class:`~qe_rules.RandomAgent`: the minimum plus 0 to 12), ``floor`` (the speed
 yardstick's bidder: an opening of 1 to 6, any other bid 0 to 7, each raised to a legal
 amount), ``zero`` (:class:`~qe_rules.ZeroAgent`), ``value``
-(:class:`~qe_rules.ValueAgent`), ``trained`` (``TrainedAgent``) and ``ppo``
-(``PPOAgent``); :class:`PolicyBids` is
+(:class:`~qe_rules.ValueAgent`), ``trained`` (``TrainedAgent``), ``ppo``
+(``PPOAgent``) and ``adaptive`` (``AdaptiveAgent``); :class:`PolicyBids` is
 a hook for a function of simple features, and ``qe_rules.learning.policies.PolicyBatchAgent``
 seats any policy of the encoding.
 """
@@ -422,9 +422,11 @@ BATCH_AGENTS: Final[dict[str, Callable[[], BatchAgent]]] = {
     "value": ValueBids,
     "trained": _declared("trained"),
     "ppo": _declared("ppo"),
+    "adaptive": _declared("adaptive"),
 }
 """The batched agents by name (``trained``: the shipped learned agent, or the value agent
-where its weights do not apply, as ``TrainedAgent`` plays; ``ppo``: the PPO networks)."""
+where its weights do not apply, as ``TrainedAgent`` plays; ``ppo``: the PPO networks;
+``adaptive``: ``trained`` switching to ``ppo``, as ``AdaptiveAgent`` plays)."""
 
 
 def batch_agent(spec: object) -> BatchAgent:

@@ -21,7 +21,7 @@ __all__ = ["BATCHED_NAMES", "ENGINES", "batch_available", "uses_batch"]
 ENGINES: Final = ("auto", "batch", "reference")
 """The engines a run may ask for."""
 
-BATCHED_NAMES: Final = ("random", "zero", "floor", "value", "trained", "ppo")
+BATCHED_NAMES: Final = ("random", "zero", "floor", "value", "trained", "ppo", "adaptive")
 """The agent names with a batched form (``qe_rules.batch.BATCH_AGENTS``)."""
 
 

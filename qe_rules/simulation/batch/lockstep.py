@@ -276,6 +276,8 @@ class Chunk:
         self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
         self.tie_sales = np.zeros(games, dtype=np.int64)
         self.zero_counts = np.zeros((players, games), dtype=np.int32)
+        # per seat, its sales ended on a zero bid, scoring or not (public: who bid zero)
+        self.zero_bids_made = np.zeros((players, games), dtype=np.int32)
         # per seat, its zero-bid scorings in this round (with a limit of one: whether any)
         once = rules.zero_bid_limit == 1
         self.zero_round = np.zeros((players, games), dtype=bool if once else np.int32)
@@ -634,6 +636,7 @@ class Chunk:
         if sale and rules.round_of[sale] != rules.round_of[sale - 1]:
             self.zero_round[:] = False
         scoring = bids == 0
+        self.zero_bids_made += scoring
         if not rules.zero_unsold_scores:
             scoring &= winner >= 0
         if not rules.zero_winner_scores:
