@@ -42,15 +42,23 @@ from qe_rules.simulation.learned import TrainedAgent
 __all__ = ["SWITCHES", "AdaptiveAgent", "AdaptiveBatchAgent", "Switch", "zero_share"]
 
 
+def _check_share(_instance: object, _attribute: object, value: Any) -> None:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
+        raise InvalidArgument(f"a switch's share is a number from 0 to 1, got {shown(value)}")
+
+
+def _check_sale(_instance: object, _attribute: object, value: Any) -> None:
+    if type(value) is not int or value < 0:
+        raise InvalidArgument(f"a switch's from_sale is a whole number >= 0, got {shown(value)}")
+
+
 @attrs.frozen(kw_only=True)
 class Switch:
     """When the adaptive agent plays its sharper network: from sale ``from_sale`` on,
     where the other seats' :func:`zero_share` is below ``share``."""
 
-    share: float = attrs.field(validator=attrs.validators.and_(
-        attrs.validators.ge(0.0), attrs.validators.le(1.0)
-    ))  # fmt: skip
-    from_sale: int = attrs.field(validator=attrs.validators.ge(0))
+    share: float = attrs.field(validator=_check_share)
+    from_sale: int = attrs.field(validator=_check_sale)
 
     def exploits(self, share: float, sale: int) -> bool:
         """Whether the sharper network plays at this ``share`` in ``sale``."""

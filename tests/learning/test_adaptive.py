@@ -94,10 +94,12 @@ def test_the_switches_are_data_and_checked():
         assert 0 <= switch.share < 1 and switch.from_sale >= 1
     for players in (4, 5):
         assert SWITCHES[players].share > 0  # zero bids are on record: the switch reads them
-    with pytest.raises(ValueError, match="share"):
-        Switch(share=1.5, from_sale=0)
-    with pytest.raises(ValueError, match="from_sale"):
-        Switch(share=0.5, from_sale=-1)
+    for share, from_sale, match in (
+        (1.5, 0, "share"), (-0.1, 0, "share"), ("0.5", 0, "share"), (True, 0, "share"),
+        (0.5, -1, "from_sale"), (0.5, 1.0, "from_sale"), (0.5, None, "from_sale"),
+    ):  # fmt: skip
+        with pytest.raises(qe.InvalidArgument, match=match):
+            Switch(share=share, from_sale=from_sale)
     assert attrs.evolve(SWITCHES[4], share=0.0).exploits(0.0, 10) is False
 
 
