@@ -59,6 +59,7 @@ def one_set(env, rng, seed):
         ("en", 5, ["zero", "value", "random", "value"], 4),
         ("de", 5, "trained", 2),
         ("en-early", 4, "random", 3),
+        ("en", 4, ["adaptive", "value", "adaptive"], 2),
     ],
 )
 def test_the_games_are_play_games_with_the_learner_in_its_seat(ruleset, players, opponents, seat):
