@@ -17,7 +17,9 @@ from qe_rules.learning.adaptive import (
     zero_share,
 )
 from qe_rules.simulation.agents import agent_from_name
+from qe_rules.simulation.batch.agents import RandomBids
 from qe_rules.simulation.play import play_game
+from qe_rules.strategies import ruleset_variations
 from tests.support import examples, states
 
 
@@ -120,3 +122,53 @@ def test_with_3_players_it_plays_as_the_trained_agent():
     trained = batch.play("en", 3, 60, agents=["value", "trained", "random"], seed=9)
     assert SWITCHES[3].share == 0.0
     assert (played.spent == trained.spent).all() and (played.winner == trained.winner).all()
+
+
+class _Spy:
+    """The random agent, keeping the batch's games it was last asked about."""
+
+    name = "spy"
+    reads_state = True
+
+    def __init__(self):
+        self.random, self.state = RandomBids(), None
+
+    def bids(self, ask):
+        self.state = ask.state
+        return self.random.bids(ask)
+
+    def peeks(self, ask):
+        return self.random.peeks(ask)
+
+
+def assert_zero_counts_shown(rules, players, others, seed):
+    """The batch's count of each seat's zero bids is what the seat's views show."""
+    spy = _Spy()
+    played = batch.play(rules, players, 16, agents=[spy, *others], seed=seed)
+    chunk = spy.state
+    for index in range(played.games):
+        history = qe.replay(played.record(index)).view(0).history
+        for column in range(players):
+            seat = int(chunk.actual_seat[column, index])
+            zeros = sum(seat in sale.zero_bidders for sale in history)
+            assert chunk.zero_bids_made[column, index] == zeros
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players"), [("en", 4), ("en", 5), ("de", 5), ("en-early", 4), ("en", 3)]
+)
+def test_the_batch_counts_each_seat_s_zero_bids_as_its_views_show_them(ruleset, players):
+    assert_zero_counts_shown(
+        ruleset, players, ["value", "zero", "random", "value"][: players - 1], 4
+    )
+
+
+@examples(25)
+@given(rules=ruleset_variations(), data=st.data(), seed=st.integers(0, 2**32))
+def test_the_zero_counts_hold_in_every_rule_set(rules, data, seed):
+    players = data.draw(st.sampled_from(rules.player_counts), label="players")
+    others = data.draw(
+        st.lists(st.sampled_from(["random", "value", "zero"]), min_size=players - 1,
+                 max_size=players - 1), label="others",
+    )  # fmt: skip
+    assert_zero_counts_shown(rules, players, others, seed)
