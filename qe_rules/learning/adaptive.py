@@ -39,7 +39,7 @@ from qe_rules.simulation.batch.agents import BidAsk, PeekAsk
 from qe_rules.simulation.batch.learned import TrainedBids
 from qe_rules.simulation.learned import TrainedAgent
 
-__all__ = ["SWITCHES", "AdaptiveAgent", "AdaptiveBatchAgent", "Switch", "zero_share"]
+__all__ = ["SWITCHES", "AdaptiveAgent", "AdaptiveBatchAgent", "Switch", "share_of", "zero_share"]
 
 
 def _check_share(_instance: object, _attribute: object, value: Any) -> None:
@@ -60,9 +60,13 @@ class Switch:
     share: float = attrs.field(validator=_check_share)
     from_sale: int = attrs.field(validator=_check_sale)
 
+    def watches(self, sale: int) -> bool:
+        """Whether the share decides in ``sale`` (before, the trained agent plays)."""
+        return sale >= self.from_sale
+
     def exploits(self, share: float, sale: int) -> bool:
         """Whether the sharper network plays at this ``share`` in ``sale``."""
-        return sale >= self.from_sale and share < self.share
+        return self.watches(sale) and share < self.share
 
 
 def _switches() -> dict[int, Switch]:
@@ -84,13 +88,20 @@ def _switch(players: int) -> Switch:
     return found
 
 
+def share_of(zeros: Any, sale: int, players: int) -> Any:
+    """``(zeros + 1) / (bids + 2)`` with ``players - 1`` bids in each of the ``sale``
+    sales before: the share of zero bids from a count of them (or an array of counts)."""
+    return (zeros + 1) / (sale * (players - 1) + 2)
+
+
 def zero_share(view: PlayerView) -> float:
-    """The share of the other seats' bids that were zero in the sales before ``view``'s,
-    ``(zeros + 1) / (bids + 2)``, counting ``players - 1`` bids a sale (1/2 before any;
-    no zero is on record where the rule set has no zero bids at the player count)."""
+    """The share of the other seats' bids that were zero in the sales before ``view``'s
+    (:func:`share_of`; 1/2 before any; no zero is on record where the rule set has no
+    zero bids at the player count)."""
     seat = view.seat
     zeros = sum(1 for sale in view.history for other in sale.zero_bidders if other != seat)
-    return (zeros + 1) / (view.sale * (view.players - 1) + 2)
+    share: float = share_of(zeros, view.sale, view.players)
+    return share
 
 
 class AdaptiveAgent(Agent):
@@ -144,14 +155,14 @@ class AdaptiveBatchAgent:
         """Per game asked, whether the sharper network plays."""
         state = ask.state
         switch = _switch(state.players)
-        if state.sale < switch.from_sale:
+        if not switch.watches(state.sale):
             return np.zeros(len(ask.draws), dtype=bool)
         made = state.zero_bids_made
         zeros = made.sum(axis=0) - made[ask.seat]
         if ask.rows is not None:
             zeros = zeros[ask.rows]
-        share: npt.NDArray[Any] = (zeros + 1) / (state.sale * (state.players - 1) + 2)
-        return share < switch.share
+        exploits: npt.NDArray[np.bool_] = share_of(zeros, state.sale, state.players) < switch.share
+        return exploits
 
     def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
         """The bids of the network the switch picks, game by game."""
