@@ -20,21 +20,17 @@ from qe_rules.simulation.agents import agent_from_name
 from qe_rules.simulation.batch.agents import RandomBids
 from qe_rules.simulation.play import play_game
 from qe_rules.strategies import ruleset_variations
-from tests.support import examples, states
+from tests.support import examples, moves_with_views
 
 
 def modes(record, seats):
     """Whether the sharper network made each bid of ``seats`` in ``record``, as the
     reference agent reads the views (every seat of a moment sees it as it began)."""
     agent = AdaptiveAgent()
-    waiting: set[int] = set()
     found = []
-    for move, game in zip(record.moves, states(record.to_dict()), strict=False):
-        if not waiting:
-            start, waiting = game, set(game.to_act)
-        waiting.discard(move.seat)
+    for move, view in moves_with_views(record):
         if move.seat in seats and move.kind == "bid":
-            found.append(agent.exploits(start.view(move.seat)))
+            found.append(agent.exploits(view))
     return found
 
 

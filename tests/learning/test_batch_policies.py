@@ -15,7 +15,7 @@ from qe_rules.learning.policies import (
     PPOBatchAgent,
     ppo_policy,
 )
-from tests.support import states
+from tests.support import moves_with_views
 
 # whole-number weights on whole-number observations: a hash of every number, exact row by
 # row or all at once; the action it picks among the legal ones changes with any number
@@ -45,15 +45,9 @@ def policy_moves(record, policy, seats):
     asked as the reference engine asks it (every seat of a bidding round or peek window
     sees the game as the round began)."""
     agent = PolicyAgent(policy)
-    games = states(record.to_dict())
     pairs = []
-    waiting: set[int] = set()
-    for move, game in zip(record.moves, games, strict=False):  # the game before each move
-        if not waiting:  # a moment begins: its seats all see it as it began (as simulate)
-            start, waiting = game, set(game.to_act)
-        waiting.discard(move.seat)
+    for move, view in moves_with_views(record):
         if move.seat in seats:
-            view = start.view(move.seat)
             if move.kind == "bid":
                 pairs.append((move.amount, agent.bid(view)))
             else:

@@ -175,6 +175,18 @@ def states(record):
         yield game
 
 
+def moves_with_views(record):
+    """Each move of ``record`` (a ``GameRecord``) with the view its seat made it from,
+    as the reference engine asks (every seat of a bidding round or peek window sees the
+    game as the round began, as ``simulate`` plays)."""
+    waiting: set[int] = set()
+    for move, game in zip(record.moves, states(record.to_dict()), strict=False):
+        if not waiting:  # a moment begins
+            start, waiting = game, set(game.to_act)
+        waiting.discard(move.seat)
+        yield move, start.view(move.seat)
+
+
 def with_other_tokens(game, seat, data):
     """``game``'s record with the other seats' industry tokens drawn again (from theirs
     and the spare ones): a change ``seat`` may not see until the end."""
