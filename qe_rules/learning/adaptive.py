@@ -169,7 +169,7 @@ class AdaptiveBatchAgent:
         exploits = self.exploits(ask)
         robust = self._robust.bids(ask)
         if not exploits.any():
-            return robust.astype(np.int64)
+            return robust.astype(np.int64, copy=False)
         chosen: npt.NDArray[np.int64] = np.where(exploits, self._exploit.bids(ask), robust)
         return chosen
 
