@@ -202,6 +202,7 @@ PY312_TESTS = [
 OPTIONAL_MODULES = [
     "hypothesis",
     "numpy",
+    "numba",
     "threadpoolctl",
     "gymnasium",
     "pettingzoo",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Protocol, runtime_checkable
+from typing import Any, ClassVar, Final, NamedTuple, Protocol, runtime_checkable
 
 import attrs
 import numpy as np
@@ -42,19 +42,24 @@ from qe_rules.simulation.agents import (
     _tables,
     agent_elsewhere,
 )
+from qe_rules.simulation.batch.loops import compiled_loop
 
 __all__ = [
     "BATCH_AGENTS",
     "BatchAgent",
     "BidAsk",
+    "BidFigures",
     "FloorBids",
+    "NoiseScales",
     "PeekAsk",
     "PolicyBids",
     "RandomBids",
     "ValueBids",
     "ZeroBids",
     "batch_agent",
+    "bids_from_figures",
     "legal",
+    "legal_amount",
 ]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
@@ -96,18 +101,36 @@ class PeekAsk:
 
 
 def legal(amounts: Ints, minimum: int, forbidden: Ints | None) -> Ints:
-    """``amounts`` raised to ``minimum``, and one more where that is the forbidden amount;
-    an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
-    :meth:`~qe_rules.BidLimits.legal` for many games (tests compare the two)."""
-    raised = np.maximum(amounts, minimum)
-    if forbidden is not None:
-        raised += raised == forbidden
-    if raised.size and raised.max() > MAX_BID:  # rare: a smallest bid near MAX_BID
-        over = raised > MAX_BID
-        raised[over] = MAX_BID
-        if forbidden is not None:
-            raised[over & (forbidden == MAX_BID)] = MAX_BID - 1
+    """``amounts`` made legal (:func:`legal_amount` of each; ``forbidden`` per amount, -1
+    or ``None`` for none): :meth:`~qe_rules.BidLimits.legal` for many games (tests compare
+    the two). A new array of the amounts' type."""
+    raised = np.empty_like(amounts)
+    _legal_loop(amounts, minimum, _NONE if forbidden is None else forbidden, raised)
     return raised
+
+
+@compiled_loop
+def legal_amount(amount: int, minimum: int, forbidden: int) -> int:
+    """``amount`` raised to ``minimum``, and one more where that is ``forbidden`` (-1 for
+    none); an amount above ``MAX_BID`` is ``MAX_BID`` (one less where that is forbidden):
+    :meth:`~qe_rules.BidLimits.legal` of one amount, in the batch's compiled loops."""
+    raised = max(amount, minimum)
+    if raised == forbidden:
+        raised += 1
+    if raised > MAX_BID:  # rare: a smallest bid near MAX_BID
+        raised = MAX_BID - 1 if forbidden == MAX_BID else MAX_BID
+    return raised
+
+
+@compiled_loop
+def _legal_loop(amounts: Ints, minimum: int, forbidden: Ints, out: Ints) -> None:
+    for index in range(amounts.shape[0]):
+        out[index] = legal_amount(
+            amounts[index], minimum, forbidden[index] if forbidden.shape[0] else -1
+        )
+
+
+_NONE: Final = np.zeros(0, dtype=np.int64)  # no amount forbidden, or every game asked
 
 
 def _uniform(draws: Bits, count: int) -> Ints:
@@ -309,9 +332,10 @@ class ValueBids:
     name: ClassVar[str] = "value"
     reads_state: ClassVar[bool] = True
 
-    def sale_figures(self, state: Any) -> tuple[Floats, Floats, Ints]:
-        """Per column and game, for the sale in progress: the tile's worth, the spending
-        room, and the points a zero bid would score (kept for the sale)."""
+    def sale_figures(self, state: Any) -> BidFigures:
+        """Per column and game, for the sale in progress: the tile's worth, the points a
+        zero bid would score, the targets (0.6 of the worth to open, the worth) and the
+        spending room as the cap (kept for the sale)."""
         knowledge = state.knowledge
         found = knowledge.derived.get(ValueBids)
         if found is not None:
@@ -331,9 +355,9 @@ class ValueBids:
             same = same + token_here
         nation_here = tiles.nation[sale] == nation
         worth = tile_worths(state, nation_here, mono, kinds, same)
-        typical = knowledge.typical()
+        spends = knowledge.other_spends()
         left = rules.sales - sale
-        room = knowledge.top_other_spend() + typical * left / players
+        room = spends.top + spends.typical * left / players
         room -= knowledge.spent
         room -= 1
         points = tables.zero_bid_points
@@ -342,43 +366,114 @@ class ValueBids:
             zero = points * (knowledge.zero_bidders < tables.zero_bid_limit)
         else:
             zero = np.full(worth.shape, points)
-        found = knowledge.derived[ValueBids] = (worth, room, zero)
+        found = knowledge.derived[ValueBids] = BidFigures(
+            worth=worth,
+            zero=zero,
+            opening_target=worth * 0.6,
+            target=worth,
+            cap=room,
+            pass_below=np.ones(worth.shape),
+        )
         return found
 
     def bids(self, ask: BidAsk) -> Ints:
         """Amounts from the tile's worth, capped by the spending room."""
-        state = ask.state
-        worth, room, zeros = self.sale_figures(state)
-        seat = ask.seat
-        if ask.rows is None:
-            worth, room, zero = worth[seat], room[seat], zeros[seat]
-            count = state.games
-        else:
-            worth, room, zero = worth[seat, ask.rows], room[seat, ask.rows], zeros[seat, ask.rows]
-            count = len(ask.rows)
-        noise = ask.draws / 2**32
-        if ask.phase == "opening":
-            return legal(_whole(np.minimum(worth * 0.6, room) + noise), ask.minimum, ask.forbidden)
-        target = np.minimum(worth + noise, room)
-        least = legal(np.full(count, ask.minimum), ask.minimum, ask.forbidden)
-        if ask.phase == "rebid" and ask.previous is not None:
-            tied_at = ask.previous
-            raised = np.minimum(_whole(target), tied_at + 1 + _whole(noise * 3))
-            return np.where(target <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
-        if ask.minimum > 0:
-            zero = 0
-        if state.opening is None:
-            passes = (target <= 0) | (worth <= zero + 1)
-        else:
-            opening = state.opening if ask.rows is None else state.opening[ask.rows]
-            passes = (target <= opening) | (worth <= zero + 1)
-        return np.where(passes, least, legal(_whole(target), ask.minimum, ask.forbidden))
+        return bids_from_figures(ask, self.sale_figures(ask.state), _VALUE_NOISE)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Peek in the second half of the game (``peek_sale``: the sale a view shows in
         the window; the window after sale ``s`` shows ``s + 1``)."""
         state = ask.state
         return np.full(len(ask.rows), state.peek_sale >= state.rules.sales // 2)
+
+
+class BidFigures(NamedTuple):
+    """What an agent that bids as :class:`~qe_rules.ValueAgent` does reads, per column and
+    game, for the sale in progress (:func:`bids_from_figures`)."""
+
+    worth: Floats
+    """The tile's worth to the seat."""
+    zero: Floats | Ints
+    """The points a zero bid would score."""
+    opening_target: Floats
+    """What the seat opens with, before its noise."""
+    target: Floats
+    """What the seat bids up to, before its noise."""
+    cap: Floats
+    """The most it spends: its spending room."""
+    pass_below: Floats
+    """It passes where the worth is at most the zero-bid points plus this."""
+
+
+class NoiseScales(NamedTuple):
+    """How much of an agent's draw (a number in [0, 1)) each bid adds, and its margin over
+    the opening bid (:func:`bids_from_figures`)."""
+
+    opening: float
+    """Added to the opening bid."""
+    bid: float
+    """Added to the target of a secret bid or a rebid."""
+    rebid_steps: float
+    """Whole steps over the tie a rebid may add."""
+    margin: float
+    """A secret bid passes where its aim is at most the opening bid plus this."""
+
+
+_VALUE_NOISE: Final = NoiseScales(opening=1.0, bid=1.0, rebid_steps=3.0, margin=0.0)
+_PHASES: Final = {"opening": 0, "secret": 1, "rebid": 2}
+
+
+def bids_from_figures(ask: BidAsk, figures: BidFigures, noise: NoiseScales) -> Ints:
+    """The bids of :class:`~qe_rules.ValueAgent` (and of the learned agent, built on it)
+    for the games asked: :func:`_bids_loop` over the seat's figures."""
+    seat, state = ask.seat, ask.state
+    phase = _PHASES[ask.phase]
+    if phase == _PHASES["rebid"] and ask.previous is None:
+        phase = _PHASES["secret"]  # no tie to beat: bid as in the first round
+    amounts = np.empty(len(ask.draws), dtype=np.int64)
+    _bids_loop(
+        phase, _NONE if ask.rows is None else ask.rows, ask.draws, ask.minimum,
+        _NONE if ask.forbidden is None else ask.forbidden,
+        _NONE if ask.previous is None else ask.previous,
+        _NONE if state.opening is None else state.opening,
+        figures.worth[seat], figures.zero[seat], figures.opening_target[seat],
+        figures.target[seat], figures.cap[seat], figures.pass_below[seat],
+        noise.opening, noise.bid, noise.rebid_steps, noise.margin, amounts,
+    )  # fmt: skip
+    return amounts
+
+
+@compiled_loop
+def _bids_loop(
+    phase: int, rows: Ints, draws: Bits, minimum: int, forbidden: Ints, previous: Ints,
+    opening: Ints, worth: Floats, zero: Floats | Ints, opening_target: Floats, target: Floats,
+    cap: Floats, pass_below: Floats, opening_noise: float, bid_noise: float,
+    rebid_steps: float, margin: float, out: Ints,
+) -> None:  # fmt: skip
+    """Per game asked (``rows``, or every game where empty): the opening bid is the
+    opening target (capped) plus its noise; a rebid tops the tie (``previous``) by up to
+    ``rebid_steps`` where the aim (the target plus noise, capped) is above it; a secret bid
+    is the aim, unless the aim is not above the opening bid plus ``margin`` or the worth is
+    at most the zero-bid points (where a zero bid scores) plus ``pass_below``. Passing, or
+    not topping the tie, is the least legal bid; every bid is made legal."""
+    for index in range(out.shape[0]):
+        game = rows[index] if rows.shape[0] else index
+        draw = draws[index] / 2**32
+        if phase == 0:
+            amount = int(min(opening_target[game], cap[game]) + opening_noise * draw)
+        else:
+            aim = min(target[game] + bid_noise * draw, cap[game])
+            amount = minimum
+            if phase == 2:
+                tied_at = previous[index]
+                if aim > tied_at:
+                    amount = min(int(aim), tied_at + 1 + int(rebid_steps * draw))
+            else:
+                zero_here = zero[game] if minimum <= 0 else 0
+                bid_over = (opening[game] if opening.shape[0] else 0) + margin
+                if aim > bid_over and worth[game] > zero_here + pass_below[game]:
+                    amount = int(aim)
+        out[index] = legal_amount(amount, minimum, forbidden[index] if forbidden.shape[0] else -1)
 
 
 def _whole(values: npt.NDArray[np.float64]) -> Ints:

@@ -18,8 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from qe_rules.simulation.batch.compiled import CompiledRules
+from qe_rules.simulation.batch.loops import compiled_loop
 
-__all__ = ["BITS", "Knowledge", "SaleTiles"]
+__all__ = ["BITS", "Knowledge", "OtherSpends", "SaleTiles"]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Floats = npt.NDArray[np.float64]
@@ -58,7 +59,6 @@ class Knowledge:
         self.known_paid = np.zeros((players, players, games), dtype=np.int32)
         self.floor_sum = np.zeros((players, players, games), dtype=np.int32)
         self.unknown_count = np.zeros((players, players, games), dtype=np.int32)
-        self._estimate = np.empty((players, players, games))  # spend_estimates' result
         # per viewer, sale and game: whether the viewer knows the amount another seat paid
         # (the chunk's amounts hold it), and whether another seat won at an amount the
         # viewer does not know (the learning observer reads both)
@@ -93,47 +93,18 @@ class Knowledge:
     ) -> None:
         """Add a finished sale: the tile to its winner, and what each seat learnt."""
         rules = self.rules
-        players = rules.players
-        # every seat and game at once, (seats, games): unsold games have winner -1
-        sold = winner >= 0
-        seats = np.arange(players)[:, None]
-        wins = seats == winner
-        paid = np.where(sold, amount, 0).astype(np.int32)
-        self.spent += wins * paid
-        # unsold games change nothing below: wins is all False there
         tiles = self.tiles(chunk)
-        shift = BITS * tiles.industry[sale]
-        new_kind = (self.held >> shift) & ((1 << BITS) - 1) == 0
-        self.kinds += wins & new_kind
-        self.held += wins * (np.int32(1) << shift)
-        self.own += wins & (tiles.nation[sale] == self.pieces(chunk)[0])
-        # the winner, and the auctioneer (it writes the amount on the tile), know it, and
-        # every seat where it is public (CompiledRules.public: facts.amount_is_public)
-        knows = wins | rules.public(winner, auctioneer)
-        if auctioneer is not None:
-            knows[auctioneer] |= sold
-        self.seen_sum += knows * paid
-        self.seen_count += knows
-        other = sold & ~wins
-        seen = knows & other
-        unseen = other & ~knows
-        self.told[:, sale] = seen
-        self.blind[:, sale] = unseen
-        floor = self.floors[sale]
         if opening is not None:
-            np.add(opening, 1, out=floor, casting="unsafe")
-        # each winner's sums as each viewer sees them (dense by winner: several times
-        # faster than adding at scattered places)
-        for seat in range(players):
-            won_here = wins[seat]
-            told = seen & won_here
-            self.known_paid[seat] += told * paid
-            blind = unseen & won_here
-            self.floor_sum[seat] += blind * floor
-            self.unknown_count[seat] += blind
+            np.add(opening, 1, out=self.floors[sale], casting="unsafe")
+        _after_sale_loop(
+            sale, winner, amount, standing, rules.public(winner, auctioneer),
+            -1 if auctioneer is None else auctioneer, bool(rules.zero_bids),
+            tiles.industry, tiles.nation, self.pieces(chunk)[0],
+            self.held, self.kinds, self.own, self.spent, self.seen_sum, self.seen_count,
+            self.known_paid, self.floor_sum, self.unknown_count, self.told, self.blind,
+            self.floors, self.zero_bidders,
+        )  # fmt: skip
         self.winners.append(winner)
-        if rules.zero_bids:
-            self.zero_bidders += standing == 0
         self.sales_done = sale + 1
 
     def pieces(self, chunk: Any) -> tuple[Ints, Ints]:
@@ -184,48 +155,97 @@ class Knowledge:
         self.told[column, sale, rows] = True
         self.blind[column, sale, rows] = False
 
-    def typical(self) -> Floats:
-        """Per column and game, the mean winning amount the seat saw (4 before it saw any),
-        for the sale in progress (computed once a sale)."""
-        mean: Floats | None = self.derived.get(Knowledge.typical)
-        if mean is None:
-            count = self.seen_count
-            mean = self.derived[Knowledge.typical] = np.full(count.shape, 4.0)
-            np.divide(self.seen_sum, count, out=mean, where=count > 0)
-        return mean
-
-    def spend_estimates(self) -> Floats:
-        """Per seat, viewer and game (``(columns, columns, games)``), for the sale in
-        progress: the seat's spend as the viewer estimates it, as
-        :class:`~qe_rules.ValueAgent` does: what it knows the seat paid, plus the larger of
-        the typical price (:meth:`typical`) times the tiles whose amount it does not know
-        and their floors' sum; the viewer's own spend is ``-inf`` (it is not another's).
-        Computed once a sale, for every agent."""
-        if Knowledge.spend_estimates not in self.derived:
-            estimate = self._estimate  # kept between sales: a new one a sale costs more
-            np.multiply(self.unknown_count, self.typical(), out=estimate)
-            np.maximum(estimate, self.floor_sum, out=estimate)
-            estimate += self.known_paid
-            seats = np.arange(self.rules.players)
-            estimate[seats, seats] = -np.inf
-            self.derived[Knowledge.spend_estimates] = estimate
-        found: Floats = self.derived[Knowledge.spend_estimates]
-        return found
-
-    def top_other_spend(self) -> Floats:
-        """Per column and game, the highest spend of another seat as the seat estimates it
-        (:meth:`spend_estimates`), for the sale in progress."""
-        found: Floats | None = self.derived.get(Knowledge.top_other_spend)
+    def other_spends(self) -> OtherSpends:
+        """For the sale in progress (computed once a sale, for every agent): per column and
+        game, the mean winning amount the seat saw, and the highest and lowest spend of
+        another seat as the seat estimates it (:func:`_other_spends_loop`)."""
+        found: OtherSpends | None = self.derived.get(Knowledge.other_spends)
         if found is None:
-            found = self.derived[Knowledge.top_other_spend] = self.spend_estimates().max(axis=0)
+            shape = self.spent.shape
+            found = OtherSpends(np.empty(shape), np.empty(shape), np.empty(shape))
+            _other_spends_loop(
+                self.seen_sum, self.seen_count, self.known_paid, self.floor_sum,
+                self.unknown_count, found.typical, found.top, found.lowest,
+            )  # fmt: skip
+            self.derived[Knowledge.other_spends] = found
         return found
 
-    def lowest_other_spend(self) -> Floats:
-        """Per column and game, the lowest spend of another seat as the seat estimates it
-        (:meth:`spend_estimates`), for the sale in progress."""
-        estimate = self.spend_estimates()
-        seats = np.arange(self.rules.players)
-        estimate[seats, seats] = np.inf  # the own spend left out here, then put back
-        lowest: Floats = estimate.min(axis=0)
-        estimate[seats, seats] = -np.inf
-        return lowest
+
+class OtherSpends(NamedTuple):
+    """What :meth:`Knowledge.other_spends` gives, each ``(columns, games)``."""
+
+    typical: Floats
+    """The mean winning amount the seat saw (4 before it saw any)."""
+    top: Floats
+    """The highest spend of another seat, as the seat estimates it."""
+    lowest: Floats
+    """The lowest spend of another seat, as the seat estimates it."""
+
+
+@compiled_loop
+def _after_sale_loop(
+    sale: int, winner: Ints, amount: Ints, standing: Ints, public: Any, auctioneer: int,
+    count_zero_bids: bool, industry: Ints, tile_nation: Ints, nation: Ints,
+    held: Ints, kinds: Ints, own: Ints, spent: Ints, seen_sum: Ints, seen_count: Ints,
+    known_paid: Ints, floor_sum: Ints, unknown_count: Ints, told: Any, blind: Any,
+    floors: Ints, zero_bidders: Ints,
+) -> None:  # fmt: skip
+    """:meth:`Knowledge.after_sale` for every game: the tile to its winner (``winner``: -1
+    where unsold), what each seat learnt of the amount (the winner, the auctioneer and
+    every seat where it is ``public`` know it; the others count the tile at its floor),
+    and the zero bids of the round."""
+    players, games = held.shape
+    # without branches on what differs game to game (the winner, a new industry): a
+    # mispredicted branch costs more than the arithmetic
+    for game in range(games):
+        won_by = winner[game]
+        if won_by >= 0:
+            shift = BITS * industry[sale, game]
+            spent[won_by, game] += amount[game]
+            kinds[won_by, game] += (held[won_by, game] >> shift) & ((1 << BITS) - 1) == 0
+            held[won_by, game] += 1 << shift
+            own[won_by, game] += tile_nation[sale, game] == nation[won_by, game]
+    for seat in range(players):
+        for game in range(games):
+            won_by = winner[game]
+            sold = won_by >= 0
+            wins = seat == won_by
+            knows = wins | public[game] | ((seat == auctioneer) & sold)
+            seen_sum[seat, game] += amount[game] * (knows & sold)
+            seen_count[seat, game] += knows
+            another = sold & ~wins  # another seat won the tile
+            told[seat, sale, game] = another & knows
+            blind[seat, sale, game] = another & ~knows
+            if sold:  # unsold: nothing added (the winner's row -1 is not a seat)
+                known_paid[won_by, seat, game] += amount[game] * (another & knows)
+                floor_sum[won_by, seat, game] += floors[sale, game] * (another & ~knows)
+                unknown_count[won_by, seat, game] += another & ~knows
+            zero_bidders[seat, game] += count_zero_bids & (standing[seat, game] == 0)
+
+
+@compiled_loop
+def _other_spends_loop(
+    seen_sum: Ints, seen_count: Ints, known_paid: Ints, floor_sum: Ints, unknown_count: Ints,
+    typical: Floats, top: Floats, lowest: Floats,
+) -> None:  # fmt: skip
+    """Per column and game: ``typical``, the mean winning amount the seat saw (4 before
+    it saw any); ``top`` and ``lowest``, the highest and lowest spend of another seat as
+    the seat estimates it, as :class:`~qe_rules.ValueAgent` does: what it knows the seat
+    paid, plus the larger of the typical price times the tiles whose amount it does not
+    know and those tiles' floors."""
+    players, games = seen_sum.shape
+    for viewer in range(players):
+        for game in range(games):
+            seen = seen_count[viewer, game]
+            typical[viewer, game] = seen_sum[viewer, game] / seen if seen > 0 else 4.0
+            top[viewer, game] = -np.inf
+            lowest[viewer, game] = np.inf
+        for seat in range(players):
+            if seat == viewer:
+                continue
+            for game in range(games):
+                unknown = unknown_count[seat, viewer, game] * typical[viewer, game]
+                estimate = max(unknown, float(floor_sum[seat, viewer, game]))
+                estimate += known_paid[seat, viewer, game]
+                top[viewer, game] = max(top[viewer, game], estimate)
+                lowest[viewer, game] = min(lowest[viewer, game], estimate)

@@ -20,10 +20,11 @@ import numpy.typing as npt
 
 from qe_rules.simulation.batch.agents import (
     BidAsk,
+    BidFigures,
+    NoiseScales,
     PeekAsk,
     ValueBids,
-    _whole,
-    legal,
+    bids_from_figures,
     tile_worths,
 )
 from qe_rules.simulation.learned import (
@@ -107,6 +108,12 @@ class LearnedBids:
     def __init__(self, weights: LearnedWeights) -> None:
         self.weights = weights
         self._value = ValueBids()
+        self._noise = NoiseScales(
+            opening=weights.opening_noise / DENOMINATOR,
+            bid=weights.noise / DENOMINATOR,
+            rebid_steps=weights.rebid_steps / DENOMINATOR,
+            margin=weights.margin / DENOMINATOR,
+        )
         # each layer as (matrix transposed, bias column); the first reads the features on
         # their grid as whole numbers, so its weights are divided by the grid as well
         self._layers = [
@@ -135,18 +142,18 @@ class LearnedBids:
             found = self._features = np.empty((len(self._layers[0][0][0]), size))
         return found
 
-    def sale_figures(self, state: Any) -> tuple[Floats, ...]:
+    def sale_figures(self, state: Any) -> BidFigures:
         """Per column and game, for the sale in progress: the worth, the zero-bid points,
         the opening target, the target, the cap and the pass threshold."""
         knowledge = state.knowledge
         found = knowledge.derived.get(self)
         if found is not None:
             return found  # type: ignore[no-any-return]
-        worth, room, zeros = self._value.sale_figures(state)
+        value = self._value.sale_figures(state)
+        worth, room, zeros = value.worth, value.cap, value.zero
         rules, sale = state.rules, state.sale
         players, games = worth.shape
-        typical = knowledge.typical()
-        top, low = knowledge.top_other_spend(), knowledge.lowest_other_spend()
+        typical, top, low = knowledge.other_spends()
         me = knowledge.spent
         grid = self._grid(players * games)
         rows = grid.reshape(len(grid), players, games)
@@ -184,39 +191,19 @@ class LearnedBids:
         cap = room + OUTPUT_SCALE * outputs[2]
         if self.weights.style_cap:
             cap += self.weights.style_cap / DENOMINATOR * (style - 0.5)
-        found = knowledge.derived[self] = (
-            worth,
-            zeros.astype(np.float64),
-            0.6 * worth + OUTPUT_SCALE * outputs[0],
-            worth + OUTPUT_SCALE * outputs[1],
-            cap,
-            1.0 + OUTPUT_SCALE * outputs[3],
+        found = knowledge.derived[self] = BidFigures(
+            worth=worth,
+            zero=zeros.astype(np.float64),
+            opening_target=0.6 * worth + OUTPUT_SCALE * outputs[0],
+            target=worth + OUTPUT_SCALE * outputs[1],
+            cap=cap,
+            pass_below=1.0 + OUTPUT_SCALE * outputs[3],
         )
         return found
 
     def bids(self, ask: BidAsk) -> Ints:
         """The learned agent's amounts (see the reference agent)."""
-        state, weights = ask.state, self.weights
-        figures = self.sale_figures(state)
-        rows = slice(None) if ask.rows is None else ask.rows
-        worth, zero, opening_target, target, cap, pass_below = (f[ask.seat, rows] for f in figures)
-        draw = ask.draws / 2**32
-        if ask.phase == "opening":
-            noise = weights.opening_noise / DENOMINATOR * draw
-            return legal(
-                _whole(np.minimum(opening_target, cap) + noise), ask.minimum, ask.forbidden
-            )
-        aim = np.minimum(target + weights.noise / DENOMINATOR * draw, cap)
-        least = legal(np.full(len(draw), ask.minimum), ask.minimum, ask.forbidden)
-        if ask.phase == "rebid" and ask.previous is not None:
-            tied_at = ask.previous
-            steps = weights.rebid_steps / DENOMINATOR * draw
-            raised = np.minimum(_whole(aim), tied_at + 1 + _whole(steps))
-            return np.where(aim <= tied_at, least, legal(raised, ask.minimum, ask.forbidden))
-        zero_here = zero if ask.minimum <= 0 else 0.0
-        opening = 0 if state.opening is None else state.opening[rows]
-        passes = (aim <= opening + weights.margin / DENOMINATOR) | (worth <= zero_here + pass_below)
-        return np.where(passes, least, legal(_whole(aim), ask.minimum, ask.forbidden))
+        return bids_from_figures(ask, self.sale_figures(ask.state), self._noise)
 
     def peeks(self, ask: PeekAsk) -> npt.NDArray[np.bool_]:
         """Peek in the second half of the game, as the value agent."""
