@@ -31,6 +31,7 @@ from qe_rules.rules.model import PeekTiming, RebidVisibility
 from qe_rules.simulation.batch.agents import PeekAsk
 from qe_rules.simulation.batch.compiled import CompiledRules
 from qe_rules.simulation.batch.lockstep import Chunk, MoveLog
+from qe_rules.simulation.batch.loops import compiled_loop
 
 __all__ = ["BatchObserver", "check_peek_timing", "moment_key", "to_seats"]
 
@@ -53,6 +54,8 @@ _BIDS: Final = _AT["my_bids"]  # my_bids and seen_bids, side by side
 _BIDS_END: Final = _AT["seen_bids"] + 2 * encode.ROUNDS_KEPT * _SEATS
 _SEEN: Final = _AT["seen_bids"] - _BIDS
 _LEDGER: Final = _AT["known_spend"]  # then unknown_amounts, zero_bid_rounds, peeks_used
+_HOLDINGS: Final = _AT["holdings"]
+_COMPANIES: Final = len(COMPANIES)
 
 
 def moment_key(chunk: Chunk, question: Any) -> tuple[Any, ...]:
@@ -307,30 +310,14 @@ class BatchObserver:
 
     def _sale_done(self, done: int) -> None:
         """Sale ``done`` is over: its tile to its winner, what each seat learnt of it."""
-        chunk, out = self.chunk, self._obs
+        chunk = self.chunk
         knowledge = chunk.knowledge
         assert knowledge is not None
-        winner = chunk.winners[done]
-        won = np.flatnonzero(winner >= 0)
-        by = winner[won]
-        tile = self._in_library[chunk.deck[won, done]]
-        at = self._seat(won, by)  # the winner's place in the per-seat fields
-        place = _AT["holdings"] + at * len(COMPANIES) + tile
-        # per game won (rows) and viewer (columns)
-        columns = np.array(self._columns)
-        games = won[:, None]
-        out[games, columns, place[:, None]] = 1
-        # per game won and viewer, added to the winner's known_spend (the amount, if the
-        # viewer knows it) or else to its unknown_amounts (a tile more, unless the viewer
-        # won it)
-        told = knowledge.told[columns, done][:, won].T
-        blind = knowledge.blind[columns, done][:, won].T
-        added = np.where(told, chunk.amounts[done, won][:, None], blind)
-        out[games, columns, (_LEDGER + at)[:, None] + _SEATS * ~told] += added
-        if self.only is not None:  # the kept column's own spend where it won
-            mine = by == self.only
-            won, by, at = won[mine], by[mine], at[mine]
-        out[won, by, _LEDGER + at] = knowledge.spent[by, won]  # the winner's own spend, exact
+        _sale_done_loop(
+            self._obs, done, chunk.winners[done], self._in_library[chunk.deck[:, done]],
+            _NONE if self.only is None else self._seat_of, np.array(self._columns),
+            knowledge.told, knowledge.blind, chunk.amounts, knowledge.spent,
+        )  # fmt: skip
 
     def _peeks_of(self, done: int) -> None:
         """The peeks at sale ``done``: what each peeker learnt, and the peeks used."""
@@ -594,3 +581,33 @@ class BatchObserver:
             if seats.size:  # the opening bid, forbidden where it is a bid allowed
                 games = np.flatnonzero((opening >= low) & (opening <= encode.BID_CAP))
                 masks[games[:, None], seats, opening[games][:, None]] = False
+
+
+_NONE: Final = np.zeros((0, 0), dtype=np.int64)  # every column at its own seat
+
+
+@compiled_loop
+def _sale_done_loop(
+    out: Any, done: int, winner: Any, tile: Any, seat_of: Any, columns: Any, told: Any,
+    blind: Any, amounts: Any, spent: Any,
+) -> None:  # fmt: skip
+    """Sale ``done`` is over, in the observations ``out`` of ``columns``: in each game it
+    sold, the ``tile`` (an index of the library) to its winner's holdings; the amount to
+    the winner's ``known_spend`` where the viewer knows it (``told``), else a tile more
+    to its ``unknown_amounts`` (``blind``: another seat won it); and the winner's own
+    spend, exact. ``seat_of``: per game, the seat each column holds (empty: columns are
+    written at their own seats)."""
+    holdings, ledger, companies = _HOLDINGS, _LEDGER, _COMPANIES
+    for game in range(winner.shape[0]):
+        won_by = winner[game]
+        if won_by < 0:
+            continue
+        at = seat_of[game, won_by] if seat_of.shape[0] else won_by
+        for column in columns:
+            out[game, column, holdings + at * companies + tile[game]] = 1
+            if told[column, done, game]:
+                out[game, column, ledger + at] += amounts[done, game]
+            elif blind[column, done, game]:
+                out[game, column, ledger + _SEATS + at] += 1
+            if column == won_by:
+                out[game, column, ledger + at] = spent[won_by, game]
