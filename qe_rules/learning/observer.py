@@ -276,16 +276,10 @@ class BatchObserver:
                 for done in range(self._applied, finished):
                     self._sale_done(done)
                 self._applied = finished
-                # zero_bid_rounds, where a sale changed them
-                counts = chunk.zero_counts
-                changed = np.flatnonzero((counts != self._zero_counts).any(axis=0))
-                if changed.size:
-                    zeros = _AT["zero_bid_rounds"]
-                    if self.only is None:
-                        out[changed, :, zeros : zeros + players] = counts[:, changed].T[:, None, :]
-                    else:
-                        self._write_by_seat(changed, zeros, counts[:, changed].T)
-                    self._zero_counts = counts.copy()
+                _zero_rounds_loop(
+                    out, chunk.zero_counts, self._zero_counts, np.array(self._columns),
+                    _NONE if self.only is None else self._seat_of,
+                )  # fmt: skip
             for done in range(self._peeks_applied, peeked):
                 self._peeks_of(done)
             self._peeks_applied = max(self._peeks_applied, peeked)
@@ -584,6 +578,26 @@ class BatchObserver:
 
 
 _NONE: Final = np.zeros((0, 0), dtype=np.int64)  # every column at its own seat
+_ZERO_ROUNDS: Final = _AT["zero_bid_rounds"]
+
+
+@compiled_loop
+def _zero_rounds_loop(out: Any, counts: Any, written: Any, columns: Any, seat_of: Any) -> None:
+    """``zero_bid_rounds`` of ``columns`` in ``out``, in the games where ``counts`` (per
+    column and game) differ from those ``written`` (then brought up to date). ``seat_of``:
+    per game, the seat each column holds (empty: columns are written at their own seats)."""
+    players, games = counts.shape
+    for game in range(games):
+        changed = False
+        for column in range(players):
+            changed |= counts[column, game] != written[column, game]
+        if not changed:
+            continue
+        for column in range(players):
+            at = seat_of[game, column] if seat_of.shape[0] else column
+            for viewer in columns:
+                out[game, viewer, _ZERO_ROUNDS + at] = counts[column, game]
+            written[column, game] = counts[column, game]
 
 
 @compiled_loop
