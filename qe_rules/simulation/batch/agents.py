@@ -42,6 +42,7 @@ from qe_rules.simulation.agents import (
     _tables,
     agent_elsewhere,
 )
+from qe_rules.simulation.batch.knowledge import BITS
 from qe_rules.simulation.batch.loops import compiled_loop
 
 __all__ = [
@@ -294,25 +295,56 @@ def _worth_table(tables: Any) -> npt.NDArray[np.float64]:
     return table
 
 
-def tile_worths(state: Any, nation_here: Ints, mono: Ints, kinds: Ints, same: Ints) -> Floats:
+def tile_worths(state: Any, *, tokens: bool = True) -> Floats:
     """Per column and game, the worth of the sale's tile as :class:`~qe_rules.ValueAgent`
-    sums it (one entry of :func:`_worth_table`), from whether it is the seat's nation
-    (``nation_here``), the seat's tiles of its nation (``knowledge.own``), the count of its
-    industry monopolization reads (``mono``), the seat's industries (``kinds``) and its
-    tiles of the tile's industry (``same``: 0 where the industry is new to it)."""
-    rules = state.rules
-    limit = TILE_LIMIT + 1
-    nat = np.minimum(state.knowledge.own + 1, limit)
-    nat *= nation_here
-    div = np.minimum(kinds + 1, limit)
-    div *= same == 0
-    key = state.knowledge.tiles(state).vp[state.sale] * (limit + 1) + nat
-    key *= limit
-    key += np.minimum(mono, TILE_LIMIT)
-    key *= limit + 1
-    key += div
-    worths: Floats = np.take(_worth_table(_tables(rules.ruleset, rules.players)), key)
+    sums it (one entry of :func:`_worth_table`, :func:`_worths_loop`). ``tokens``: count
+    the seat's industry token where the rule set's monopolization or diversification
+    counts it; without (``False``), the worth the other seats can see."""
+    knowledge, rules = state.knowledge, state.rules
+    tables = _tables(rules.ruleset, rules.players)
+    tiles = knowledge.tiles(state)
+    nation, token = knowledge.pieces(state)
+    worths = np.empty(knowledge.held.shape)
+    _worths_loop(
+        state.sale, tiles.industry, tiles.nation, tiles.vp, nation, token,
+        knowledge.held, knowledge.kinds, knowledge.own,
+        tokens and tables.token_in_monopolization, tokens and tables.token_in_diversification,
+        _worth_table(tables), worths,
+    )  # fmt: skip
     return worths
+
+
+@compiled_loop
+def _worths_loop(
+    sale: int, industry: Ints, tile_nation: Ints, vp: Ints, nation: Ints, token: Ints,
+    held: Ints, kinds: Ints, own: Ints, token_in_monopolization: bool,
+    token_in_diversification: bool, table: Floats, out: Floats,
+) -> None:  # fmt: skip
+    """Per column and game, the tile's worth: the entry of ``table`` (:func:`_worth_table`)
+    for its VP, the seat's tiles of its nation plus one (0 where the tile is another
+    nation's), its tiles of the tile's industry (its token too where monopolization
+    counts it), and its industries plus one (0 where the industry is not new to it; the
+    token counts as one held where diversification counts it), each capped."""
+    limit = TILE_LIMIT + 1
+    mask = (1 << BITS) - 1
+    players, games = held.shape
+    for column in range(players):
+        for game in range(games):
+            tile_industry = industry[sale, game]
+            pieces = held[column, game]
+            same = (pieces >> (BITS * tile_industry)) & mask
+            token_here = token[column, game] == tile_industry
+            mono = same + token_here if token_in_monopolization else same
+            industries = kinds[column, game]
+            if token_in_diversification:
+                industries += (pieces >> (BITS * token[column, game])) & mask == 0
+                same += token_here
+            nat = min(own[column, game] + 1, limit) * (
+                tile_nation[sale, game] == nation[column, game]
+            )
+            div = min(industries + 1, limit) * (same == 0)
+            key = (vp[sale, game] * (limit + 1) + nat) * limit + min(mono, TILE_LIMIT)
+            out[column, game] = table[key * (limit + 1) + div]
 
 
 def _potentials(table: tuple[int, ...]) -> npt.NDArray[np.float64]:
@@ -343,18 +375,7 @@ class ValueBids:
         rules = state.rules
         players, sale = rules.players, state.sale
         tables = _tables(rules.ruleset, players)
-        tiles = knowledge.tiles(state)
-        industry = tiles.industry[sale]  # (games,)
-        nation, token = knowledge.pieces(state)  # (columns, games) each
-        same = knowledge.industry_count(industry)
-        token_here = token == industry
-        mono = same + token_here if tables.token_in_monopolization else same
-        kinds = knowledge.kinds
-        if tables.token_in_diversification:
-            kinds = kinds + (knowledge.industry_count(token) == 0)
-            same = same + token_here
-        nation_here = tiles.nation[sale] == nation
-        worth = tile_worths(state, nation_here, mono, kinds, same)
+        worth = tile_worths(state)
         spends = knowledge.other_spends()
         left = rules.sales - sale
         room = spends.top + spends.typical * left / players

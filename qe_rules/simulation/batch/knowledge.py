@@ -75,12 +75,6 @@ class Knowledge:
         self._pieces: tuple[Ints, Ints] | None = None
         self._tiles: SaleTiles | None = None
 
-    def industry_count(self, industry: Ints) -> Ints:
-        """Per column and game, the seat's tiles of ``industry`` (an index of
-        :data:`INDUSTRIES` per game, or per column and game)."""
-        counts: Ints = (self.held >> (BITS * industry)) & ((1 << BITS) - 1)
-        return counts
-
     def after_sale(
         self,
         sale: int,

@@ -48,11 +48,7 @@ Ints = npt.NDArray[np.signedinteger[Any]]
 def _public_worths(state: Any) -> Floats:
     """Per column and game: the tile's worth to the seat without its token
     (:func:`~qe_rules.simulation.learned.public_worth`), summed in its order."""
-    knowledge = state.knowledge
-    tiles = knowledge.tiles(state)
-    same = knowledge.industry_count(tiles.industry[state.sale])
-    nation_here = tiles.nation[state.sale] == knowledge.pieces(state)[0]
-    return tile_worths(state, nation_here, same, knowledge.kinds, same)
+    return tile_worths(state, tokens=False)
 
 
 def _rivals(worth: Floats, out: Floats) -> None:
