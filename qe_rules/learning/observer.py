@@ -530,54 +530,47 @@ class BatchObserver:
         elif auctioneer is not None:  # the auctioneer bids only when it rebids
             minimum[auctioneer] = rules.auctioneer_rebid_minimum
             may_equal[auctioneer] = rules.auctioneer_rebid_may_equal
-        acts = to_act[moving]
-        if not rebid:  # every game alike: one row of seats to act, one write each
-            self._limits_alike(tail, masks, acts[0], minimum, may_equal, opening)
-            return
-        tail[:, :, 0] = acts * minimum
-        if opening is not None:
-            forbidding = acts & ~may_equal
-            tail[:, :, 1] = forbidding * opening[moving][:, None]
-            tail[:, :, 2] = forbidding
-        rows = self._every[moving]  # the games that move
-        for seat in self._columns:
-            seat_acts = acts[:, seat]
-            if not seat_acts.any():
-                continue
-            everywhere = bool(seat_acts.all())
-            games = rows if everywhere else rows[seat_acts]
-            low = int(minimum[seat])
-            masks[games, seat, low : encode.BID_CAP + 1] = True
-            if opening is None or may_equal[seat]:
-                continue
-            amount = opening[games]  # the opening bid, forbidden where it is a bid allowed
-            inside = (amount >= low) & (amount <= encode.BID_CAP)
-            masks[games[inside], seat, amount[inside]] = False
-
-    def _limits_alike(
-        self, tail: Any, masks: Any, row: Any, minimum: Any, may_equal: Any, opening: Any
-    ) -> None:
-        """:meth:`_limits` where the same seats act in every game (``row``)."""
-        row = np.asarray(row, dtype=bool)
-        tail[:, :, 0] = row * minimum
-        forbidding = row & ~may_equal if opening is not None else row & False
-        if forbidding.any():
-            tail[:, :, 1] = forbidding * opening[:, None]
-            tail[:, :, 2] = forbidding
-        lows = minimum.tolist()
-        acting = [seat for seat in np.flatnonzero(row).tolist() if seat in self._columns]
-        for seat in acting:
-            masks[:, seat, lows[seat] : encode.BID_CAP + 1] = True
-        for low in {lows[seat] for seat in acting}:
-            seats = np.array(
-                [s for s in np.flatnonzero(forbidding & (minimum == low)) if s in self._columns]
-            )
-            if seats.size:  # the opening bid, forbidden where it is a bid allowed
-                games = np.flatnonzero((opening >= low) & (opening <= encode.BID_CAP))
-                masks[games[:, None], seats, opening[games][:, None]] = False
+        _limits_loop(
+            tail, masks, to_act[moving], self._every[moving], minimum, may_equal,
+            _NO_OPENING if opening is None else opening, np.array(self._columns),
+        )  # fmt: skip
 
 
 _NONE: Final = np.zeros((0, 0), dtype=np.int64)  # every column at its own seat
+_NO_OPENING: Final = np.zeros(0, dtype=np.int32)
+_BID_CAP: Final = encode.BID_CAP
+
+
+@compiled_loop
+def _limits_loop(
+    tail: Any, masks: Any, acts: Any, rows: Any, minimum: Any, may_equal: Any, opening: Any,
+    columns: Any,
+) -> None:  # fmt: skip
+    """Per game that moves (``rows``; ``acts``: the seats that act in it): each seat's
+    minimum, the opening bid where it may not equal it and 1 if so, into ``tail`` (by game
+    that moves); and the masks of ``columns`` where they act: the amounts from the minimum
+    to the cap, but the opening bid where it is forbidden (``opening``: empty where there
+    is none)."""
+    players = acts.shape[1]
+    for index in range(acts.shape[0]):
+        game = rows[index]
+        for seat in range(players):
+            acting = acts[index, seat]
+            tail[index, seat, 0] = minimum[seat] * acting
+            if opening.shape[0]:
+                forbidding = acting and not may_equal[seat]
+                tail[index, seat, 1] = opening[game] * forbidding
+                tail[index, seat, 2] = forbidding
+        for seat in columns:
+            if not acts[index, seat]:
+                continue
+            low = minimum[seat]
+            for amount in range(low, _BID_CAP + 1):
+                masks[game, seat, amount] = True
+            if opening.shape[0] and not may_equal[seat] and low <= opening[game] <= _BID_CAP:
+                masks[game, seat, opening[game]] = False
+
+
 _ZERO_ROUNDS: Final = _AT["zero_bid_rounds"]
 
 
