@@ -1,4 +1,5 @@
-"""The batched engine (extra ``[batch]``: numpy): many games played in lockstep as arrays.
+"""The batched engine (extra ``[batch]``: numpy and numba): many games played in lockstep
+as arrays.
 
 Its modules: :mod:`~qe_rules.simulation.batch.compiled` (a rule set as numbers and
 tables), :mod:`~qe_rules.simulation.batch.lockstep` (the games, sale by sale, and their
@@ -6,6 +7,7 @@ randomness), :mod:`~qe_rules.simulation.batch.knowledge` (what each seat knows, 
 agents that read it), :mod:`~qe_rules.simulation.batch.agents` (the batched agents),
 :mod:`~qe_rules.simulation.batch.chunks` (chunks played one after another, records),
 :mod:`~qe_rules.simulation.batch.outcome` (``play`` and its :class:`Batch`),
+:mod:`~qe_rules.simulation.batch.loops` (the loops numba compiles),
 :mod:`~qe_rules.simulation.batch.tally` (the sums ``simulate`` and ``compare`` report)
 and :mod:`~qe_rules.simulation.batch.choice` (which engine plays a run; no numpy). The
 public path is :mod:`qe_rules.batch`.

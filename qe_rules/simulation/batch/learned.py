@@ -27,6 +27,7 @@ from qe_rules.simulation.batch.agents import (
     bids_from_figures,
     tile_worths,
 )
+from qe_rules.simulation.batch.loops import compiled_loop
 from qe_rules.simulation.learned import (
     _ROOM_CLIP,
     CLIP,
@@ -43,29 +44,6 @@ __all__ = ["LearnedBids", "TrainedBids"]
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.signedinteger[Any]]
-
-
-def _public_worths(state: Any) -> Floats:
-    """Per column and game: the tile's worth to the seat without its token
-    (:func:`~qe_rules.simulation.learned.public_worth`), summed in its order."""
-    return tile_worths(state, tokens=False)
-
-
-def _rivals(worth: Floats, out: Floats) -> None:
-    """Per column, the largest value among the other columns, into ``out``: the largest
-    of the columns before it, then of those after it (a pass each way, no sort)."""
-    count = len(worth)
-    if count == 1:
-        out[:] = 0.0
-        return
-    np.copyto(out[1], worth[0])
-    for column in range(2, count):
-        np.maximum(out[column - 1], worth[column - 1], out=out[column])
-    after = worth[count - 1].copy()
-    for column in range(count - 2, 0, -1):
-        np.maximum(out[column], after, out=out[column])
-        np.maximum(after, worth[column], out=after)
-    np.copyto(out[0], after)
 
 
 @functools.cache
@@ -87,11 +65,6 @@ def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()
     limited: contextlib.AbstractContextManager[Any] = controller.limit(limits=1, user_api="blas")
     return limited
-
-
-def _clipped(values: Floats, bound: float, out: Floats) -> None:
-    np.maximum(values, -bound, out=out)
-    np.minimum(out, bound, out=out)
 
 
 class LearnedBids:
@@ -149,32 +122,17 @@ class LearnedBids:
         worth, room, zeros = value.worth, value.cap, value.zero
         rules, sale = state.rules, state.sale
         players, games = worth.shape
-        typical, top, low = knowledge.other_spends()
-        me = knowledge.spent
+        spends = knowledge.other_spends()
+        last_tile = rules.last_tile and sale == rules.sales - 1
         grid = self._grid(players * games)
-        rows = grid.reshape(len(grid), players, games)
-        rows[0] = worth
-        _clipped(room, _ROOM_CLIP, rows[1])
-        rows[2] = zeros
-        rows[3] = knowledge.tiles(state).vp[sale]
-        np.subtract(me, top, out=rows[4])
-        _clipped(rows[4], _ROOM_CLIP, rows[4])
-        np.subtract(me, low, out=rows[5])
-        _clipped(rows[5], _ROOM_CLIP, rows[5])
-        rows[6] = float(rules.sales - sale)
-        rows[7] = typical
-        _rivals(_public_worths(state), rows[8])
-        rows[9] = 0.0
-        if not (rules.last_tile and sale == rules.sales - 1):
-            rows[9, sale % players] = 1.0
         style = self.styles(state)
-        rows[10] = style
-        # as the reference rounds each feature: scaled, clipped, on the grid (here as
-        # whole numbers of grid steps: the first layer's weights are divided by the grid)
-        np.multiply(grid, self._scales, out=grid)
-        _clipped(grid, CLIP, grid)
-        np.multiply(grid, GRID, out=grid)
-        np.floor(grid, out=grid)
+        _features_loop(
+            grid.reshape(len(grid), players, games), worth, room, zeros,
+            knowledge.tiles(state).vp[sale], knowledge.spent, spends.typical, spends.top,
+            spends.lowest, tile_worths(state, tokens=False),
+            -1 if last_tile else sale % players, float(rules.sales - sale), style,
+            self._scales[:, 0],
+        )  # fmt: skip
         values = grid
         last = len(self._layers) - 1
         with _one_blas_thread():
@@ -241,3 +199,42 @@ class TrainedBids:
 
     def __repr__(self) -> str:
         return "TrainedBids()"
+
+
+@compiled_loop
+def _features_loop(
+    out: Floats, worth: Floats, room: Floats, zero: Ints, vp: Ints, spent: Ints,
+    typical: Floats, top: Floats, lowest: Floats, public_worth: Floats, auctioneer: int,
+    sales_left: float, style: Floats, scales: Floats,
+) -> None:  # fmt: skip
+    """Per column and game, the features into ``out`` (``(features, columns, games)``),
+    in the order of :func:`~qe_rules.simulation.learned.features`: the worth, the room,
+    the zero-bid points, the VP, the own spend less the top and the lowest other spend,
+    the sales left, the typical price, the most the tile is worth to another seat as it
+    sees it, whether the seat runs the sale (``auctioneer``, -1 for none), the style; each
+    scaled, clipped and rounded down to the grid as the reference rounds it, as a whole
+    number of grid steps."""
+    players, games = worth.shape
+    for column in range(players):
+        for game in range(games):
+            rival = -np.inf if players > 1 else 0.0  # the most the tile is worth to another
+            for other in range(players):
+                if other != column:
+                    rival = max(rival, public_worth[other, game])
+            own = spent[column, game]
+            features = (
+                worth[column, game],
+                min(max(room[column, game], -_ROOM_CLIP), _ROOM_CLIP),
+                float(zero[column, game]),
+                float(vp[game]),
+                min(max(own - top[column, game], -_ROOM_CLIP), _ROOM_CLIP),
+                min(max(own - lowest[column, game], -_ROOM_CLIP), _ROOM_CLIP),
+                sales_left,
+                typical[column, game],
+                rival,
+                1.0 if column == auctioneer else 0.0,
+                style[column, game],
+            )
+            for index in range(len(features)):
+                scaled = min(max(features[index] * scales[index], -CLIP), CLIP)
+                out[index, column, game] = np.floor(scaled * GRID)
