@@ -203,7 +203,7 @@ class TrainedBids:
 
 @compiled_loop
 def _features_loop(
-    out: Floats, worth: Floats, room: Floats, zero: Ints, vp: Ints, spent: Ints,
+    out: Floats, worth: Floats, room: Floats, zero: Floats | Ints, vp: Ints, spent: Ints,
     typical: Floats, top: Floats, lowest: Floats, public_worth: Floats, auctioneer: int,
     sales_left: float, style: Floats, scales: Floats,
 ) -> None:  # fmt: skip
