@@ -1,4 +1,4 @@
-"""The batched engine (extra ``[batch]``: numpy): the public path ``qe_rules.batch``.
+"""The batched engine (extra ``[batch]``: numpy and numba): the public path ``qe_rules.batch``.
 
 ``batch.play(ruleset, players, games, agents=..., seed=...)`` plays many games in lockstep
 and returns a :class:`Batch` of numpy arrays; ``Batch.record(i)`` is game ``i`` as an
@@ -12,8 +12,9 @@ in :mod:`qe_rules.simulation.batch`; this module re-exports its public names.
 """
 
 from qe_rules._util.extras import require_extra
+from qe_rules.simulation.batch.choice import BATCH_PACKAGES
 
-require_extra("batch", "numpy")
+require_extra("batch", *BATCH_PACKAGES)
 
 from qe_rules.simulation.batch.agents import (
     BATCH_AGENTS,

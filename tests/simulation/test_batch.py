@@ -208,6 +208,25 @@ def test_auto_uses_the_batch_only_where_every_agent_has_a_batched_form():
         qe.simulate("en", 3, "random", 5, seed=1, engine="fast")
 
 
+@pytest.mark.parametrize("missing", ["numpy", "numba"])
+def test_without_numpy_or_numba_auto_plays_the_reference_engine_and_batch_says_what_is_missing(
+    monkeypatch, missing
+):
+    import importlib.util
+
+    from qe_rules.simulation.batch import choice
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == missing else found(name, *a)
+    )
+    assert not choice.batch_available()
+    assert not uses_batch("auto", ["random"] * 4)
+    with pytest.raises(qe.InvalidArgument, match="needs numpy and numba: pip install"):
+        uses_batch("batch", ["random"] * 4)
+    assert qe.simulate("en", 4, "random", 3, seed=1).engine == "reference"
+
+
 def test_compare_each_on_the_batch_plays_every_rule_set_from_the_same_draws():
     same = qe.compare(["en", "en"], 4, "random", 3000, seed=2, play="each", engine="batch")
     assert same.engine == "batch"

@@ -16,7 +16,7 @@ from typing import Final
 
 from qe_rules.errors import InvalidArgument, shown
 
-__all__ = ["BATCHED_NAMES", "ENGINES", "batch_available", "uses_batch"]
+__all__ = ["BATCHED_NAMES", "BATCH_PACKAGES", "ENGINES", "batch_available", "uses_batch"]
 
 ENGINES: Final = ("auto", "batch", "reference")
 """The engines a run may ask for."""
@@ -25,14 +25,18 @@ BATCHED_NAMES: Final = ("random", "zero", "floor", "value", "trained", "ppo", "a
 """The agent names with a batched form (``qe_rules.batch.BATCH_AGENTS``)."""
 
 
+BATCH_PACKAGES: Final = ("numpy", "numba")
+"""What the batched engine imports (the ``batch`` extra): numpy, and numba for its loops."""
+
+
 def batch_available() -> bool:
-    """Whether numpy, which the batched engine needs, is installed."""
-    return importlib.util.find_spec("numpy") is not None
+    """Whether the packages the batched engine needs (:data:`BATCH_PACKAGES`) are installed."""
+    return all(importlib.util.find_spec(package) is not None for package in BATCH_PACKAGES)
 
 
 def uses_batch(engine: object, specs: Sequence[object]) -> bool:
     """Whether a run with these agents plays on the batch: ``"batch"`` always (raising
-    when it cannot), ``"auto"`` when numpy is installed and every agent is named and has
+    when it cannot), ``"auto"`` when its packages are installed and every agent is named and has
     a batched form. (Per-game rows, worker processes and executors work on either
     engine.)"""
     if engine not in ENGINES:
@@ -45,7 +49,9 @@ def uses_batch(engine: object, specs: Sequence[object]) -> bool:
     if engine == "auto":
         return batched and batch_available()
     if not batch_available():
-        raise InvalidArgument("engine='batch' needs numpy: pip install 'qe-rules[batch]'")
+        raise InvalidArgument(
+            f"engine='batch' needs {' and '.join(BATCH_PACKAGES)}: pip install 'qe-rules[batch]'"
+        )
     if not batched:
         raise InvalidArgument(
             f"engine='batch' plays only the agents {', '.join(BATCHED_NAMES)}; got "
