@@ -270,6 +270,13 @@ def main() -> None:
         help="only the single-learner vector environment against value and random agents",
     )
     parser.add_argument(
+        "--num-envs",
+        type=int,
+        nargs="+",
+        default=[4096, 8192],
+        help="the games at once of the single-learner environment (--seat-env)",
+    )
+    parser.add_argument(
         "--clock",
         choices=tuple(CLOCKS),
         default="wall",
@@ -281,11 +288,17 @@ def main() -> None:
     games, repeat = (20_000, 2) if args.quick else (args.games, args.repeat)
     print(machine())
     if args.seat_env:
-        for opponents in ("value", "random"):
-            for copy in (False, True):
-                env_time, floor_time = measure_seat_env(4, opponents, 4096, 8192, repeat, copy)
-                what = f"one learner against 3 {opponents}, 4 players, 4096 games, copy={copy}"
-                print(line(what, env_time, floor_time))
+        for num_envs in args.num_envs:
+            for opponents in ("value", "random"):
+                for copy in (False, True):
+                    env_time, floor_time = measure_seat_env(
+                        4, opponents, num_envs, max(8192, 2 * num_envs), repeat, copy
+                    )
+                    what = (
+                        f"one learner against 3 {opponents}, 4 players, {num_envs} games, "
+                        f"copy={copy}"
+                    )
+                    print(line(what, env_time, floor_time))
         return
     if not (args.env_only or args.runs_only or args.agents_only):
         for text in report(games, repeat):
