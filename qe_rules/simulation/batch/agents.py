@@ -497,11 +497,6 @@ def _bids_loop(
         out[index] = legal_amount(amount, minimum, forbidden[index] if forbidden.shape[0] else -1)
 
 
-def _whole(values: npt.NDArray[np.float64]) -> Ints:
-    """``int(value)`` of each: towards zero."""
-    return np.trunc(values).astype(np.int64)
-
-
 _POTENTIALS: Final[dict[int, tuple[npt.NDArray[np.float64], ...]]] = {}
 
 

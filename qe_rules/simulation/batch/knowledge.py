@@ -189,8 +189,6 @@ def _after_sale_loop(
     every seat where it is ``public`` know it; the others count the tile at its floor),
     and the zero bids of the round."""
     players, games = held.shape
-    # without branches on what differs game to game (the winner, a new industry): a
-    # mispredicted branch costs more than the arithmetic
     for game in range(games):
         won_by = winner[game]
         if won_by >= 0:
