@@ -141,18 +141,19 @@ class LearnedBids:
                 values += bias
                 if number < last:
                     np.maximum(values, 0.0, out=values)
-        outputs = values.reshape(len(values), players, games)
-        cap = room + OUTPUT_SCALE * outputs[2]
-        if self.weights.style_cap:
-            cap += self.weights.style_cap / DENOMINATOR * (style - 0.5)
         found = knowledge.derived[self] = BidFigures(
             worth=worth,
-            zero=zeros.astype(np.float64),
-            opening_target=0.6 * worth + OUTPUT_SCALE * outputs[0],
-            target=worth + OUTPUT_SCALE * outputs[1],
-            cap=cap,
-            pass_below=1.0 + OUTPUT_SCALE * outputs[3],
+            zero=zeros,
+            opening_target=np.empty_like(worth),
+            target=np.empty_like(worth),
+            cap=np.empty_like(worth),
+            pass_below=np.empty_like(worth),
         )
+        _targets_loop(
+            values.reshape(len(values), players, games), worth, room, style,
+            self.weights.style_cap / DENOMINATOR, found.opening_target, found.target,
+            found.cap, found.pass_below,
+        )  # fmt: skip
         return found
 
     def bids(self, ask: BidAsk) -> Ints:
@@ -238,3 +239,25 @@ def _features_loop(
             for index in range(len(features)):
                 scaled = min(max(features[index] * scales[index], -CLIP), CLIP)
                 out[index, column, game] = np.floor(scaled * GRID)
+
+
+@compiled_loop
+def _targets_loop(
+    outputs: Floats, worth: Floats, room: Floats, style: Floats, style_cap: float,
+    opening_target: Floats, target: Floats, cap: Floats, pass_below: Floats,
+) -> None:  # fmt: skip
+    """Per column and game, from the network's four ``outputs``: the opening target (0.6
+    of the worth, plus the first), the target (the worth, plus the second), the cap (the
+    spending room plus the third, and ``style_cap`` times the style less a half) and the
+    pass threshold (1, plus the fourth); each output counts ``OUTPUT_SCALE`` times."""
+    players, games = worth.shape
+    for column in range(players):
+        for game in range(games):
+            value = worth[column, game]
+            opening_target[column, game] = 0.6 * value + OUTPUT_SCALE * outputs[0, column, game]
+            target[column, game] = value + OUTPUT_SCALE * outputs[1, column, game]
+            limit = room[column, game] + OUTPUT_SCALE * outputs[2, column, game]
+            if style_cap:
+                limit += style_cap * (style[column, game] - 0.5)
+            cap[column, game] = limit
+            pass_below[column, game] = 1.0 + OUTPUT_SCALE * outputs[3, column, game]
