@@ -373,28 +373,24 @@ class ValueBids:
         if found is not None:
             return found  # type: ignore[no-any-return]
         rules = state.rules
-        players, sale = rules.players, state.sale
-        tables = _tables(rules.ruleset, players)
+        tables = _tables(rules.ruleset, rules.players)
         worth = tile_worths(state)
         spends = knowledge.other_spends()
-        left = rules.sales - sale
-        room = spends.top + spends.typical * left / players
-        room -= knowledge.spent
-        room -= 1
-        points = tables.zero_bid_points
-        if points and tables.zero_bid_limit:
-            # a product, not np.where: numpy's where of two scalars is several times slower
-            zero = points * (knowledge.zero_bidders < tables.zero_bid_limit)
-        else:
-            zero = np.full(worth.shape, points)
+        shape = worth.shape
         found = knowledge.derived[ValueBids] = BidFigures(
             worth=worth,
-            zero=zero,
-            opening_target=worth * 0.6,
+            zero=np.empty(shape, dtype=np.int64),
+            opening_target=np.empty(shape),
             target=worth,
-            cap=room,
-            pass_below=np.ones(worth.shape),
+            cap=np.empty(shape),
+            pass_below=np.empty(shape),
         )
+        _value_figures_loop(
+            worth, spends.top, spends.typical, knowledge.spent, rules.sales - state.sale,
+            rules.players, tables.zero_bid_points, tables.zero_bid_limit,
+            knowledge.zero_bidders, found.zero, found.opening_target, found.cap,
+            found.pass_below,
+        )  # fmt: skip
         return found
 
     def bids(self, ask: BidAsk) -> Ints:
@@ -406,6 +402,31 @@ class ValueBids:
         the window; the window after sale ``s`` shows ``s + 1``)."""
         state = ask.state
         return np.full(len(ask.rows), state.peek_sale >= state.rules.sales // 2)
+
+
+@compiled_loop
+def _value_figures_loop(
+    worth: Floats, top: Floats, typical: Floats, spent: Ints, left: int, players: int,
+    points: int, limit: int, zero_bidders: Ints, zero: Ints, opening_target: Floats,
+    cap: Floats, pass_below: Floats,
+) -> None:  # fmt: skip
+    """Per column and game, :class:`~qe_rules.ValueAgent`'s figures beside the worth: the
+    points a zero bid would score (``points``, where fewer than ``limit`` seats bid zero in
+    the round, when there is a limit), the opening target (0.6 of the worth), the spending
+    room as the cap (the highest other spend plus the typical price's share of the ``left``
+    sales, less the seat's spend and one) and the pass threshold (1)."""
+    columns, games = worth.shape
+    for column in range(columns):
+        for game in range(games):
+            room = top[column, game] + typical[column, game] * left / players
+            room -= spent[column, game]
+            cap[column, game] = room - 1
+            if points and limit:
+                zero[column, game] = points * (zero_bidders[column, game] < limit)
+            else:
+                zero[column, game] = points
+            opening_target[column, game] = worth[column, game] * 0.6
+            pass_below[column, game] = 1.0
 
 
 class BidFigures(NamedTuple):
