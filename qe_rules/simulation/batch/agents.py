@@ -377,9 +377,10 @@ class ValueBids:
         worth = tile_worths(state)
         spends = knowledge.other_spends()
         shape = worth.shape
+        zero: Ints = np.empty(shape, dtype=np.int64)
         found = knowledge.derived[ValueBids] = BidFigures(
             worth=worth,
-            zero=np.empty(shape, dtype=np.int64),
+            zero=zero,
             opening_target=np.empty(shape),
             target=worth,
             cap=np.empty(shape),
@@ -388,7 +389,7 @@ class ValueBids:
         _value_figures_loop(
             worth, spends.top, spends.typical, knowledge.spent, rules.sales - state.sale,
             rules.players, tables.zero_bid_points, tables.zero_bid_limit,
-            knowledge.zero_bidders, found.zero, found.opening_target, found.cap,
+            knowledge.zero_bidders, zero, found.opening_target, found.cap,
             found.pass_below,
         )  # fmt: skip
         return found
