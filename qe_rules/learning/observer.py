@@ -148,6 +148,7 @@ class BatchObserver:
         self.only: int | None = None
         # the columns written: every one, or the one kept
         self._columns = list(range(players))
+        self._column_array = np.arange(players)  # the same, for the compiled loops
         self.games = games
         self.fresh = fresh_arrays
         self._obs = np.zeros((games, players, encode.OBSERVATION_SIZE), np.float32)
@@ -173,6 +174,7 @@ class BatchObserver:
         keep only that column up to date (see the class)."""
         self.only = only
         self._columns = list(range(self.players)) if only is None else [only]
+        self._column_array = np.array(self._columns)
         # with ``only``, each column's rows lie together (the kept one is handed out as it is)
         by_column = only is not None
         if self._obs[:, 0].flags.c_contiguous != by_column:
@@ -277,7 +279,7 @@ class BatchObserver:
                     self._sale_done(done)
                 self._applied = finished
                 _zero_rounds_loop(
-                    out, chunk.zero_counts, self._zero_counts, np.array(self._columns),
+                    out, chunk.zero_counts, self._zero_counts, self._column_array,
                     _NONE if self.only is None else self._seat_of,
                 )  # fmt: skip
             for done in range(self._peeks_applied, peeked):
@@ -309,7 +311,7 @@ class BatchObserver:
         assert knowledge is not None
         _sale_done_loop(
             self._obs, done, chunk.winners[done], self._in_library[chunk.deck[:, done]],
-            _NONE if self.only is None else self._seat_of, np.array(self._columns),
+            _NONE if self.only is None else self._seat_of, self._column_array,
             knowledge.told, knowledge.blind, chunk.amounts, knowledge.spent,
         )  # fmt: skip
 
@@ -532,7 +534,7 @@ class BatchObserver:
             may_equal[auctioneer] = rules.auctioneer_rebid_may_equal
         _limits_loop(
             tail, masks, to_act[moving], self._every[moving], minimum, may_equal,
-            _NO_OPENING if opening is None else opening, np.array(self._columns),
+            _NO_OPENING if opening is None else opening, self._column_array,
         )  # fmt: skip
 
 
