@@ -93,7 +93,7 @@ class LearnedBids:
             for n, (matrix, bias) in enumerate(weights.layers)
         ]
         self._features: Floats | None = None
-        self._scales = np.array(SCALES)[:, None]
+        self._scales = np.array(SCALES)
         self._style: tuple[Any, Floats] | None = None  # the chunk and its games' styles
 
     def styles(self, state: Any) -> Floats:
@@ -131,7 +131,7 @@ class LearnedBids:
             knowledge.tiles(state).vp[sale], knowledge.spent, spends.typical, spends.top,
             spends.lowest, tile_worths(state, tokens=False),
             -1 if last_tile else sale % players, float(rules.sales - sale), style,
-            self._scales[:, 0],
+            self._scales,
         )  # fmt: skip
         values = grid
         last = len(self._layers) - 1
