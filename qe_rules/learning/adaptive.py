@@ -64,8 +64,9 @@ class Switch:
         """Whether the share decides in ``sale`` (before, the trained agent plays)."""
         return sale >= self.from_sale
 
-    def exploits(self, share: float, sale: int) -> bool:
-        """Whether the sharper network plays at this ``share`` in ``sale``."""
+    def exploits(self, share: Any, sale: int) -> Any:
+        """Whether the sharper network plays at this ``share`` in ``sale`` (a share, or an
+        array of them: then an array, from the sale it watches on)."""
         return self.watches(sale) and share < self.share
 
 
@@ -121,7 +122,7 @@ class AdaptiveAgent(Agent):
 
     def exploits(self, view: PlayerView) -> bool:
         """Whether the sharper network plays in ``view``."""
-        return _switch(view.players).exploits(zero_share(view), view.sale)
+        return bool(_switch(view.players).exploits(zero_share(view), view.sale))
 
     def bid(self, view: PlayerView) -> int:
         """The bid of the network the switch picks."""
@@ -161,7 +162,9 @@ class AdaptiveBatchAgent:
         zeros = made.sum(axis=0) - made[ask.seat]
         if ask.rows is not None:
             zeros = zeros[ask.rows]
-        exploits: npt.NDArray[np.bool_] = share_of(zeros, state.sale, state.players) < switch.share
+        exploits: npt.NDArray[np.bool_] = switch.exploits(
+            share_of(zeros, state.sale, state.players), state.sale
+        )
         return exploits
 
     def bids(self, ask: BidAsk) -> npt.NDArray[np.int64]:
