@@ -119,6 +119,17 @@ GAP_ORDER: Final[tuple[str, ...]] = (
     "fallback-bid-tied",
 )
 """The gap codes the batch reports, as bits of ``Batch.gaps`` (bit ``i`` is code ``i``)."""
+# each gap's bit, by its code
+(
+    GAP_NO_UNTIED,
+    GAP_NO_UNIQUE,
+    GAP_NATIONALIZATION_BEYOND,
+    GAP_MONOPOLIZATION_BEYOND,
+    GAP_DIVERSIFICATION_BEYOND,
+    GAP_ALL_OUT,
+    GAP_TIE_AFTER,
+    GAP_FALLBACK_TIED,
+) = (1 << bit for bit in range(len(GAP_ORDER)))
 
 # fallbacks as numbers
 FALLBACK_NONE, FALLBACK_UNTIED, FALLBACK_UNIQUE, FALLBACK_OUTSIDE = 0, 1, 2, 3

@@ -34,16 +34,24 @@ from qe_rules.game import draws as keyed
 from qe_rules.game.facts import endless_ties
 from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
+from qe_rules.simulation.batch import settling
 from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
-    FALLBACK_OUTSIDE,
     FALLBACK_UNIQUE,
-    FALLBACK_UNTIED,
+    GAP_ALL_OUT,
+    GAP_DIVERSIFICATION_BEYOND,
+    GAP_FALLBACK_TIED,
+    GAP_MONOPOLIZATION_BEYOND,
+    GAP_NATIONALIZATION_BEYOND,
+    GAP_NO_UNIQUE,
+    GAP_NO_UNTIED,
+    GAP_TIE_AFTER,
     NATIONS,
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
+from qe_rules.simulation.batch.loops import compiled_loop
 
 Bits32 = npt.NDArray[np.uint32]
 
@@ -52,28 +60,7 @@ __all__ = ["PLAY_GAPS", "Chunk", "Draws", "MoveLog", "play_chunk", "score_column
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
 
-# bit codes of tied seats (up to 8 seats): the first seat set, and how many are set
-# (read with np.take, several times faster than indexing with a small whole-number type;
-# a code holds several seats where code & (code - 1) is not 0)
-_FIRST: Final = np.array([(code & -code).bit_length() - 1 for code in range(256)], dtype=np.int64)
-# each seat of the code as a byte set to 1 (a byte per seat: counts added for many seats)
-_BYTES: Final = np.array(
-    [sum(1 << 8 * seat for seat in range(8) if code >> seat & 1) for code in range(256)],
-    dtype=np.int64,
-)
-
-# gap bits (GAP_ORDER)
-(
-    _NO_UNTIED,
-    _NO_UNIQUE,
-    _NAT_BEYOND,
-    _MONO_BEYOND,
-    _DIV_BEYOND,
-    _ALL_OUT,
-    _TIE_AFTER,
-    _FALLBACK_TIED,
-) = (1 << bit for bit in range(8))
-PLAY_GAPS: Final = _NO_UNTIED | _NO_UNIQUE | _FALLBACK_TIED
+PLAY_GAPS: Final = GAP_NO_UNTIED | GAP_NO_UNIQUE | GAP_FALLBACK_TIED
 """The gap bits met in play (a sale no fallback decides), not in scoring."""
 # why a sale went unsold (the move log's and the gaps' codes)
 UNSOLD_LAST_TILE, UNSOLD_UNTIED, UNSOLD_UNIQUE = 1, 2, 3
@@ -147,14 +134,32 @@ class Draws:
         """The bits of ``column``'s bids at ``sale`` in ``games``, where it has made
         ``number`` bids in the sale (a rebid: 1 or more)."""
         assert self._high is not None and self._low is not None
-        counter = (sale * keyed.COUNTER_BIDS + number) * 2
-        return self._agent(self._high[column, games], self._low[column, games], counter)
+        drawn = np.empty(len(games), dtype=np.uint32)
+        _rebid_draws(self._high[column], self._low[column], games, number, sale, drawn)
+        return drawn
 
     def peek(self, sale: int, column: int, games: Ints) -> Bits32:
         """The bits of ``column``'s answer in the peek window whose views show ``sale``."""
         assert self._high is not None and self._low is not None
         counter = sale * keyed.COUNTER_BIDS * 2 + 1
         return self._agent(self._high[column, games], self._low[column, games], counter)
+
+
+_mix32 = compiled_loop(keyed.mix32)
+
+
+@compiled_loop
+def _rebid_draws(
+    high: Bits32, low: Bits32, games: Ints, number: Ints, sale: int, drawn: Bits32
+) -> None:
+    """:meth:`Draws.bid` of one column: the draw of each game of ``games`` (whose agent
+    seeds' halves are ``high`` and ``low``, the seat already added) at ``sale`` after
+    ``number`` bids in it, into ``drawn``."""
+    for place in range(len(games)):
+        game = games[place]
+        counter = ((sale * keyed.COUNTER_BIDS + number[place]) * 2) * keyed.COUNTER_SEATS
+        word = (np.int64(high[game]) + counter * keyed.GOLDEN32) & keyed.MASK32
+        drawn[place] = _mix32(word ^ np.int64(low[game]))
 
 
 def _halves(words: npt.NDArray[np.uint64]) -> tuple[Bits32, Bits32]:
@@ -415,45 +420,38 @@ class Chunk:
         if self.log is not None:
             self.log.first.append(bids.copy())
             self.log.rebids.append([])
-        highest = bids[0].copy()
-        for column in range(1, players):
-            np.maximum(highest, bids[column], out=highest)
-        code = (bids[0] == highest).view(np.uint8).copy()
-        for column in range(1, players):
-            code |= (bids[column] == highest).view(np.uint8) << np.uint8(column)
-        winner = np.take(_FIRST, code)
-        amount = highest
-        tied = np.flatnonzero(code & (code - np.uint8(1)))
+        # the sale's winner and amount, written in place (as _settle writes them)
+        winner, amount = self.winners[sale], self.amounts[sale]
+        code = np.empty(games, dtype=np.int64)
+        tied = np.empty(games, dtype=np.int64)
+        tied = tied[: settling.first_round(bids, winner, amount, code, tied)]
         # the highest bid made, rebids included (_settle raises it), where a peek shows it
         highest_made = (
-            highest.copy() if rules.peek_shows_made and self.peek_highest is not None else None
+            amount.copy() if rules.peek_shows_made and self.peek_highest is not None else None
         )
         if last and rules.last_tile_any_tie:
             # any two equal bids are a tie that leaves the last tile unsold
             ordered = np.sort(bids, axis=0)
             repeated = np.flatnonzero(
-                (ordered[1:] == ordered[:-1]).any(axis=0) & (code & (code - np.uint8(1)) == 0)
+                (ordered[1:] == ordered[:-1]).any(axis=0) & (code & (code - 1) == 0)
             )
             if repeated.size:
                 self.tie_sales[repeated] += 1
                 winner[repeated] = -1
-                amount = amount.copy()
                 amount[repeated] = 0
         rebid_seen = None
         if tied.size:
             self.tie_sales[tied] += 1
             rebid_seen = yield from self._settle(
-                sale, tied, code[tied].astype(np.int64), bids, winner, amount, opening,
-                auctioneer, last, highest_made,
+                sale, tied, code[tied], bids, winner, amount, opening, auctioneer, last,
+                highest_made,
             )  # fmt: skip
-        self.winners[sale] = winner
-        self.amounts[sale] = amount  # 0 where unsold (_settle pays nothing there)
         if rules.zero_bids:
             self._zero_bids(sale, bids, winner, tied, rebid_seen)
         if self.peek_highest is not None:
             self.peek_highest[sale] = bids.max(axis=0) if highest_made is None else highest_made
         if knowledge is not None:
-            knowledge.after_sale(sale, self, winner, self.amounts[sale], bids, opening, auctioneer)
+            knowledge.after_sale(sale, self, winner, amount, bids, opening, auctioneer)
         if self.peek_before:
             self._reveal(sale)
             if self.log is not None:
@@ -480,47 +478,55 @@ class Chunk:
     ) -> Generator[BidAsk, Any, Ints]:
         """The tied games of a sale (``code``: the seats tied for the highest first bid),
         rebid after rebid until each is awarded or unsold (as
-        ``qe_rules.game.sales.settle``); ``winner``, ``amount`` and ``bids`` are updated in
-        place, and ``highest_made`` (the highest bid made, by game) where it is given. Returns the
-        seats that rebid, a bit code per tied game."""
+        ``qe_rules.game.sales.settle``); ``winner``, ``amount`` (0 where unsold) and
+        ``bids`` are updated in place, and ``highest_made`` (the highest bid made, by game)
+        where it is given. Returns the seats that rebid, a bit code per tied game. The
+        bookkeeping of each round is :mod:`~qe_rules.simulation.batch.settling`'s."""
         rules, players = self.rules, self.players
-        standing = bids[:, tied]
         count = len(tied)
+        seen = np.zeros(count, dtype=np.int64)
+        if last and rules.last_tile_tie_nothing:
+            winner[tied] = -1  # unsold, and no gap: a rule of the text
+            amount[tied] = 0
+            return seen
+        standing = bids[:, tied]
         ties = np.zeros(count, dtype=np.int64)
         previous = np.zeros(count, dtype=np.int64)
-        seen = np.zeros(count, dtype=np.int64)
         keep_history = rules.fallback == FALLBACK_UNIQUE and not rules.unique_standing
         history = [standing.copy()] if keep_history else []
         won = np.full(count, -1, dtype=np.int64)
         paid = np.zeros(count, dtype=np.int64)
         pending = np.arange(count)
+        seats = np.empty(count, dtype=np.int64)
+        decided = np.empty(count, dtype=np.int64)
+        lost = np.empty(count, dtype=np.int64)
         # each seat's bids in the sale so far, a byte per column: one each at first
-        made = np.full(count, _BYTES[(1 << players) - 1], dtype=np.int64)
+        made = np.full(count, sum(1 << 8 * column for column in range(players)), dtype=np.int64)
         keep_placed = keep_history or self.log is not None
+        fallback_after = (
+            rules.ties_before_fallback if rules.fallback != FALLBACK_NONE else settling.NEVER
+        )
+        stands = -1
+        takes = -1
+        if auctioneer is not None:
+            stands = auctioneer if rules.auctioneer_stands else -1
+            takes = auctioneer if rules.fallback_to_auctioneer else -1
+        every_seat = (1 << players) - 1 if rules.rebid_all else 0
+        live = count  # the first ``live`` of ``pending`` are tied; ``code`` holds their seats
         round_ = 0
-        while True:  # every game of ``pending`` is tied; ``code`` holds its tied seats
-            tie = ties[pending] + 1
-            if rules.streak_same_players:
-                tie[(ties[pending] > 0) & (previous[pending] != code)] = 1
-            ties[pending] = tie
-            if last and rules.last_tile_tie_nothing:
-                break  # unsold, and no gap: a rule of the text
-            if rules.fallback != FALLBACK_NONE:
-                decided = tie >= rules.ties_before_fallback
-                if decided.any():
-                    self._fallback(pending[decided], standing, history, won, paid, tied, auctioneer)
-                    pending, code = pending[~decided], code[~decided]
-                    if not pending.size:
-                        break
-            if rules.rebid_all:
-                seats = np.full(len(pending), (1 << players) - 1, dtype=np.int64)
-            else:
-                seats = code
-            if auctioneer is not None and rules.auctioneer_stands:
-                stands = (code >> auctioneer & 1).astype(bool)
-                seats = np.where(stands, seats & ~(1 << auctioneer), seats)
-            previous[pending] = seats
-            seen[pending] |= seats
+        while True:
+            live, found = settling.round_start(
+                pending, code, live, ties, previous, seen, rules.streak_same_players,
+                fallback_after, every_seat, stands, seats, decided,
+            )  # fmt: skip
+            if found:
+                pool = np.concatenate(history, axis=0) if keep_history else standing
+                settling.fallback(
+                    decided, found, pool, rules.fallback, players, takes, standing, won, paid, lost
+                )  # fmt: skip
+                self.unsold_reason[tied[decided[:found]]] |= lost[:found]
+            if not live:
+                break
             round_ += 1
             if round_ > ROUNDS_PER_SALE:
                 raise InvalidArgument(
@@ -528,17 +534,18 @@ class Chunk:
                     f"bidding rounds; under {rules.ruleset.id} tied players may rebid without "
                     f"end ({endless_ties(rules.ruleset)}), and these agents keep tying"
                 )
-            rows = tied[pending]
+            asked = pending[:live].copy()
+            rows = tied[asked]
             # the rebid round being asked, for observers (learning.vector_env): its games,
             # their rebidding seats and ties in a row
-            self.rebid_round = (round_, rows, seats, ties[pending])
-            placed = np.full((players, len(pending) if keep_placed else 0), -1, dtype=np.int64)
+            self.rebid_round = (round_, rows, seats[:live].copy(), ties[asked])
+            placed = np.full((players, count if keep_placed else 0), -1, dtype=np.int64)
             for column in range(players):
-                bidding = (seats >> column & 1).astype(bool)
-                if not bidding.any():
+                where, games, numbers, before = settling.rebidders(
+                    pending, seats, live, column, tied, made, standing
+                )
+                if not len(where):
                     continue
-                where = pending[bidding]
-                games = rows[bidding]
                 is_auctioneer = column == auctioneer
                 minimum = rules.auctioneer_rebid_minimum if is_auctioneer else rules.min_secret_bid
                 may_equal = (
@@ -549,85 +556,26 @@ class Chunk:
                     forbidden = opening[games]
                 new = yield BidAsk(
                     state=self, seat=column, rows=games, phase="rebid", minimum=minimum,
-                    forbidden=forbidden,
-                    draws=self.draws.bid(sale, column, games, made[where] >> 8 * column & 255),
-                    previous=standing[column, where],
+                    forbidden=forbidden, draws=self.draws.bid(sale, column, games, numbers),
+                    previous=before,
                 )  # fmt: skip
                 standing[column, where] = new
                 if highest_made is not None:
                     highest_made[games] = np.maximum(highest_made[games], new)
                 if keep_placed:
-                    placed[column, bidding] = new
-            made[pending] += _BYTES[seats]
+                    placed[column, where] = new
             if keep_history:
-                entry = np.full((players, count), -1, dtype=np.int64)
-                entry[:, pending] = placed
-                history.append(entry)
+                history.append(placed)
             if self.log is not None:
-                self.log.rebids[-1].append((rows.copy(), seats.copy(), placed))
+                self.log.rebids[-1].append((rows, self.rebid_round[2], placed[:, asked]))
             # the standing bids compared again
-            current = standing[:, pending]
-            highest = current.max(axis=0)
-            code = np.zeros(len(pending), dtype=np.int64)
-            for column in range(players):
-                code |= (current[column] == highest).astype(np.int64) << column
-            single = code & (code - 1) == 0
-            done = pending[single]
-            won[done] = np.take(_FIRST, code[single])
-            paid[done] = highest[single]
-            pending, code = pending[~single], code[~single]
-            if not pending.size:
+            live = settling.round_end(pending, code, seats, live, standing, made, won, paid)
+            if not live:
                 break
         bids[:, tied] = standing
         winner[tied] = won
         amount[tied] = paid
         return seen
-
-    def _fallback(
-        self,
-        decided: Ints,
-        standing: Ints,
-        history: list[Ints],
-        won: Ints,
-        paid: Ints,
-        tied: Ints,
-        auctioneer: int | None,
-    ) -> None:
-        """The tie fallback in the games ``decided`` (positions among the tied games)."""
-        rules, players = self.rules, self.players
-        if rules.fallback == FALLBACK_OUTSIDE:
-            # the highest standing bid below the tied top amount, if no other names it
-            pool = standing[:, decided]
-            below = np.where(pool < pool.max(axis=0), pool, -1)
-            best = below.max(axis=0)
-            column = below.argmax(axis=0)
-            single = (below == best).sum(axis=0) == 1
-            found = (best >= 0) & single
-            bits = np.where(best >= 0, _FALLBACK_TIED, _NO_UNTIED)
-        else:
-            if rules.fallback == FALLBACK_UNTIED or rules.unique_standing:
-                pool = standing[:, decided]
-            else:
-                pool = np.concatenate([entry[:, decided] for entry in history], axis=0)
-            counts = np.zeros(pool.shape, dtype=np.int64)
-            for column in range(pool.shape[0]):
-                counts += pool == pool[column]
-            candidates = np.where((counts == 1) & (pool >= 0), pool, -1)
-            best = candidates.max(axis=0)
-            column = candidates.argmax(axis=0)
-            found = best >= 0
-            bits = np.full(
-                len(decided), _NO_UNTIED if rules.fallback == FALLBACK_UNTIED else _NO_UNIQUE
-            )
-        won[decided[found]] = column[found] % players
-        paid[decided[found]] = best[found]
-        lost = ~found
-        if auctioneer is not None and rules.fallback_to_auctioneer:
-            # the auctioneer takes the tile for its standing bid
-            won[decided[lost]] = auctioneer
-            paid[decided[lost]] = standing[auctioneer, decided[lost]]
-            return
-        self.unsold_reason[tied[decided[lost]]] |= bits[lost]
 
     def _zero_bids(
         self, sale: int, bids: Ints, winner: Ints, tied: Ints, rebid_seen: Ints | None
@@ -861,12 +809,12 @@ def score_columns(
         least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
         leaders[:, level] = among & (spent[:, level] == least)
     gaps = unsold_reason.copy()
-    gaps |= np.where((own > rules.nationalization_max).any(axis=0), _NAT_BEYOND, 0)
-    gaps |= np.where((beyond & 1).any(axis=0), _MONO_BEYOND, 0)
-    gaps |= np.where((beyond & 2).any(axis=0), _DIV_BEYOND, 0)
-    gaps |= np.where(eliminated.all(axis=0), _ALL_OUT, 0)
+    gaps |= np.where((own > rules.nationalization_max).any(axis=0), GAP_NATIONALIZATION_BEYOND, 0)
+    gaps |= np.where((beyond & 1).any(axis=0), GAP_MONOPOLIZATION_BEYOND, 0)
+    gaps |= np.where((beyond & 2).any(axis=0), GAP_DIVERSIFICATION_BEYOND, 0)
+    gaps |= np.where(eliminated.all(axis=0), GAP_ALL_OUT, 0)
     still_tied = leaders.sum(axis=0) > 1
-    gaps |= np.where(still_tied, _TIE_AFTER, 0)
+    gaps |= np.where(still_tied, GAP_TIE_AFTER, 0)
     if rules.no_winner_when_tied:
         leaders &= ~still_tied
     return {

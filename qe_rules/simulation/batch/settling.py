@@ -1,0 +1,225 @@
+"""A sale's bids compared and its ties settled, in the lockstep games: compiled loops.
+
+:meth:`Chunk.sale_steps <qe_rules.simulation.batch.lockstep.Chunk.sale_steps>` asks the
+agents for the bids and calls these between the questions: :func:`first_round` compares
+the first round's bids, and each rebid round runs :func:`round_start` (the ties in a row,
+the fallback's turn, who rebids), then the agents' rebids (:func:`rebidders` names them),
+then :func:`round_end` (the standing bids compared again). They are the batch's statement
+of :func:`qe_rules.game.sales.settle` (with :mod:`qe_rules.game.facts`): the tests play
+each game on both engines and compare them.
+
+The tied seats of a game are a bit code: seat (column) ``c`` is bit ``c``. A rebid round
+works on ``pending``, the positions among a sale's tied games of those still tied, and
+compacts it in place as games leave it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from qe_rules.simulation.batch.compiled import (
+    FALLBACK_OUTSIDE,
+    FALLBACK_UNTIED,
+    GAP_FALLBACK_TIED,
+    GAP_NO_UNIQUE,
+    GAP_NO_UNTIED,
+)
+from qe_rules.simulation.batch.loops import compiled_loop
+
+__all__ = [
+    "NEVER",
+    "fallback",
+    "first_round",
+    "rebidders",
+    "round_end",
+    "round_start",
+]
+
+Ints = npt.NDArray[np.signedinteger[Any]]
+
+NEVER: Final = 1 << 30
+"""A number of ties in a row no sale reaches: no fallback."""
+
+
+@compiled_loop
+def first_round(bids: Ints, winner: Ints, amount: Ints, code: Ints, tied: Ints) -> int:
+    """Per game (a column of ``bids``, ``(columns, games)``): the highest first-round bid
+    into ``amount``, the seats that bid it into ``code``, the first of them into
+    ``winner``; the games where several bid it into ``tied`` (in order). Returns how many
+    games are tied."""
+    players, games = bids.shape
+    count = 0
+    for game in range(games):
+        top = bids[0, game]
+        for column in range(1, players):
+            top = max(top, bids[column, game])
+        # without branches: which seats bid the top amount is unpredictable
+        seats = 0
+        first = 0
+        for column in range(players - 1, -1, -1):
+            equal = bids[column, game] == top
+            seats |= int(equal) << column
+            first = column if equal else first
+        amount[game] = top
+        code[game] = seats
+        winner[game] = first
+        tied[count] = game
+        count += seats & (seats - 1) != 0
+    return count
+
+
+@compiled_loop
+def round_start(
+    pending: Ints, code: Ints, count: int, ties: Ints, previous: Ints, seen: Ints,
+    same_players: bool, fallback_after: int, all_seats: int, auctioneer_stands: int,
+    seats: Ints, decided: Ints,
+) -> tuple[int, int]:  # fmt: skip
+    """A rebid round opens in the first ``count`` games of ``pending`` (``code``: their tied
+    seats): each game's ties in a row (``ties``; with ``same_players``, a tie of other
+    seats than last round's rebidders, ``previous``, starts again at one); the games
+    whose streak reaches ``fallback_after`` go to ``decided``; the others stay in
+    ``pending`` (compacted, with their ``code``), with their rebidders in ``seats``,
+    ``previous`` and ``seen``: every seat (``all_seats``, a code; 0 for the tied ones),
+    without the auctioneer where it is tied and stands (``auctioneer_stands``: its column,
+    or -1). Returns how many games stay and how many are decided."""
+    kept = 0
+    found = 0
+    for place in range(count):
+        game = pending[place]
+        tied_seats = code[place]
+        tie = ties[game] + 1
+        if same_players and ties[game] > 0 and previous[game] != tied_seats:
+            tie = 1
+        ties[game] = tie
+        if tie >= fallback_after:
+            decided[found] = game
+            found += 1
+            continue
+        rebid = all_seats if all_seats else tied_seats
+        if auctioneer_stands >= 0 and tied_seats >> auctioneer_stands & 1:
+            rebid &= ~(1 << auctioneer_stands)
+        previous[game] = rebid
+        seen[game] |= rebid
+        pending[kept] = game
+        code[kept] = tied_seats
+        seats[kept] = rebid
+        kept += 1
+    return kept, found
+
+
+@compiled_loop
+def fallback(
+    decided: Ints, count: int, pool: Ints, kind: int, players: int, auctioneer: int,
+    standing: Ints, won: Ints, paid: Ints, lost: Ints,
+) -> None:  # fmt: skip
+    """The tie fallback in the first ``count`` games of ``decided`` (positions among the
+    tied games), of the ``kind`` a ``CompiledRules.fallback`` names, over ``pool``
+    (``(rows, tied games)``: the standing bids, or every round's bids with -1 where a seat
+    did not bid; row ``r`` is column ``r % players``). Where it finds a bid, its seat
+    wins for it (``won``, ``paid``); elsewhere the ``auctioneer`` (a column; -1: none)
+    wins for its standing bid, or the game's gap bits go to ``lost`` (0 where it
+    sold)."""
+    rows = pool.shape[0]
+    for place in range(count):
+        game = decided[place]
+        best = -1
+        row = -1
+        if kind == FALLBACK_OUTSIDE:
+            # the highest standing bid below the tied top amount, if no other names it
+            top = pool[0, game]
+            for other in range(1, rows):
+                top = max(top, pool[other, game])
+            alike = 0
+            for other in range(rows):
+                bid = pool[other, game]
+                if bid < top and bid > best:
+                    best, row, alike = bid, other, 1
+                elif bid < top and bid == best:
+                    alike += 1
+            gap = GAP_FALLBACK_TIED if best >= 0 else GAP_NO_UNTIED
+            if alike != 1:
+                best = -1
+        else:
+            # the highest bid no other bid of the pool equals
+            for other in range(rows):
+                bid = pool[other, game]
+                if bid < 0 or bid <= best:
+                    continue
+                unique = True
+                for third in range(rows):
+                    if third != other and pool[third, game] == bid:
+                        unique = False
+                        break
+                if unique:
+                    best, row = bid, other
+            gap = GAP_NO_UNTIED if kind == FALLBACK_UNTIED else GAP_NO_UNIQUE
+        lost[place] = 0
+        if best >= 0:
+            won[game] = row % players
+            paid[game] = best
+        elif auctioneer >= 0:
+            won[game] = auctioneer
+            paid[game] = standing[auctioneer, game]
+        else:
+            lost[place] = gap
+
+
+@compiled_loop
+def rebidders(
+    pending: Ints, seats: Ints, count: int, column: int, tied: Ints, made: Ints, standing: Ints
+) -> tuple[Ints, Ints, Ints, Ints]:
+    """The games among the first ``count`` of ``pending`` where ``column`` rebids (its bit
+    in ``seats``): their positions among the tied games, the games (``tied`` at those
+    positions), the bids the column made in the sale there (from ``made``: a byte per
+    column) and its standing bids, each a new array."""
+    where = np.empty(count, dtype=np.int64)
+    games = np.empty(count, dtype=np.int64)
+    numbers = np.empty(count, dtype=np.int64)
+    previous = np.empty(count, dtype=np.int64)
+    found = 0
+    shift = 8 * column
+    for place in range(count):  # each game written at ``found``, kept where the column rebids
+        position = pending[place]
+        where[found] = position
+        games[found] = tied[position]
+        numbers[found] = made[position] >> shift & 255
+        previous[found] = standing[column, position]
+        found += seats[place] >> column & 1
+    return where[:found], games[:found], numbers[:found], previous[:found]
+
+
+@compiled_loop
+def round_end(
+    pending: Ints, code: Ints, seats: Ints, count: int, standing: Ints, made: Ints,
+    won: Ints, paid: Ints,
+) -> int:  # fmt: skip
+    """A rebid round closes in the first ``count`` games of ``pending``: each rebidder
+    (``seats``) made one bid more (``made``, a byte per column); the standing bids are
+    compared again, a single highest bid wins (``won``, ``paid``), and the games tied again
+    stay in ``pending`` (compacted) with their tied seats in ``code``. Returns how many
+    stay."""
+    players = standing.shape[0]
+    kept = 0
+    for place in range(count):  # without branches, as in first_round
+        game = pending[place]
+        rebid = seats[place]
+        top = standing[0, game]
+        for column in range(players):
+            made[game] += (rebid >> column & 1) << 8 * column
+            top = max(top, standing[column, game])
+        tied_seats = 0
+        first = 0
+        for column in range(players - 1, -1, -1):
+            equal = standing[column, game] == top
+            tied_seats |= int(equal) << column
+            first = column if equal else first
+        several = tied_seats & (tied_seats - 1) != 0
+        pending[kept] = game
+        code[kept] = tied_seats
+        kept += several
+        won[game] = won[game] if several else first
+        paid[game] = paid[game] if several else top
+    return kept
