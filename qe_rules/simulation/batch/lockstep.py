@@ -727,12 +727,17 @@ class Chunk:
             if rows.size:
                 knowledge.peeked(sale, column, rows, self.amounts[sale], self._shown(sale))
 
+    @functools.cached_property
+    def deck_by_sale(self) -> Ints:
+        """The deck as ``(sales, games)``, contiguous (``deck`` is ``(games, sales)``)."""
+        return np.ascontiguousarray(self.deck.T)
+
     # ----------------------------------------------------------------- scoring
 
     def score(self) -> dict[str, Ints]:
         """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
         return score_columns(
-            self.rules, self.winners, self.amounts, self.deck, self.nations, self.tokens,
+            self.rules, self.winners, self.amounts, self.deck_by_sale, self.nations, self.tokens,
             self.zero_counts, self.unsold_reason,
         )  # fmt: skip
 
@@ -749,7 +754,7 @@ def score_columns(
 ) -> dict[str, Ints]:
     """The final scoring of games under ``rules``, by column: ``(columns, games)`` arrays
     and per-game ones. ``winners`` and ``amounts`` are ``(sales, games)`` (the column
-    that won each sale, -1 for none, and what it paid); ``deck`` holds ``(games, sales)``
+    that won each sale, -1 for none, and what it paid); ``deck`` holds ``(sales, games)``
     indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
     columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits."""
     players = rules.players
@@ -769,7 +774,7 @@ def score_columns(
         return found[:size].astype(np.int64).reshape(players, games)
 
     # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
-    packed = summed(np.take(packed_tiles, deck.T))  # deck.T: (sales, games)
+    packed = summed(np.take(packed_tiles, deck))
     spent = summed(amounts)
     vp = packed & 127
     held = packed >> 7 & 31

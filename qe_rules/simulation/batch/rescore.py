@@ -75,7 +75,7 @@ def rescored(chunk: Chunk, other: CompiledRules) -> dict[str, Ints]:
         _rescored(other.ruleset, first.ruleset, players, records)
     deck, nations, tokens = _maps(first, other)
     return score_columns(
-        other, chunk.winners, chunk.amounts, deck[chunk.deck], nations[chunk.nations],
+        other, chunk.winners, chunk.amounts, deck[chunk.deck_by_sale], nations[chunk.nations],
         tokens[chunk.tokens], chunk.zero_counts, np.zeros(chunk.games, dtype=np.int64),
     )  # fmt: skip
 
