@@ -77,6 +77,17 @@ def test_games_under_the_new_readings_replay_to_the_same_result(spec, players):
     assert_replays(played)
 
 
+@pytest.mark.parametrize("reading", ["all-eliminated", "none-eliminated"])
+def test_games_where_every_seat_spends_alike_replay_to_the_same_result(reading):
+    """Zero agents spend alike in every game: the elimination of a table tied for the most
+    spent, which the mixed tables above meet rarely."""
+    spec = f"de:everyone_tied_for_most_spent={reading}"
+    played = batch.play(spec, 4, 40, agents="zero", seed=1, keep_moves=True)
+    assert (played.spent == played.spent[:, :1]).all()
+    assert played.eliminated.all() == (reading == "all-eliminated")
+    assert_replays(played)
+
+
 def test_games_where_the_unique_bid_pool_decides_replay_to_the_same_result():
     """The games where counting every bid of the sale (en-early) awards otherwise than
     counting the standing bids: rare (a few in 20,000), so the tests above may meet none."""

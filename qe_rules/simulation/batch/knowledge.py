@@ -118,7 +118,7 @@ class Knowledge:
         found = self._tiles
         if found is None:
             rules = self.rules
-            deck = np.ascontiguousarray(chunk.deck.T)
+            deck = chunk.deck_by_sale
             found = self._tiles = SaleTiles(
                 industry=np.take(rules.tile_industry.astype(np.int32), deck),
                 nation=np.take(rules.tile_nation.astype(np.int32), deck),

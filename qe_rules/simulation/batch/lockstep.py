@@ -47,7 +47,7 @@ from qe_rules.simulation.batch.compiled import (
     GAP_NO_UNIQUE,
     GAP_NO_UNTIED,
     GAP_TIE_AFTER,
-    NATIONS,
+    INDUSTRIES,
     CompiledRules,
 )
 from qe_rules.simulation.batch.knowledge import Knowledge
@@ -192,35 +192,6 @@ def _order(high: Bits32, low: Bits32, size: int, purpose: int) -> Ints:
 
 _GOLDEN: Final = np.uint64(keyed.GOLDEN)
 _GOLDEN32: Final = np.uint32(keyed.GOLDEN32)
-
-
-@functools.lru_cache(maxsize=64)
-def _packing(rules: CompiledRules) -> tuple[npt.NDArray[np.float64], int, int, int]:
-    """Each tile as one whole number whose sum over a seat's tiles holds, in bit fields:
-    the VP (7 bits), the number of tiles (5), the tiles of each nation, and the seat's
-    offset in the industry tables (``sum(count * stride)``). Exact in the float64 sums of
-    ``np.bincount``: the fields fit in 53 bits (kept as float64, as it sums them)."""
-    nation_width = max(
-        int((rules.tile_nation == nation).sum()) for nation in range(len(NATIONS))
-    ).bit_length()
-    nation_shift = 12
-    offset_shift = nation_shift + 5 * nation_width
-    if (
-        int(rules.tile_vp.sum()) >= 128
-        or offset_shift + int(rules.monopolization.size).bit_length() > 52
-    ):
-        raise InvalidArgument(
-            f"the batch cannot sum the tiles of {rules.ruleset.id} with {rules.players} players "
-            "in one number (removed_companies leaves too many tiles); use the reference engine"
-        )
-    strides = np.array(rules.industry_strides, dtype=np.int64)
-    packed = (
-        rules.tile_vp
-        + (1 << 7)
-        + np.left_shift(1, nation_shift + nation_width * rules.tile_nation)
-        + (strides[rules.tile_industry] << offset_shift)
-    )
-    return packed.astype(np.float64), nation_shift, nation_width, offset_shift
 
 
 class MoveLog:
@@ -757,86 +728,157 @@ def score_columns(
     that won each sale, -1 for none, and what it paid); ``deck`` holds ``(sales, games)``
     indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
     columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits."""
-    players = rules.players
+    shape = (rules.players, winners.shape[1])
+    found: dict[str, Ints] = {name: np.empty(shape, dtype=np.int64) for name in _POINTS}
+    found["eliminated"] = np.empty(shape, dtype=bool)
+    found["winners"] = np.empty(shape, dtype=bool)
+    found["gaps"] = unsold_reason.astype(np.int64)  # a copy, the scoring's gaps added
+    found["unsold"] = np.empty(winners.shape[1], dtype=np.int64)
+    _scoring_loop(
+        winners, amounts, deck, nations, tokens, zero_counts, _tables(rules),
+        found["company_points"], found["zero_bids"], found["nationalization"],
+        found["monopolization"], found["diversification"], found["lowest_spend_bonus"],
+        found["total"], found["spent"], found["tiles"], found["eliminated"], found["winners"],
+        found["gaps"], found["unsold"],
+    )  # fmt: skip
+    return found
+
+
+# the whole-number arrays of the scoring
+_POINTS: Final = (
+    "company_points",
+    "zero_bids",
+    "nationalization",
+    "monopolization",
+    "diversification",
+    "lowest_spend_bonus",
+    "total",
+    "spent",
+    "tiles",
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(rules: CompiledRules) -> tuple[Any, ...]:
+    """What :func:`_scoring_loop` reads of ``rules``, after the arrays of the games."""
+    return (
+        rules.tile_vp, rules.tile_nation, rules.tile_industry,
+        np.array(rules.industry_strides, dtype=np.int64),
+        np.array(rules.nations, dtype=np.int64), np.array(rules.industries, dtype=np.int64),
+        rules.monopolization.size // len(INDUSTRIES), rules.monopolization,
+        rules.diversification, rules.industry_beyond, rules.nationalization,
+        rules.nationalization_max, rules.zero_bid_points, rules.bonus, rules.bonus_to_all_tied,
+        rules.eliminate, rules.eliminate_all_tied, rules.none_out_when_all_tied,
+        rules.lower_spend_tiebreak, rules.no_winner_when_tied,
+    )  # fmt: skip
+
+
+@compiled_loop
+def _scoring_loop(
+    winners: Ints, amounts: Ints, deck: Ints, nations: Ints, tokens: Ints, zero_counts: Any,
+    tables: tuple[Any, ...], vp: Ints, zero_points: Ints, nationalization: Ints, monopolization: Ints,
+    diversification: Ints, bonus: Ints, total: Ints, spent: Ints, held: Ints,
+    eliminated: Any, leaders: Any, gaps: Ints, unsold: Ints,
+) -> None:  # fmt: skip
+    """:func:`score_columns` of every game, into the arrays after ``tables`` (what
+    :func:`_tables` reads of the rules); each is ``(columns, games)`` but ``gaps``, which
+    holds the play's gap bits, and ``unsold``."""
+    (
+        tile_vp, tile_nation, tile_industry, strides, nations_in_play, industries_in_play,
+        table_size, monopolization_table, diversification_table, beyond_table,
+        nationalization_table, nationalization_max, zero_bid_points, bonus_points,
+        bonus_to_all_tied, eliminate, eliminate_all_tied, none_out_when_all_tied,
+        lower_spend_tiebreak, no_winner_when_tied,
+    ) = tables  # fmt: skip
+    players = vp.shape[0]
     sales, games = winners.shape
-    size = players * games
-    # each sale's tile summed into its winner's bucket (column, game); unsold ones
-    # into one more bucket, left out
-    key = winners * games
-    key += np.arange(games)
-    np.putmask(key, winners < 0, size)
-    key = key.ravel()
-    packing = _packing(rules)
-    packed_tiles, nation_shift, nation_width, offset_shift = packing
-
-    def summed(weights: npt.NDArray[Any]) -> Ints:
-        found = np.bincount(key, weights=weights.ravel(), minlength=size + 1)
-        return found[:size].astype(np.int64).reshape(players, games)
-
-    # one sum per seat holds its VP, tiles, tiles per nation and industry-table offset
-    packed = summed(np.take(packed_tiles, deck))
-    spent = summed(amounts)
-    vp = packed & 127
-    held = packed >> 7 & 31
-    nation_of = np.take(np.array(rules.nations), nations.T)  # (columns, games)
-    own = packed >> (nation_shift + nation_width * nation_of) & ((1 << nation_width) - 1)
-    index = np.take(np.array(rules.industries), tokens.T) * (rules.monopolization.size // 5)
-    index += packed >> offset_shift
-    monopolization = np.take(rules.monopolization, index)
-    diversification = np.take(rules.diversification, index)
-    beyond = np.take(rules.industry_beyond, index)
-    nationalization = np.take(rules.nationalization, own)
-    zero_points = zero_counts.astype(np.int64) * rules.zero_bid_points
-    subtotal = vp + zero_points + nationalization + monopolization + diversification
-    lowest = spent.min(axis=0)
-    highest = spent.max(axis=0)
-    at_lowest = spent == lowest
-    at_highest = spent == highest
-    bonus = at_lowest * rules.bonus
-    if not rules.bonus_to_all_tied:
-        bonus *= at_lowest.sum(axis=0) == 1
-    if rules.eliminate:
-        eliminated = at_highest.copy()
-        if not rules.eliminate_all_tied:
-            eliminated &= at_highest.sum(axis=0) == 1
-        if rules.none_out_when_all_tied:
-            eliminated &= ~at_highest.all(axis=0)
-    else:
-        eliminated = np.zeros_like(at_highest)
-    total = subtotal + bonus
-    standing = np.where(eliminated, -1, total)
-    best = standing.max(axis=0)
-    leaders = ~eliminated & (total == best)
-    several = leaders.sum(axis=0) > 1
-    if rules.lower_spend_tiebreak and several.any():
-        level = np.flatnonzero(several)  # the games with several leaders
-        among = leaders[:, level]
-        least = np.where(among, spent[:, level], np.iinfo(np.int64).max).min(axis=0)
-        leaders[:, level] = among & (spent[:, level] == least)
-    gaps = unsold_reason.copy()
-    gaps |= np.where((own > rules.nationalization_max).any(axis=0), GAP_NATIONALIZATION_BEYOND, 0)
-    gaps |= np.where((beyond & 1).any(axis=0), GAP_MONOPOLIZATION_BEYOND, 0)
-    gaps |= np.where((beyond & 2).any(axis=0), GAP_DIVERSIFICATION_BEYOND, 0)
-    gaps |= np.where(eliminated.all(axis=0), GAP_ALL_OUT, 0)
-    still_tied = leaders.sum(axis=0) > 1
-    gaps |= np.where(still_tied, GAP_TIE_AFTER, 0)
-    if rules.no_winner_when_tied:
-        leaders &= ~still_tied
-    return {
-        "company_points": vp,
-        "zero_bids": zero_points,
-        "nationalization": nationalization,
-        "monopolization": monopolization,
-        "diversification": diversification,
-        "lowest_spend_bonus": bonus,
-        "total": total,
-        "spent": spent,
-        "eliminated": eliminated,
-        "winners": leaders,
-        "tiles": held,
-        "gaps": gaps,
-        "unsold": sales - held.sum(axis=0),
-    }
+    own = np.empty(players, dtype=np.int64)
+    offset = np.empty(players, dtype=np.int64)
+    for game in range(games):
+        for column in range(players):
+            vp[column, game] = 0
+            held[column, game] = 0
+            spent[column, game] = 0
+            own[column] = 0
+            offset[column] = 0
+        sold = 0
+        for sale in range(sales):
+            column = winners[sale, game]
+            if column < 0:
+                continue
+            tile = deck[sale, game]
+            vp[column, game] += tile_vp[tile]
+            held[column, game] += 1
+            spent[column, game] += amounts[sale, game]
+            own[column] += tile_nation[tile] == nations_in_play[nations[game, column]]
+            offset[column] += strides[tile_industry[tile]]
+            sold += 1
+        unsold[game] = sales - sold
+        lowest = spent[0, game]
+        highest = spent[0, game]
+        for column in range(1, players):
+            lowest = min(lowest, spent[column, game])
+            highest = max(highest, spent[column, game])
+        at_lowest = 0
+        at_highest = 0
+        for column in range(players):
+            at_lowest += spent[column, game] == lowest
+            at_highest += spent[column, game] == highest
+        gap = 0
+        out = 0
+        best = -1
+        for column in range(players):
+            index = industries_in_play[tokens[game, column]] * table_size + offset[column]
+            monopolization[column, game] = monopolization_table[index]
+            diversification[column, game] = diversification_table[index]
+            beyond = beyond_table[index]
+            if beyond & 1:
+                gap |= GAP_MONOPOLIZATION_BEYOND
+            if beyond & 2:
+                gap |= GAP_DIVERSIFICATION_BEYOND
+            if own[column] > nationalization_max:
+                gap |= GAP_NATIONALIZATION_BEYOND
+            nationalization[column, game] = nationalization_table[own[column]]
+            zero_points[column, game] = zero_counts[column, game] * zero_bid_points
+            low = spent[column, game] == lowest
+            bonus[column, game] = (
+                bonus_points if low and (bonus_to_all_tied or at_lowest == 1) else 0
+            )
+            total[column, game] = (
+                vp[column, game] + zero_points[column, game] + nationalization[column, game]
+                + monopolization[column, game] + diversification[column, game]
+                + bonus[column, game]
+            )  # fmt: skip
+            high = spent[column, game] == highest
+            eliminated[column, game] = (
+                eliminate and high and (eliminate_all_tied or at_highest == 1)
+                and not (none_out_when_all_tied and at_highest == players)
+            )  # fmt: skip
+            out += eliminated[column, game]
+            if not eliminated[column, game]:
+                best = max(best, total[column, game])
+        if out == players:
+            gap |= GAP_ALL_OUT
+        count = 0
+        least = -1
+        for column in range(players):
+            leads = not eliminated[column, game] and total[column, game] == best
+            leaders[column, game] = leads
+            if leads:
+                count += 1
+                least = spent[column, game] if least < 0 else min(least, spent[column, game])
+        if lower_spend_tiebreak and count > 1:
+            count = 0
+            for column in range(players):
+                leads = leaders[column, game] and spent[column, game] == least
+                leaders[column, game] = leads
+                count += leads
+        if count > 1:
+            gap |= GAP_TIE_AFTER
+            if no_winner_when_tied:
+                for column in range(players):
+                    leaders[column, game] = False
+        gaps[game] |= gap
 
 
 def play_chunk(

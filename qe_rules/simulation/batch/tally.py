@@ -33,7 +33,7 @@ from qe_rules.simulation.batch.chunks import (
     seat_nations,
 )
 from qe_rules.simulation.batch.compiled import GAP_ORDER, CompiledRules, compile_rules
-from qe_rules.simulation.batch.lockstep import PLAY_GAPS, Chunk, Draws, _packing, play_chunk
+from qe_rules.simulation.batch.lockstep import PLAY_GAPS, Chunk, Draws, play_chunk
 from qe_rules.simulation.rows import GameRow
 from qe_rules.simulation.runner import _local, _Run, _Task
 from qe_rules.simulation.tallies import _PlayedChunk, _Tally
@@ -55,9 +55,8 @@ Arrays = Mapping[str, npt.NDArray[Any]]
 
 def check_fits(rules: RuleSet, players: int) -> None:
     """Raise :class:`~qe_rules.InvalidArgument` naming the field where the batch cannot
-    hold ``rules`` with ``players`` players (a scoring table too large, a deck whose
-    tiles do not sum in one number)."""
-    _packing(compile_rules(rules, players))
+    hold ``rules`` with ``players`` players (a scoring table too large)."""
+    compile_rules(rules, players)
 
 
 def task_labels(task: _Task) -> list[str]:
