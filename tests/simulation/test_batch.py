@@ -88,6 +88,19 @@ def test_games_where_every_seat_spends_alike_replay_to_the_same_result(reading):
     assert_replays(played)
 
 
+@pytest.mark.parametrize("scores", ["true", "false"])
+def test_games_won_with_a_zero_bid_replay_to_the_same_result(scores):
+    """Zero agents, no smallest opening bid and the auctioneer taking what the fallback
+    cannot sell: every sale is won with a zero bid, which the mixed tables meet rarely."""
+    spec = (
+        "en:min_opening_bid=0,fallback_finds_no_bid=auctioneer-wins,"
+        f"zero_bid_winner_scores={scores}"
+    )
+    played = batch.play(spec, 4, 40, agents="zero", seed=1, keep_moves=True)
+    assert (played.spent == 0).all() and (played.unsold == 0).all()
+    assert_replays(played)
+
+
 def test_games_where_the_unique_bid_pool_decides_replay_to_the_same_result():
     """The games where counting every bid of the sale (en-early) awards otherwise than
     counting the standing bids: rare (a few in 20,000), so the tests above may meet none."""

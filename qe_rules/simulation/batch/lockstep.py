@@ -87,15 +87,12 @@ class Draws:
         """Per game: the deck order (indices of the canonical deck), the nations and tokens
         of each seat (indices into the pieces in play) and the first auctioneer."""
         high, low = _halves(self.keys)
-        bits = _drawn(high, low, keyed.FIRST)
-        first = (bits.astype(np.uint64) * np.uint64(self.players) >> np.uint64(32)).astype(np.int64)
-        high, low = high[:, None], low[:, None]
-        return (
-            _order(high, low, self.sales, keyed.DECK),
-            _order(high, low, nations, keyed.NATIONS)[:, : self.players],
-            _order(high, low, industries, keyed.TOKENS)[:, : self.players],
-            first,
-        )
+        deck = np.empty((self.games, self.sales), dtype=np.int64)
+        dealt_nations = np.empty((self.games, nations), dtype=np.int64)
+        dealt_tokens = np.empty((self.games, industries), dtype=np.int64)
+        first = np.empty(self.games, dtype=np.int64)
+        _deal_loop(high, low, self.players, deck, dealt_nations, dealt_tokens, first)
+        return deck, dealt_nations[:, : self.players], dealt_tokens[:, : self.players], first
 
     def seat(self, actual_seat: Ints) -> None:
         """Key the agents' draws to the seat each column holds in each game."""
@@ -107,59 +104,35 @@ class Draws:
         high += actual_seat.astype(np.uint32) * _GOLDEN32
         self._high, self._low = high, low
 
-    def _agent(self, high: Bits32, low: Bits32, counter: int | Ints) -> Bits32:
-        """The draws at ``counter`` (:func:`~qe_rules.game.draws.agent_counter` without the
-        seat) of the agents whose seeds' halves are ``high`` and ``low``."""
-        if isinstance(counter, int):
-            step: Any = np.uint32(counter * keyed.COUNTER_SEATS * keyed.GOLDEN32 & keyed.MASK32)
-        else:
-            step = counter.astype(np.uint32) * np.uint32(keyed.COUNTER_SEATS) * _GOLDEN32
-        words = high + step
-        words ^= low
-        bits: Bits32 = keyed.mixed32(words)
-        return bits
-
     def first_round(self, sale: int) -> Bits32:
         """The bits of the opening and secret bids of ``sale``: ``(columns, games)``."""
-        assert self._high is not None and self._low is not None
-        return self._agent(self._high, self._low, sale * keyed.COUNTER_BIDS * 2)
+        return self.every_column(sale, 0)
 
     def every_column(self, sale: int, number: int) -> Bits32:
         """The bits of every column's draw at ``sale`` after ``number`` bids in it:
         ``(columns, games)`` (an agent's draw at a moment no bid reaches, for instance)."""
         assert self._high is not None and self._low is not None
-        return self._agent(self._high, self._low, (sale * keyed.COUNTER_BIDS + number) * 2)
+        drawn = np.empty(self._high.shape, dtype=np.uint32)
+        _every_column_loop(self._high, self._low, (sale * keyed.COUNTER_BIDS + number) * 2, drawn)
+        return drawn
 
     def bid(self, sale: int, column: int, games: Ints, number: Ints) -> Bits32:
         """The bits of ``column``'s bids at ``sale`` in ``games``, where it has made
         ``number`` bids in the sale (a rebid: 1 or more)."""
-        assert self._high is not None and self._low is not None
-        drawn = np.empty(len(games), dtype=np.uint32)
-        _rebid_draws(self._high[column], self._low[column], games, number, sale, drawn)
-        return drawn
+        return self._column(column, games, (sale * keyed.COUNTER_BIDS + number) * 2)
 
     def peek(self, sale: int, column: int, games: Ints) -> Bits32:
         """The bits of ``column``'s answer in the peek window whose views show ``sale``."""
+        counters = np.full(len(games), sale * keyed.COUNTER_BIDS * 2 + 1, dtype=np.int64)
+        return self._column(column, games, counters)
+
+    def _column(self, column: int, games: Ints, counters: Ints) -> Bits32:
+        """The draws of ``column`` in ``games``, each at its counter of ``counters``
+        (:func:`~qe_rules.game.draws.agent_counter` without the seat)."""
         assert self._high is not None and self._low is not None
-        counter = sale * keyed.COUNTER_BIDS * 2 + 1
-        return self._agent(self._high[column, games], self._low[column, games], counter)
-
-
-_mix32 = compiled_loop(keyed.mix32)
-
-
-@compiled_loop
-def _rebid_draws(
-    high: Bits32, low: Bits32, games: Ints, number: Ints, sale: int, drawn: Bits32
-) -> None:
-    """:meth:`Draws.bid` of one column: the draw of each game of ``games`` (whose agent
-    seeds' halves are ``high`` and ``low``, the seat already added) at ``sale`` after
-    ``number`` bids in it, into ``drawn``."""
-    for place in range(len(games)):
-        game = games[place]
-        counter = ((sale * keyed.COUNTER_BIDS + number[place]) * 2) * keyed.COUNTER_SEATS
-        word = (np.int64(high[game]) + counter * keyed.GOLDEN32) & keyed.MASK32
-        drawn[place] = _mix32(word ^ np.int64(low[game]))
+        drawn = np.empty(len(games), dtype=np.uint32)
+        _column_loop(self._high[column], self._low[column], games, counters, drawn)
+        return drawn
 
 
 def _halves(words: npt.NDArray[np.uint64]) -> tuple[Bits32, Bits32]:
@@ -167,27 +140,63 @@ def _halves(words: npt.NDArray[np.uint64]) -> tuple[Bits32, Bits32]:
     return (words >> np.uint64(32)).astype(np.uint32), words.astype(np.uint32)
 
 
-def _drawn(high: Bits32, low: Bits32, counter: Any) -> Bits32:
-    """:func:`qe_rules.game.draws.draw` of keys given by their halves (``counter``: an
-    ``int`` or an array of ``uint32``)."""
-    if isinstance(counter, int):
-        words = high + np.uint32(counter * keyed.GOLDEN32 & keyed.MASK32)
-    else:
-        words = high + counter * _GOLDEN32
-    words ^= low
-    bits: Bits32 = keyed.mixed32(words)
-    return bits
+_mix32 = compiled_loop(keyed.mix32)
 
 
-def _order(high: Bits32, low: Bits32, size: int, purpose: int) -> Ints:
-    """Per game (a row of ``high`` and ``low``), a random order of ``range(size)``
-    (``size`` up to 32), as :func:`qe_rules.game.draws.deal_order` gives it."""
-    items = np.arange(size, dtype=np.uint32)
-    sort_keys = _drawn(high, low, items + np.uint32(purpose))
-    sort_keys &= np.uint32(~31 & keyed.MASK32)
-    sort_keys |= items
-    sort_keys.sort(axis=1)
-    return (sort_keys & np.uint32(31)).astype(np.int64)
+@compiled_loop
+def _draw(high: int, low: int, counter: int) -> int:
+    """:func:`qe_rules.game.draws.draw` of the key whose halves are ``high`` and ``low``."""
+    return _mix32((high + counter * keyed.GOLDEN32) & keyed.MASK32 ^ low)
+
+
+@compiled_loop
+def _every_column_loop(high: Bits32, low: Bits32, counter: int, drawn: Bits32) -> None:
+    """Each column's draw in each game (``(columns, games)``, the agent seeds' halves
+    ``high`` and ``low``, the seat already added) at ``counter`` (an agent counter
+    without the seat), into ``drawn``."""
+    columns, games = high.shape
+    for column in range(columns):
+        for game in range(games):
+            drawn[column, game] = _draw(
+                int(high[column, game]), int(low[column, game]),
+                counter * keyed.COUNTER_SEATS,
+            )  # fmt: skip
+
+
+@compiled_loop
+def _column_loop(high: Bits32, low: Bits32, games: Ints, counters: Ints, drawn: Bits32) -> None:
+    """One column's draws (its seeds' halves ``high`` and ``low`` by game) in ``games``,
+    each at its counter of ``counters``, into ``drawn``."""
+    for place in range(len(games)):
+        game = games[place]
+        drawn[place] = _draw(int(high[game]), int(low[game]), counters[place] * keyed.COUNTER_SEATS)
+
+
+@compiled_loop
+def _deal_loop(
+    high: Bits32, low: Bits32, players: int, deck: Ints, nations: Ints, tokens: Ints, first: Ints
+) -> None:
+    """Per game (the halves of its key, ``high`` and ``low``), as
+    :func:`qe_rules.game.draws.deal_order` and :func:`~qe_rules.game.draws.first_seat`
+    deal: the order of the deck, of the nations and of the tokens (as wide as each array's
+    rows), and the first auctioneer."""
+    keys = np.empty(32, dtype=np.int64)
+    for game in range(high.shape[0]):
+        key_high, key_low = int(high[game]), int(low[game])
+        for order, purpose in (
+            (deck, keyed.DECK),
+            (nations, keyed.NATIONS),
+            (tokens, keyed.TOKENS),
+        ):
+            size = order.shape[1]
+            for item in range(size):  # the sort keys, each unique (the item below)
+                keys[item] = _draw(key_high, key_low, purpose | item) & ~31 | item
+            for item in range(size):  # each item at its rank (no branch: twice as fast)
+                rank = 0
+                for other in range(size):
+                    rank += keys[other] < keys[item]
+                order[game, rank] = item
+        first[game] = _draw(key_high, key_low, keyed.FIRST) * players >> 32
 
 
 _GOLDEN: Final = np.uint64(keyed.GOLDEN)
@@ -254,9 +263,8 @@ class Chunk:
         self.zero_counts = np.zeros((players, games), dtype=np.int32)
         # per seat, its sales ended on a zero bid, scoring or not (public: who bid zero)
         self.zero_bids_made = np.zeros((players, games), dtype=np.int32)
-        # per seat, its zero-bid scorings in this round (with a limit of one: whether any)
-        once = rules.zero_bid_limit == 1
-        self.zero_round = np.zeros((players, games), dtype=bool if once else np.int32)
+        # per seat, its zero-bid scorings in this round
+        self.zero_round = np.zeros((players, games), dtype=np.int32)
         self.peeks_used = np.zeros((players, games), dtype=np.int64)
         self._agents = [[(agent, None)] for agent in agents] if by_column else self._groups(agents)
         self.opening: Bids | None = None  # the opening bids of the sale in progress
@@ -551,26 +559,16 @@ class Chunk:
     def _zero_bids(
         self, sale: int, bids: Ints, winner: Ints, tied: Ints, rebid_seen: Ints | None
     ) -> None:
-        rules, players = self.rules, self.players
+        rules = self.rules
         if sale and rules.round_of[sale] != rules.round_of[sale - 1]:
-            self.zero_round[:] = False
-        scoring = bids == 0
-        self.zero_bids_made += scoring
-        if not rules.zero_unsold_scores:
-            scoring &= winner >= 0
-        if not rules.zero_winner_scores:
-            scoring &= np.arange(players)[:, None] != winner
-        if not rules.zero_rebid_scores and rebid_seen is not None:
-            seen = np.zeros(self.games, dtype=np.int64)
+            self.zero_round[:] = 0
+        seen = np.zeros(self.games, dtype=np.int64)  # the seats that rebid, a code per game
+        if rebid_seen is not None and not rules.zero_rebid_scores:
             seen[tied] = rebid_seen
-            scoring &= (seen[None, :] >> np.arange(players)[:, None] & 1) == 0
-        if rules.zero_bid_limit == 1:
-            scoring &= ~self.zero_round
-            self.zero_round |= scoring
-        elif rules.zero_bid_limit:
-            scoring &= self.zero_round < rules.zero_bid_limit
-            self.zero_round += scoring
-        self.zero_counts += scoring
+        _zero_bids_loop(
+            bids, winner, seen, rules.zero_unsold_scores, rules.zero_winner_scores,
+            rules.zero_bid_limit, self.zero_round, self.zero_bids_made, self.zero_counts,
+        )  # fmt: skip
 
     def _peek_window(
         self, sale: int, winner: Ints, auctioneer: int | None
@@ -742,6 +740,33 @@ def score_columns(
         found["gaps"], found["unsold"],
     )  # fmt: skip
     return found
+
+
+@compiled_loop
+def _zero_bids_loop(
+    bids: Ints, winner: Ints, rebid: Ints, unsold_scores: bool, winner_scores: bool,
+    limit: int, this_round: Any, made: Any, counts: Any,
+) -> None:  # fmt: skip
+    """A sale's zero bids, per column and game: each counts as made (``made``), and
+    scores (``counts``, ``this_round``) where the sale sold or ``unsold_scores``, the
+    column did not win it or ``winner_scores``, it did not rebid (``rebid``: the seats
+    that did, a code per game, 0 where rebids score) and it scored fewer than ``limit``
+    times this round (0: no limit)."""
+    columns, games = bids.shape
+    for column in range(columns):
+        for game in range(games):
+            zero = bids[column, game] == 0
+            made[column, game] += zero
+            won_by = winner[game]
+            scores = (
+                zero
+                and (unsold_scores or won_by >= 0)
+                and (winner_scores or won_by != column)
+                and rebid[game] >> column & 1 == 0
+                and (limit == 0 or this_round[column, game] < limit)
+            )
+            this_round[column, game] += scores
+            counts[column, game] += scores
 
 
 # the whole-number arrays of the scoring
