@@ -71,7 +71,7 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return chunks
 
 
-BATCH_CHUNK: Final = 16384
+BATCH_CHUNK: Final = 6144
 """The games the batch plays at a time (``batch.CHUNK``, which a test holds equal)."""
 
 _BATCH_LEAST: Final = 256  # the fewest games of a batch chunk sent to a worker

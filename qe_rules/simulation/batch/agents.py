@@ -304,7 +304,7 @@ def tile_worths(state: Any, *, tokens: bool = True) -> Floats:
     tables = _tables(rules.ruleset, rules.players)
     tiles = knowledge.tiles(state)
     nation, token = knowledge.pieces(state)
-    worths = np.empty(knowledge.held.shape)
+    worths: Floats = knowledge.kept(tile_worths, "tokens" if tokens else "public")
     _worths_loop(
         state.sale, tiles.industry, tiles.nation, tiles.vp, nation, token,
         knowledge.held, knowledge.kinds, knowledge.own,
@@ -376,15 +376,14 @@ class ValueBids:
         tables = _tables(rules.ruleset, rules.players)
         worth = tile_worths(state)
         spends = knowledge.other_spends()
-        shape = worth.shape
-        zero: Ints = np.empty(shape, dtype=np.int64)
+        zero: Ints = knowledge.kept(ValueBids, "zero", np.int64)
         found = knowledge.derived[ValueBids] = BidFigures(
             worth=worth,
             zero=zero,
-            opening_target=np.empty(shape),
+            opening_target=knowledge.kept(ValueBids, "opening_target"),
             target=worth,
-            cap=np.empty(shape),
-            pass_below=np.empty(shape),
+            cap=knowledge.kept(ValueBids, "cap"),
+            pass_below=knowledge.kept(ValueBids, "pass_below"),
         )
         _value_figures_loop(
             worth, spends.top, spends.typical, knowledge.spent, rules.sales - state.sale,

@@ -36,7 +36,7 @@ __all__ = [
     "seat_nations",
 ]
 
-CHUNK: Final = 16384
+CHUNK: Final = 6144
 """Games per chunk by default (a speed setting: the games are the same for any chunk)."""
 
 Ints = npt.NDArray[np.signedinteger[Any]]

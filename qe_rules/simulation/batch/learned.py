@@ -144,10 +144,10 @@ class LearnedBids:
         found = knowledge.derived[self] = BidFigures(
             worth=worth,
             zero=zeros,
-            opening_target=np.empty_like(worth),
-            target=np.empty_like(worth),
-            cap=np.empty_like(worth),
-            pass_below=np.empty_like(worth),
+            opening_target=knowledge.kept(self, "opening_target"),
+            target=knowledge.kept(self, "target"),
+            cap=knowledge.kept(self, "cap"),
+            pass_below=knowledge.kept(self, "pass_below"),
         )
         _targets_loop(
             values.reshape(len(values), players, games), worth, room, style,
