@@ -180,6 +180,18 @@ def test_a_game_is_the_same_whatever_the_chunk_and_the_other_games():
     assert kept.record(2600) == whole.record(2600)
 
 
+@pytest.mark.parametrize("peek_timing", ["last-sale", "any-earlier-sale"])
+def test_agents_that_read_the_game_play_the_same_games_whatever_the_chunk(peek_timing):
+    """A chunk plays in the arrays of the chunk before it (its knowledge, emptied): what a
+    seat knew in one chunk must not reach the next."""
+    spec = f"en:peek_timing={peek_timing},peek_player_counts=[4]"
+    agents = ["value", "trained", "value", "random"]
+    whole = batch.play(spec, 4, 600, agents=agents, seed=5)
+    parts = batch.play(spec, 4, 600, agents=agents, seed=5, chunk=150)
+    assert (parts.totals == whole.totals).all()
+    assert (parts.spent == whole.spent).all()
+
+
 def test_every_rule_field_is_classified():
     assert set(batch.FIELD_USE) == set(RuleSet.rule_fields())
     refused = [name for name, use in batch.FIELD_USE.items() if use.startswith("refused")]

@@ -165,12 +165,17 @@ def played_chunks(
     chunk: int,
     log: bool = False,
 ) -> Iterator[tuple[Chunk, MoveLog | None]]:
-    """The chunks of games ``start`` to ``start + games``, each played."""
+    """The chunks of games ``start`` to ``start + games``, each played. A chunk is read
+    before the next is asked for: without ``log`` (whose records read the chunks later),
+    the next plays in its arrays."""
+    spare = None
     for first in range(start, start + games, chunk):
         size = min(chunk, start + games - first)
         draws = Draws(seed, first, size, rules.players, rules.sales)
         moves = MoveLog() if log else None
-        yield play_chunk(rules, draws, agents, moves), moves
+        played = play_chunk(rules, draws, agents, moves, spare)
+        yield played, moves
+        spare = None if log else played
 
 
 def _window_moves(

@@ -76,6 +76,27 @@ class Knowledge:
         self._pieces: tuple[Ints, Ints] | None = None
         self._tiles: SaleTiles | None = None
 
+    @classmethod
+    def made(cls, rules: CompiledRules, games: int, spare: Knowledge | None = None) -> Knowledge:
+        """The knowledge of a new chunk of ``games`` games: ``spare`` (a played chunk's,
+        no longer read) emptied where it has the same rules and games, else a new one.
+        Emptied, its arrays serve again: new ones at every chunk would cost fresh memory
+        pages at every chunk."""
+        if spare is None or spare.rules is not rules or spare.spent.shape[1] != games:
+            return cls(rules, games)
+        for array in (
+            spare.own, spare.held, spare.kinds, spare.spent, spare.seen_sum, spare.seen_count,
+            spare.known_paid, spare.floor_sum, spare.unknown_count, spare.told, spare.blind,
+            spare.floors, spare.zero_bidders,
+        ):  # fmt: skip
+            array.fill(0)
+        spare.winners = []
+        spare.sales_done = 0
+        spare.derived.clear()
+        spare._pieces = None
+        spare._tiles = None
+        return spare
+
     def after_sale(
         self,
         sale: int,

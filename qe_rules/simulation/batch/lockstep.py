@@ -235,6 +235,7 @@ class Chunk:
         log: MoveLog | None,
         *,
         by_column: bool = False,
+        spare: Chunk | None = None,
     ) -> None:
         self.rules = rules
         self.draws = draws
@@ -283,7 +284,11 @@ class Chunk:
         # before-bids: per column and game, whether it announced a peek at this sale
         self.announced = np.zeros((players, games), dtype=bool) if self.peek_before else None
         reads = any(getattr(agent, "reads_state", False) for agent in agents)
-        self.knowledge = Knowledge(rules, games) if reads else None
+        self.knowledge: Knowledge | None = (
+            Knowledge.made(rules, games, None if spare is None else spare.knowledge)
+            if reads
+            else None
+        )
         # per sale and game, the highest bid a peek shows where it shows one (the highest
         # standing bid under peek_shows=highest-bid, the highest bid made under
         # highest-bid-made): kept only where a seat's knowledge reads it
@@ -911,9 +916,11 @@ def play_chunk(
     draws: Draws,
     agents: Sequence[BatchAgent],
     log: MoveLog | None = None,
+    spare: Chunk | None = None,
 ) -> Chunk:
-    """Play the games of ``draws`` to the end; the chunk holds their state and moves."""
-    chunk = Chunk(rules, draws, agents, log)
+    """Play the games of ``draws`` to the end; the chunk holds their state and moves.
+    ``spare``: a played chunk no longer read, whose arrays may serve again."""
+    chunk = Chunk(rules, draws, agents, log, spare=spare)
     for sale in range(rules.sales):
         chunk.play_sale(sale)
     return chunk
