@@ -137,17 +137,24 @@ class _Spy:
         return self.random.peeks(ask)
 
 
-def assert_zero_counts_shown(rules, players, others, seed):
-    """The batch's count of each seat's zero bids is what the seat's views show."""
+def assert_zero_counts_shown(rules, players, others, seed, chunk=batch.CHUNK):
+    """The batch's count of each seat's zero bids is what the seat's views show (in the
+    last chunk played)."""
     spy = _Spy()
-    played = batch.play(rules, players, 16, agents=[spy, *others], seed=seed)
+    played = batch.play(rules, players, 16, agents=[spy, *others], seed=seed, chunk=chunk)
     chunk = spy.state
-    for index in range(played.games):
-        history = qe.replay(played.record(index)).view(0).history
+    before = played.games - chunk.games  # the games of the chunks before the last
+    for index in range(chunk.games):
+        history = qe.replay(played.record(before + index)).view(0).history
         for column in range(players):
             seat = int(chunk.actual_seat[column, index])
             zeros = sum(seat in sale.zero_bidders for sale in history)
             assert chunk.zero_bids_made[column, index] == zeros
+
+
+def test_each_chunk_counts_its_own_zero_bids():
+    """The second chunk plays in the arrays of the first, emptied."""
+    assert_zero_counts_shown("en", 4, ["value", "zero", "random"], 4, chunk=8)
 
 
 @pytest.mark.parametrize(

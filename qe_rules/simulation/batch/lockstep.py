@@ -256,17 +256,21 @@ class Chunk:
         # agents that see every question before it is answered (to follow the games)
         self._watchers = [agent for agent in unique if hasattr(agent, "see")]
         self.sale = 0
+        # the arrays below and the scoring's: a played chunk's (``spare``) where it has as
+        # many games under the same rules, else new (see _array)
+        fits = spare is not None and spare.rules is rules and spare.games == games
+        self._arrays: dict[str, Any] = spare._arrays if spare is not None and fits else {}
         # written a sale at a time, every game (no need to clear them first)
-        self.winners = np.empty((rules.sales, games), dtype=np.int64)
-        self.amounts = np.empty((rules.sales, games), dtype=np.int64)
-        self.unsold_reason = np.zeros(games, dtype=np.int64)  # gap bits of unsold sales
-        self.tie_sales = np.zeros(games, dtype=np.int64)
-        self.zero_counts = np.zeros((players, games), dtype=np.int32)
+        self.winners = self._array("winners", (rules.sales, games), np.int64, zeroed=False)
+        self.amounts = self._array("amounts", (rules.sales, games), np.int64, zeroed=False)
+        self.unsold_reason = self._array("unsold_reason", (games,), np.int64)  # gap bits
+        self.tie_sales = self._array("tie_sales", (games,), np.int64)
+        self.zero_counts = self._array("zero_counts", (players, games), np.int32)
         # per seat, its sales ended on a zero bid, scoring or not (public: who bid zero)
-        self.zero_bids_made = np.zeros((players, games), dtype=np.int32)
+        self.zero_bids_made = self._array("zero_bids_made", (players, games), np.int32)
         # per seat, its zero-bid scorings in this round
-        self.zero_round = np.zeros((players, games), dtype=np.int32)
-        self.peeks_used = np.zeros((players, games), dtype=np.int64)
+        self.zero_round = self._array("zero_round", (players, games), np.int32)
+        self.peeks_used = self._array("peeks_used", (players, games), np.int64)
         self._agents = [[(agent, None)] for agent in agents] if by_column else self._groups(agents)
         self.opening: Bids | None = None  # the opening bids of the sale in progress
         # for observers of the games in progress (learning.vector_env): the rebid round
@@ -297,6 +301,17 @@ class Chunk:
             if self.knowledge is not None and (rules.peek_shows_highest or rules.peek_shows_made)
             else None
         )
+
+    def _array(self, name: str, shape: tuple[int, ...], dtype: Any, zeroed: bool = True) -> Any:
+        """The chunk's array ``name``: the spare chunk's, emptied (filled with zeros where
+        ``zeroed``), or a new one. Arrays that serve again spare the fresh memory pages
+        new ones would cost at every chunk (about a tenth of a run with random agents)."""
+        found = self._arrays.get(name)
+        if found is None:
+            found = self._arrays[name] = np.zeros(shape, dtype=dtype)
+        elif zeroed:
+            found.fill(0)
+        return found
 
     def _groups(self, agents: Sequence[BatchAgent]) -> list[list[tuple[BatchAgent, Ints | None]]]:
         """Per column: each agent and the games where it sits there (None: all of them).
@@ -712,7 +727,7 @@ class Chunk:
         """The final scoring, by column: ``(columns, games)`` arrays and per-game ones."""
         return score_columns(
             self.rules, self.winners, self.amounts, self.deck_by_sale, self.nations, self.tokens,
-            self.zero_counts, self.unsold_reason,
+            self.zero_counts, self.unsold_reason, self._arrays,
         )  # fmt: skip
 
 
@@ -725,18 +740,30 @@ def score_columns(
     tokens: Ints,
     zero_counts: npt.NDArray[np.int32],
     unsold_reason: Ints,
+    into: dict[str, Any] | None = None,
 ) -> dict[str, Ints]:
     """The final scoring of games under ``rules``, by column: ``(columns, games)`` arrays
     and per-game ones. ``winners`` and ``amounts`` are ``(sales, games)`` (the column
     that won each sale, -1 for none, and what it paid); ``deck`` holds ``(sales, games)``
     indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
-    columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits."""
-    shape = (rules.players, winners.shape[1])
-    found: dict[str, Ints] = {name: np.empty(shape, dtype=np.int64) for name in _POINTS}
-    found["eliminated"] = np.empty(shape, dtype=bool)
-    found["winners"] = np.empty(shape, dtype=bool)
-    found["gaps"] = unsold_reason.astype(np.int64)  # a copy, the scoring's gaps added
-    found["unsold"] = np.empty(winners.shape[1], dtype=np.int64)
+    columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits.
+    ``into``: arrays to write the scoring in, kept there (a chunk's, see ``Chunk._array``)."""
+    games = winners.shape[1]
+    kept: dict[str, Any] = {} if into is None else into
+
+    def array(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
+        found = kept.get(f"scoring {name}")
+        if found is None:
+            found = kept[f"scoring {name}"] = np.empty(shape, dtype=dtype)
+        return found
+
+    shape = (rules.players, games)
+    found: dict[str, Ints] = {name: array(name, shape, np.int64) for name in _POINTS}
+    found["eliminated"] = array("eliminated", shape, bool)
+    found["winners"] = array("winners", shape, bool)
+    found["gaps"] = array("gaps", (games,), np.int64)
+    found["gaps"][:] = unsold_reason  # the play's gaps, the scoring's added
+    found["unsold"] = array("unsold", (games,), np.int64)
     _scoring_loop(
         winners, amounts, deck, nations, tokens, zero_counts, _tables(rules),
         found["company_points"], found["zero_bids"], found["nationalization"],
