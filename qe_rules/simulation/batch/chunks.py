@@ -83,20 +83,37 @@ def label(agent: BatchAgent) -> str:
 
 
 def chunk_arrays(
-    chunk: Chunk, names: Sequence[str] = SEAT_ARRAYS, scored: Mapping[str, Ints] | None = None
+    chunk: Chunk,
+    names: Sequence[str] = SEAT_ARRAYS,
+    scored: Mapping[str, Ints] | None = None,
+    into: dict[str, Any] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """A played chunk's outcome: per game and seat (in table order) the arrays ``names``
     (``totals`` always), and per game the arrays of ``GAME_ARRAYS``; from ``scored`` (its
-    holdings scored by column) where given, else from ``chunk.score()``."""
+    holdings scored by column) where given, else from ``chunk.score()``. ``into``: arrays
+    of an earlier call to write the seats' arrays in, where they have the shape (a caller
+    that reads each chunk's arrays before the next spares fresh memory pages)."""
     if scored is None:
         scored = chunk.score()
     players, games = chunk.players, chunk.games
+    kept: dict[str, Any] = {} if into is None else into
+
+    def array(name: str, dtype: Any) -> Any:
+        found = kept.get(name)
+        if found is None or found.shape != (players, games) or found.dtype != dtype:
+            found = kept[name] = np.empty((players, games), dtype=dtype)
+        return found
+
     # each seat's column in each game, as a flat index into a (columns, games) array
-    flat = ((np.arange(players)[:, None] - chunk.first) % players) * games + np.arange(games)
-    arrays = {
-        name: scored[_FROM_CHUNK[name]].ravel()[flat].T
-        for name in dict.fromkeys(("totals", *names))
-    }
+    flat = array("flat", np.int64)
+    np.subtract(np.arange(players)[:, None], chunk.first, out=flat)
+    flat %= players
+    flat *= games
+    flat += np.arange(games)
+    arrays = {}
+    for name in dict.fromkeys(("totals", *names)):
+        values = scored[_FROM_CHUNK[name]].ravel()
+        arrays[name] = np.take(values, flat, out=array(name, values.dtype)).T
     winners = scored["winners"]
     single = winners.sum(axis=0) == 1
     first_winner = winners.argmax(axis=0)

@@ -83,16 +83,12 @@ class Draws:
         self._high: Bits32 | None = None
         self._low: Bits32 | None = None
 
-    def deal(self, nations: int, industries: int) -> tuple[Ints, Ints, Ints, Ints]:
-        """Per game: the deck order (indices of the canonical deck), the nations and tokens
-        of each seat (indices into the pieces in play) and the first auctioneer."""
+    def deal(self, deck: Ints, nations: Ints, tokens: Ints, first: Ints) -> None:
+        """Per game (a row of each array): the deck order (``deck``, indices of the
+        canonical deck), the order of the nations and of the tokens in play (each seat's
+        is its place in that order) and the first auctioneer."""
         high, low = _halves(self.keys)
-        deck = np.empty((self.games, self.sales), dtype=np.int64)
-        dealt_nations = np.empty((self.games, nations), dtype=np.int64)
-        dealt_tokens = np.empty((self.games, industries), dtype=np.int64)
-        first = np.empty(self.games, dtype=np.int64)
-        _deal_loop(high, low, self.players, deck, dealt_nations, dealt_tokens, first)
-        return deck, dealt_nations[:, : self.players], dealt_tokens[:, : self.players], first
+        _deal_loop(high, low, self.players, deck, nations, tokens, first)
 
     def seat(self, actual_seat: Ints) -> None:
         """Key the agents' draws to the seat each column holds in each game."""
@@ -241,13 +237,19 @@ class Chunk:
         self.draws = draws
         self.games = games = draws.games
         self.players = players = rules.players
-        self.deck, nations, tokens, self.first = draws.deal(
-            len(rules.nations), len(rules.industries)
-        )
+        # a played chunk's arrays (``spare``) where it has as many games under the same
+        # rules, else new ones (see _array)
+        fits = spare is not None and spare.rules is rules and spare.games == games
+        self._arrays: dict[str, Any] = spare._arrays if spare is not None and fits else {}
+        self.deck = self._array("deck", (games, rules.sales), np.int64, zeroed=False)
+        self.first = self._array("first", (games,), np.int64, zeroed=False)
+        nations = self._array("dealt nations", (games, len(rules.nations)), np.int64, False)
+        tokens = self._array("dealt tokens", (games, len(rules.industries)), np.int64, False)
+        draws.deal(self.deck, nations, tokens, self.first)
         self.actual_seat = (self.first[None, :] + np.arange(players)[:, None]) % players
         # the nations and tokens are dealt by seat; the chunk holds them by column
-        self.nations = np.take_along_axis(nations, self.actual_seat.T, axis=1)
-        self.tokens = np.take_along_axis(tokens, self.actual_seat.T, axis=1)
+        self.nations = np.take_along_axis(nations[:, :players], self.actual_seat.T, axis=1)
+        self.tokens = np.take_along_axis(tokens[:, :players], self.actual_seat.T, axis=1)
         draws.seat(self.actual_seat)
         unique = list(dict.fromkeys(agents))
         if log is None and any(getattr(agent, "reads_moves", False) for agent in unique):
@@ -256,10 +258,6 @@ class Chunk:
         # agents that see every question before it is answered (to follow the games)
         self._watchers = [agent for agent in unique if hasattr(agent, "see")]
         self.sale = 0
-        # the arrays below and the scoring's: a played chunk's (``spare``) where it has as
-        # many games under the same rules, else new (see _array)
-        fits = spare is not None and spare.rules is rules and spare.games == games
-        self._arrays: dict[str, Any] = spare._arrays if spare is not None and fits else {}
         # written a sale at a time, every game (no need to clear them first)
         self.winners = self._array("winners", (rules.sales, games), np.int64, zeroed=False)
         self.amounts = self._array("amounts", (rules.sales, games), np.int64, zeroed=False)
@@ -719,7 +717,9 @@ class Chunk:
     @functools.cached_property
     def deck_by_sale(self) -> Ints:
         """The deck as ``(sales, games)``, contiguous (``deck`` is ``(games, sales)``)."""
-        return np.ascontiguousarray(self.deck.T)
+        found: Ints = self._array("deck by sale", self.deck.T.shape, np.int64, zeroed=False)
+        found[...] = self.deck.T
+        return found
 
     # ----------------------------------------------------------------- scoring
 

@@ -183,8 +183,9 @@ def play(
     }
     logs: dict[int, tuple[Chunk, MoveLog]] = {}
     done = 0
+    seat_arrays: dict[str, Any] = {}  # each chunk's, copied below before the next
     for played, log in played_chunks(compiled, made, games, seed, start, chunk, keep_moves):
-        for name, values in chunk_arrays(played).items():
+        for name, values in chunk_arrays(played, into=seat_arrays).items():
             if name in SEAT_ARRAYS:
                 arrays[name][:, done : done + played.games] = values.T
             else:
