@@ -113,7 +113,8 @@ def chunk_arrays(
     arrays = {}
     for name in dict.fromkeys(("totals", *names)):
         values = scored[_FROM_CHUNK[name]].ravel()
-        arrays[name] = np.take(values, flat, out=array(name, values.dtype)).T
+        # mode="clip": no check of the indices (all in range), so no buffer for ``out``
+        arrays[name] = np.take(values, flat, out=array(name, values.dtype), mode="clip").T
     winners = scored["winners"]
     single = winners.sum(axis=0) == 1
     first_winner = winners.argmax(axis=0)

@@ -112,22 +112,22 @@ class Draws:
         _every_column_loop(self._high, self._low, (sale * keyed.COUNTER_BIDS + number) * 2, drawn)
         return drawn
 
-    def bid(self, sale: int, column: int, games: Ints, number: Ints) -> Bits32:
-        """The bits of ``column``'s bids at ``sale`` in ``games``, where it has made
-        ``number`` bids in the sale (a rebid: 1 or more)."""
-        return self._column(column, games, (sale * keyed.COUNTER_BIDS + number) * 2)
+    def bids(self, sale: int, columns: Ints, games: Ints, number: Ints) -> Bits32:
+        """The bits of rebids at ``sale``, each of a column of ``columns`` in a game of
+        ``games``, where it has made ``number`` bids in the sale (1 or more)."""
+        assert self._high is not None and self._low is not None
+        drawn = np.empty(len(games), dtype=np.uint32)
+        counters = (sale * keyed.COUNTER_BIDS + number) * 2
+        _entries_loop(self._high, self._low, columns, games, counters, drawn)
+        return drawn
 
     def peek(self, sale: int, column: int, games: Ints) -> Bits32:
         """The bits of ``column``'s answer in the peek window whose views show ``sale``."""
-        counters = np.full(len(games), sale * keyed.COUNTER_BIDS * 2 + 1, dtype=np.int64)
-        return self._column(column, games, counters)
-
-    def _column(self, column: int, games: Ints, counters: Ints) -> Bits32:
-        """The draws of ``column`` in ``games``, each at its counter of ``counters``
-        (:func:`~qe_rules.game.draws.agent_counter` without the seat)."""
         assert self._high is not None and self._low is not None
         drawn = np.empty(len(games), dtype=np.uint32)
-        _column_loop(self._high[column], self._low[column], games, counters, drawn)
+        columns = np.full(len(games), column, dtype=np.int64)
+        counters = np.full(len(games), sale * keyed.COUNTER_BIDS * 2 + 1, dtype=np.int64)
+        _entries_loop(self._high, self._low, columns, games, counters, drawn)
         return drawn
 
 
@@ -160,12 +160,19 @@ def _every_column_loop(high: Bits32, low: Bits32, counter: int, drawn: Bits32) -
 
 
 @compiled_loop
-def _column_loop(high: Bits32, low: Bits32, games: Ints, counters: Ints, drawn: Bits32) -> None:
-    """One column's draws (its seeds' halves ``high`` and ``low`` by game) in ``games``,
-    each at its counter of ``counters``, into ``drawn``."""
-    for place in range(len(games)):
-        game = games[place]
-        drawn[place] = _draw(int(high[game]), int(low[game]), counters[place] * keyed.COUNTER_SEATS)
+def _entries_loop(
+    high: Bits32, low: Bits32, columns: Ints, games: Ints, counters: Ints, drawn: Bits32
+) -> None:
+    """Draws of the agents whose seeds' halves are ``high`` and ``low`` (``(columns,
+    games)``, the seat already added): each of a column of ``columns`` in a game of
+    ``games`` at its counter of ``counters`` (an agent counter without the seat), into
+    ``drawn``."""
+    for entry in range(len(games)):
+        column, game = columns[entry], games[entry]
+        drawn[entry] = _draw(
+            int(high[column, game]), int(low[column, game]),
+            counters[entry] * keyed.COUNTER_SEATS,
+        )  # fmt: skip
 
 
 @compiled_loop
@@ -537,12 +544,15 @@ class Chunk:
             # their rebidding seats and ties in a row
             self.rebid_round = (round_, rows, seats[:live].copy(), ties[asked])
             placed = np.full((players, count if keep_placed else 0), -1, dtype=np.int64)
+            starts, columns, everywhere, every_game, numbers, standing_bids = settling.rebidders(
+                pending, seats, live, tied, made, standing
+            )
+            every_draw = self.draws.bids(sale, columns, every_game, numbers)
             for column in range(players):
-                where, games, numbers, before = settling.rebidders(
-                    pending, seats, live, column, tied, made, standing
-                )
-                if not len(where):
+                first, end = starts[column], starts[column + 1]
+                if first == end:
                     continue
+                where, games = everywhere[first:end], every_game[first:end]
                 is_auctioneer = column == auctioneer
                 minimum = rules.auctioneer_rebid_minimum if is_auctioneer else rules.min_secret_bid
                 may_equal = (
@@ -553,8 +563,8 @@ class Chunk:
                     forbidden = opening[games]
                 new = yield BidAsk(
                     state=self, seat=column, rows=games, phase="rebid", minimum=minimum,
-                    forbidden=forbidden, draws=self.draws.bid(sale, column, games, numbers),
-                    previous=before,
+                    forbidden=forbidden, draws=every_draw[first:end],
+                    previous=standing_bids[first:end],
                 )  # fmt: skip
                 standing[column, where] = new
                 if highest_made is not None:

@@ -169,26 +169,39 @@ def fallback(
 
 @compiled_loop
 def rebidders(
-    pending: Ints, seats: Ints, count: int, column: int, tied: Ints, made: Ints, standing: Ints
-) -> tuple[Ints, Ints, Ints, Ints]:
-    """The games among the first ``count`` of ``pending`` where ``column`` rebids (its bit
-    in ``seats``): their positions among the tied games, the games (``tied`` at those
-    positions), the bids the column made in the sale there (from ``made``: a byte per
-    column) and its standing bids, each a new array."""
-    where = np.empty(count, dtype=np.int64)
-    games = np.empty(count, dtype=np.int64)
-    numbers = np.empty(count, dtype=np.int64)
-    previous = np.empty(count, dtype=np.int64)
+    pending: Ints, seats: Ints, count: int, tied: Ints, made: Ints, standing: Ints
+) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """Who rebids in the first ``count`` games of ``pending`` (a bit per column in
+    ``seats``), column after column: where each column's entries start (and where the
+    last ends), then per entry its column, its game's position among the tied games, the
+    game (``tied`` there), the bids the column made in the sale (from ``made``: a byte
+    per column) and its standing bid. Each a new array."""
+    players = standing.shape[0]
+    starts = np.zeros(players + 1, dtype=np.int64)
+    size = 0
+    for place in range(count):
+        for column in range(players):
+            size += seats[place] >> column & 1
+    # one entry more: each game is written at ``found``, kept where the column rebids
+    columns = np.empty(size + 1, dtype=np.int64)
+    where = np.empty(size + 1, dtype=np.int64)
+    games = np.empty(size + 1, dtype=np.int64)
+    numbers = np.empty(size + 1, dtype=np.int64)
+    previous = np.empty(size + 1, dtype=np.int64)
     found = 0
-    shift = 8 * column
-    for place in range(count):  # each game written at ``found``, kept where the column rebids
-        position = pending[place]
-        where[found] = position
-        games[found] = tied[position]
-        numbers[found] = made[position] >> shift & 255
-        previous[found] = standing[column, position]
-        found += seats[place] >> column & 1
-    return where[:found], games[:found], numbers[:found], previous[:found]
+    for column in range(players):
+        starts[column] = found
+        shift = 8 * column
+        for place in range(count):  # without branches, as in first_round
+            position = pending[place]
+            columns[found] = column
+            where[found] = position
+            games[found] = tied[position]
+            numbers[found] = made[position] >> shift & 255
+            previous[found] = standing[column, position]
+            found += seats[place] >> column & 1
+    starts[players] = found
+    return starts, columns[:size], where[:size], games[:size], numbers[:size], previous[:size]
 
 
 @compiled_loop
