@@ -1,6 +1,12 @@
 """The batched engine: every game it plays, exported as a record, replays through the
 reference engine to the same totals, spends, eliminations, winners and rule gaps."""
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import attrs
 import numpy as np
 import pytest
@@ -198,6 +204,47 @@ def test_agents_that_read_the_game_play_the_same_games_whatever_the_chunk(spec):
     parts = batch.play(spec, 4, 600, agents=agents, seed=5, chunk=150)
     for name in (*SEAT_ARRAYS, *GAME_ARRAYS):
         assert (getattr(parts, name) == getattr(whole, name)).all(), name
+
+
+# rule sets whose games go through every compiled loop: each fallback, the unique-bid
+# pool of every bid, the auctioneer standing or taking the tile, zero-bid limits, the
+# 3-player last tile, the peek after any earlier sale
+_LOOP_SPECS = [
+    ("en", 4),
+    ("en-early", 4),
+    ("de", 5),
+    ("en", 3),
+    ("en-early:tie_fallback=highest-outside-top-tie,fallback_finds_no_bid=auctioneer-wins", 4),
+    ("de:tied_auctioneer=stands,zero_bid_limit_per_round=2,peek_timing=any-earlier-sale", 5),
+]
+
+
+def _loop_arrays(spec, players):
+    agents = ["value", "trained", "random", "zero", "floor"][:players]
+    played = batch.play(spec, players, 40, agents=agents, seed=11, chunk=16)
+    return {name: getattr(played, name).tolist() for name in (*SEAT_ARRAYS, *GAME_ARRAYS)}
+
+
+def test_the_compiled_loops_read_as_python_play_the_same_games():
+    """``NUMBA_DISABLE_JIT=1`` runs each compiled loop as the Python it reads as: the games
+    are the same (no whole number overflows in the compiled code, where Python has none)."""
+    code = """
+import json
+from tests.simulation.test_batch import _LOOP_SPECS, _loop_arrays
+print(json.dumps([_loop_arrays(spec, players) for spec, players in _LOOP_SPECS]))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    interpreted = json.loads(done.stdout)
+    for (spec, players), found in zip(_LOOP_SPECS, interpreted, strict=True):
+        assert found == _loop_arrays(spec, players), spec
 
 
 def test_every_rule_field_is_classified():
