@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["compiled_loop"]
+__all__ = ["compiled_loop", "compiled_step"]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -25,3 +25,9 @@ def compiled_loop(function: Function) -> Function:
     """``function`` compiled by numba (no Python objects inside, cached on disk, releasing
     the interpreter lock), keeping its signature for type checkers."""
     return cast(Function, numba.njit(cache=True, nogil=True)(function))
+
+
+def compiled_step(function: Function) -> Function:
+    """A small function that compiled loops call for each game, compiled into each of
+    them (numba's ``inline="always"``: no call a game), keeping its signature."""
+    return cast(Function, numba.njit(cache=True, nogil=True, inline="always")(function))

@@ -27,12 +27,13 @@ from qe_rules.simulation.batch.compiled import (
     GAP_NO_UNIQUE,
     GAP_NO_UNTIED,
 )
-from qe_rules.simulation.batch.loops import compiled_loop
+from qe_rules.simulation.batch.loops import compiled_loop, compiled_step
 
 __all__ = [
     "NEVER",
     "fallback",
     "first_round",
+    "highest",
     "rebidders",
     "round_end",
     "round_start",
@@ -44,25 +45,33 @@ NEVER: Final = 1 << 30
 """A number of ties in a row no sale reaches: no fallback."""
 
 
+@compiled_step
+def highest(bids: Ints, game: int) -> tuple[int, int, int]:
+    """Game ``game``'s highest bid in ``bids`` (``(columns, games)``), the seats that bid
+    it (a bit code) and the first of them. Without branches: which seats bid the highest
+    amount is unpredictable, and a mispredicted branch costs more than the comparisons."""
+    players = bids.shape[0]
+    top = bids[0, game]
+    for column in range(1, players):
+        top = max(top, bids[column, game])
+    seats = 0
+    first = 0
+    for column in range(players - 1, -1, -1):
+        equal = bids[column, game] == top
+        seats |= int(equal) << column
+        first = column if equal else first
+    return int(top), seats, first
+
+
 @compiled_loop
 def first_round(bids: Ints, winner: Ints, amount: Ints, code: Ints, tied: Ints) -> int:
     """Per game (a column of ``bids``, ``(columns, games)``): the highest first-round bid
     into ``amount``, the seats that bid it into ``code``, the first of them into
     ``winner``; the games where several bid it into ``tied`` (in order). Returns how many
     games are tied."""
-    players, games = bids.shape
     count = 0
-    for game in range(games):
-        top = bids[0, game]
-        for column in range(1, players):
-            top = max(top, bids[column, game])
-        # without branches: which seats bid the top amount is unpredictable
-        seats = 0
-        first = 0
-        for column in range(players - 1, -1, -1):
-            equal = bids[column, game] == top
-            seats |= int(equal) << column
-            first = column if equal else first
+    for game in range(bids.shape[1]):
+        top, seats, first = highest(bids, game)
         amount[game] = top
         code[game] = seats
         winner[game] = first
@@ -219,16 +228,9 @@ def round_end(
     for place in range(count):  # without branches, as in first_round
         game = pending[place]
         rebid = seats[place]
-        top = standing[0, game]
         for column in range(players):
             made[game] += (rebid >> column & 1) << 8 * column
-            top = max(top, standing[column, game])
-        tied_seats = 0
-        first = 0
-        for column in range(players - 1, -1, -1):
-            equal = standing[column, game] == top
-            tied_seats |= int(equal) << column
-            first = column if equal else first
+        top, tied_seats, first = highest(standing, game)
         several = tied_seats & (tied_seats - 1) != 0
         pending[kept] = game
         code[kept] = tied_seats
