@@ -151,8 +151,9 @@ def play(
     ``agents`` is a batched agent's name (``random``, ``floor``, ``zero``), a
     :class:`~qe_rules.simulation.batch.agents.BatchAgent`, or a list of one per seat.
     At most ``chunk`` games are played at a time, in chunks of about equal size (it
-    changes the speed and the memory, never the games). ``keep_moves`` keeps every move, so that :meth:`Batch.record` needs no
-    replay. ``progress`` is called with ``(games done, games)`` after each chunk.
+    changes the speed and the memory, never the games). ``keep_moves`` keeps every move,
+    so that :meth:`Batch.record` needs no replay. ``progress`` is called with ``(games
+    done, games)`` after each chunk.
     """
     rules = get_ruleset(ruleset) if isinstance(ruleset, RuleSet | str) else None
     if rules is None:
