@@ -40,6 +40,9 @@ def assert_replays(played, games=None):
         codes = {gap.code for gap in game.gaps}
         assert codes == {c for b, c in enumerate(played.gap_codes) if played.gaps[index] >> b & 1}
         assert game.sale - sum(map(len, game.holdings)) == played.unsold[index]
+        history = game.view(0).history  # a tie of the first bids, or of the last tile's
+        tied = sum(1 for sale in history if sale.ties or sale.reason == "last-tile-tie")
+        assert tied == played.tie_sales[index], index
 
 
 @pytest.mark.parametrize("players", slow_except([3, 4, 5], 4))

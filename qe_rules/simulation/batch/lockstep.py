@@ -428,7 +428,7 @@ class Chunk:
         winner, amount = self.winners[sale], self.amounts[sale]
         code = np.empty(games, dtype=np.int64)
         tied = np.empty(games, dtype=np.int64)
-        tied = tied[: settling.first_round(bids, winner, amount, code, tied)]
+        tied = tied[: settling.first_round(bids, winner, amount, code, tied, self.tie_sales)]
         # the highest bid made, rebids included (_settle raises it), where a peek shows it
         highest_made = (
             amount.copy() if rules.peek_shows_made and self.peek_highest is not None else None
@@ -445,7 +445,6 @@ class Chunk:
                 amount[repeated] = 0
         rebid_seen = None
         if tied.size:
-            self.tie_sales[tied] += 1
             rebid_seen = yield from self._settle(
                 sale, tied, code[tied], bids, winner, amount, opening, auctioneer, last,
                 highest_made,
@@ -493,7 +492,7 @@ class Chunk:
             winner[tied] = -1  # unsold, and no gap: a rule of the text
             amount[tied] = 0
             return seen
-        standing = bids[:, tied]
+        standing = settling.gathered(bids, tied)
         ties = np.zeros(count, dtype=np.int64)
         previous = np.zeros(count, dtype=np.int64)
         keep_history = rules.fallback == FALLBACK_UNIQUE and not rules.unique_standing
@@ -566,7 +565,7 @@ class Chunk:
                     forbidden=forbidden, draws=every_draw[first:end],
                     previous=standing_bids[first:end],
                 )  # fmt: skip
-                standing[column, where] = new
+                settling.answered(standing, column, where, new)
                 if highest_made is not None:
                     highest_made[games] = np.maximum(highest_made[games], new)
                 if keep_placed:
@@ -579,9 +578,7 @@ class Chunk:
             live = settling.round_end(pending, code, seats, live, standing, made, won, paid)
             if not live:
                 break
-        bids[:, tied] = standing
-        winner[tied] = won
-        amount[tied] = paid
+        settling.settled(tied, standing, won, paid, bids, winner, amount)
         return seen
 
     def _zero_bids(

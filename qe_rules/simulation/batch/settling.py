@@ -31,12 +31,15 @@ from qe_rules.simulation.batch.loops import compiled_loop, compiled_step
 
 __all__ = [
     "NEVER",
+    "answered",
     "fallback",
     "first_round",
+    "gathered",
     "highest",
     "rebidders",
     "round_end",
     "round_start",
+    "settled",
 ]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
@@ -64,11 +67,13 @@ def highest(bids: Ints, game: int) -> tuple[int, int, int]:
 
 
 @compiled_loop
-def first_round(bids: Ints, winner: Ints, amount: Ints, code: Ints, tied: Ints) -> int:
+def first_round(
+    bids: Ints, winner: Ints, amount: Ints, code: Ints, tied: Ints, tie_sales: Ints
+) -> int:
     """Per game (a column of ``bids``, ``(columns, games)``): the highest first-round bid
     into ``amount``, the seats that bid it into ``code``, the first of them into
-    ``winner``; the games where several bid it into ``tied`` (in order). Returns how many
-    games are tied."""
+    ``winner``; the games where several bid it into ``tied`` (in order), each a tied sale
+    more in ``tie_sales``. Returns how many games are tied."""
     count = 0
     for game in range(bids.shape[1]):
         top, seats, first = highest(bids, game)
@@ -76,8 +81,41 @@ def first_round(bids: Ints, winner: Ints, amount: Ints, code: Ints, tied: Ints) 
         code[game] = seats
         winner[game] = first
         tied[count] = game
-        count += seats & (seats - 1) != 0
+        several = seats & (seats - 1) != 0
+        tie_sales[game] += several
+        count += several
     return count
+
+
+@compiled_loop
+def gathered(bids: Ints, tied: Ints) -> Ints:
+    """The bids of the tied games: ``(columns, tied games)``, a new array."""
+    found = np.empty((bids.shape[0], len(tied)), dtype=bids.dtype)
+    for column in range(bids.shape[0]):
+        for position in range(len(tied)):
+            found[column, position] = bids[column, tied[position]]
+    return found
+
+
+@compiled_loop
+def answered(standing: Ints, column: int, where: Ints, new: Ints) -> None:
+    """``column``'s rebids ``new`` stand in the tied games at positions ``where``."""
+    for entry in range(len(where)):
+        standing[column, where[entry]] = new[entry]
+
+
+@compiled_loop
+def settled(
+    tied: Ints, standing: Ints, won: Ints, paid: Ints, bids: Ints, winner: Ints, amount: Ints
+) -> None:
+    """The tied games settled: their standing bids, winners and amounts written back to
+    the sale's ``bids``, ``winner`` and ``amount`` (by game)."""
+    for position in range(len(tied)):
+        game = tied[position]
+        for column in range(bids.shape[0]):
+            bids[column, game] = standing[column, position]
+        winner[game] = won[position]
+        amount[game] = paid[position]
 
 
 @compiled_loop
