@@ -2,9 +2,11 @@
 
 :meth:`Chunk.sale_steps <qe_rules.simulation.batch.lockstep.Chunk.sale_steps>` asks the
 agents for the bids and calls these between the questions: :func:`first_round` compares
-the first round's bids, and each rebid round runs :func:`round_start` (the ties in a row,
-the fallback's turn, who rebids), then the agents' rebids (:func:`rebidders` names them),
-then :func:`round_end` (the standing bids compared again). They are the batch's statement
+the first round's bids; the tied games' bids are :func:`gathered`, and each rebid round
+runs :func:`round_start` (the ties in a row, the games :func:`fallback` decides, who
+rebids), then the agents' rebids (:func:`rebidders` names them, :func:`answered` puts
+them in), then :func:`round_end` (the standing bids compared again, by :func:`highest` as
+in the first round); the settled games are written back (:func:`settled`). They are the batch's statement
 of :func:`qe_rules.game.sales.settle` (with :mod:`qe_rules.game.facts`): the tests play
 each game on both engines and compare them.
 
