@@ -38,7 +38,8 @@ __all__ = [
 
 CHUNK: Final = 6144
 """The most games per chunk by default (a speed setting: the games are the same for any
-chunk; 6,144 was the fastest size for the random, value and trained agents alike)."""
+chunk; 6,144 was as fast as the best size for each of the random, value and trained
+agents)."""
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
