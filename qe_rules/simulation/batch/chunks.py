@@ -19,7 +19,7 @@ from qe_rules.game.records import GameRecord, Move
 from qe_rules.game.scoring import PlayerRecord
 from qe_rules.simulation.batch.agents import BatchAgent, batch_agent
 from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
-from qe_rules.simulation.batch.lockstep import Chunk, Draws, MoveLog, play_chunk
+from qe_rules.simulation.batch.lockstep import SCORED_BY_SEAT, Chunk, Draws, MoveLog, play_chunk
 
 __all__ = [
     "CHUNK",
@@ -44,22 +44,11 @@ agents)."""
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
 
-# the per-seat arrays of a Batch, in the order they are filled
-SEAT_ARRAYS: Final = (
-    "totals",
-    "spent",
-    "eliminated",
-    "winners",
-    "tiles",
-    "company_points",
-    "zero_bids",
-    "nationalization",
-    "monopolization",
-    "diversification",
-    "lowest_spend_bonus",
-)
+# the per-seat arrays of a Batch, in the order they are filled: the scoring's, its
+# ``total`` named ``totals``
+SEAT_ARRAYS: Final = tuple("totals" if name == "total" else name for name in SCORED_BY_SEAT)
 GAME_ARRAYS: Final = ("winner", "unsold", "tie_sales", "gaps", "first_auctioneer")
-_FROM_CHUNK: Final = {"totals": "total", **{name: name for name in SEAT_ARRAYS if name != "totals"}}
+_FROM_CHUNK: Final = dict(zip(SEAT_ARRAYS, SCORED_BY_SEAT, strict=True))
 
 
 def check_batch_agents(agents: object, players: int) -> tuple[BatchAgent, ...]:

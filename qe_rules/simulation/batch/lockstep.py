@@ -55,7 +55,15 @@ from qe_rules.simulation.batch.loops import compiled_loop
 
 Bits32 = npt.NDArray[np.uint32]
 
-__all__ = ["PLAY_GAPS", "Chunk", "Draws", "MoveLog", "play_chunk", "score_columns"]
+__all__ = [
+    "PLAY_GAPS",
+    "SCORED_BY_SEAT",
+    "Chunk",
+    "Draws",
+    "MoveLog",
+    "play_chunk",
+    "score_columns",
+]
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bids = Ints
@@ -765,9 +773,10 @@ def score_columns(
         return found
 
     shape = (rules.players, games)
-    found: dict[str, Ints] = {name: array(name, shape, np.int64) for name in _POINTS}
-    found["eliminated"] = array("eliminated", shape, bool)
-    found["winners"] = array("winners", shape, bool)
+    found: dict[str, Ints] = {
+        name: array(name, shape, bool if name in ("eliminated", "winners") else np.int64)
+        for name in SCORED_BY_SEAT
+    }
     found["gaps"] = array("gaps", (games,), np.int64)
     found["gaps"][:] = unsold_reason  # the play's gaps, the scoring's added
     found["unsold"] = array("unsold", (games,), np.int64)
@@ -808,18 +817,21 @@ def _zero_bids_loop(
             counts[column, game] += scores
 
 
-# the whole-number arrays of the scoring
-_POINTS: Final = (
+SCORED_BY_SEAT: Final = (
+    "total",
+    "spent",
+    "eliminated",
+    "winners",
+    "tiles",
     "company_points",
     "zero_bids",
     "nationalization",
     "monopolization",
     "diversification",
     "lowest_spend_bonus",
-    "total",
-    "spent",
-    "tiles",
 )
+"""The per-seat arrays of :func:`score_columns` (``(columns, games)``; ``eliminated`` and
+``winners`` of booleans), in the order a ``Batch`` holds them."""
 
 
 @functools.lru_cache(maxsize=64)
