@@ -18,6 +18,7 @@ from qe_rules.errors import InvalidArgument, shown
 from qe_rules.game.records import GameRecord, Move
 from qe_rules.game.scoring import PlayerRecord
 from qe_rules.simulation.batch.agents import BatchAgent, batch_agent
+from qe_rules.simulation.batch.buffers import kept
 from qe_rules.simulation.batch.compiled import INDUSTRIES, NATIONS, CompiledRules
 from qe_rules.simulation.batch.lockstep import SCORED_BY_SEAT, Chunk, Draws, MoveLog, play_chunk
 
@@ -81,19 +82,16 @@ def chunk_arrays(
 ) -> dict[str, npt.NDArray[Any]]:
     """A played chunk's outcome: per game and seat (in table order) the arrays ``names``
     (``totals`` always), and per game the arrays of ``GAME_ARRAYS``; from ``scored`` (its
-    holdings scored by column) where given, else from ``chunk.score()``. ``into``: arrays
-    of an earlier call to write the seats' arrays in, where they have the shape (a caller
-    that reads each chunk's arrays before the next spares fresh memory pages)."""
+    holdings scored by column) where given, else from ``chunk.score()``. ``into``: a store
+    of arrays to write the seats' arrays in (:func:`~qe_rules.simulation.batch.buffers.kept`;
+    for a caller that reads each chunk's arrays before the next)."""
     if scored is None:
         scored = chunk.score()
     players, games = chunk.players, chunk.games
-    kept: dict[str, Any] = {} if into is None else into
+    store: dict[str, Any] = {} if into is None else into
 
     def array(name: str, dtype: Any) -> Any:
-        found = kept.get(name)
-        if found is None or found.shape != (players, games) or found.dtype != dtype:
-            found = kept[name] = np.empty((players, games), dtype=dtype)
-        return found
+        return kept(store, name, (players, games), dtype)
 
     # each seat's column in each game, as a flat index into a (columns, games) array
     flat = array("flat", np.int64)

@@ -17,6 +17,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from qe_rules.simulation.batch.buffers import kept
 from qe_rules.simulation.batch.compiled import CompiledRules
 from qe_rules.simulation.batch.loops import compiled_loop
 
@@ -174,12 +175,10 @@ class Knowledge:
     def kept(self, owner: object, name: str, dtype: Any = np.float64) -> Any:
         """A ``(columns, games)`` array, the same one at every sale of the chunk, for what
         ``owner`` derives once a sale under ``name`` (it holds the sale's values only).
-        Made once: new arrays at every sale would cost fresh memory pages at every sale,
-        about a tenth of the value agent's time."""
-        found = self._kept.get((owner, name))
-        if found is None:
-            found = self._kept[owner, name] = np.empty(self.spent.shape, dtype=dtype)
-        return found
+        Made once (:func:`~qe_rules.simulation.batch.buffers.kept`): new arrays at every
+        sale would cost fresh memory pages at every sale, about a tenth of the value
+        agent's time."""
+        return kept(self._kept, (owner, name), self.spent.shape, dtype)
 
     def other_spends(self) -> OtherSpends:
         """For the sale in progress (computed once a sale, for every agent): per column and

@@ -36,6 +36,7 @@ from qe_rules.limits import ROUNDS_PER_SALE
 from qe_rules.rules.model import PeekTiming
 from qe_rules.simulation.batch import settling
 from qe_rules.simulation.batch.agents import BatchAgent, BidAsk, PeekAsk
+from qe_rules.simulation.batch.buffers import kept
 from qe_rules.simulation.batch.compiled import (
     FALLBACK_NONE,
     FALLBACK_UNIQUE,
@@ -252,10 +253,8 @@ class Chunk:
         self.draws = draws
         self.games = games = draws.games
         self.players = players = rules.players
-        # a played chunk's arrays (``spare``) where it has as many games under the same
-        # rules, else new ones (see _array)
-        fits = spare is not None and spare.rules is rules and spare.games == games
-        self._arrays: dict[str, Any] = spare._arrays if spare is not None and fits else {}
+        # the arrays of a played chunk (``spare``), written in again where they fit
+        self._arrays: dict[str, Any] = {} if spare is None else spare._arrays
         self.deck = self._array("deck", (games, rules.sales), np.int64, zeroed=False)
         self.first = self._array("first", (games,), np.int64, zeroed=False)
         nations = self._array("dealt nations", (games, len(rules.nations)), np.int64, False)
@@ -316,13 +315,10 @@ class Chunk:
         )
 
     def _array(self, name: str, shape: tuple[int, ...], dtype: Any, zeroed: bool = True) -> Any:
-        """The chunk's array ``name``: the spare chunk's, emptied (filled with zeros where
-        ``zeroed``), or a new one. Arrays that serve again spare the fresh memory pages
-        new ones would cost at every chunk (about a tenth of a run with random agents)."""
-        found = self._arrays.get(name)
-        if found is None:
-            found = self._arrays[name] = np.zeros(shape, dtype=dtype)
-        elif zeroed:
+        """The chunk's array ``name``: the spare chunk's where it fits (:func:`kept`),
+        filled with zeros where ``zeroed``."""
+        found = kept(self._arrays, name, shape, dtype)
+        if zeroed:
             found.fill(0)
         return found
 
@@ -762,15 +758,12 @@ def score_columns(
     that won each sale, -1 for none, and what it paid); ``deck`` holds ``(sales, games)``
     indices of the canonical deck of ``rules``, ``nations`` and ``tokens`` ``(games,
     columns)`` indices into its pieces in play; ``unsold_reason`` the play's gap bits.
-    ``into``: arrays to write the scoring in, kept there (a chunk's, see ``Chunk._array``)."""
+    ``into``: a store of arrays to write the scoring in (:func:`kept`; a chunk's)."""
     games = winners.shape[1]
-    kept: dict[str, Any] = {} if into is None else into
+    store: dict[str, Any] = {} if into is None else into
 
     def array(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
-        found = kept.get(f"scoring {name}")
-        if found is None:
-            found = kept[f"scoring {name}"] = np.empty(shape, dtype=dtype)
-        return found
+        return kept(store, f"scoring {name}", shape, dtype)
 
     shape = (rules.players, games)
     found: dict[str, Ints] = {
